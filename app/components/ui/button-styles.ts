@@ -1,0 +1,7 @@
+/** Class lists shared by buttons and links that look like buttons. */
+export const buttonBase =
+  'inline-flex items-center justify-center rounded-lg px-4 py-2 text-sm font-medium text-white transition-colors disabled:opacity-60'
+
+export const primaryButton = `${buttonBase} bg-blue-700 hover:bg-blue-800`
+
+export const dangerButton = `${buttonBase} bg-red-600 hover:bg-red-700`

@@ -1,0 +1,47 @@
+import { Link } from 'react-router'
+import { primaryButton } from '#app/components/ui/button-styles.ts'
+import type { BookCard as BookCardData } from '../catalog.server.ts'
+import { formatPrice } from '../format.ts'
+import { StarRating } from './star-rating.tsx'
+
+/** A book in a grid. `eager`: the first cards of a page are likely the largest paint, so load them first. */
+export function BookCard({ book, eager = false }: { book: BookCardData; eager?: boolean }) {
+  return (
+    <article className="flex flex-col overflow-hidden rounded-lg border border-slate-200 bg-white shadow-md dark:border-gray-700 dark:bg-slate-800 dark:shadow-gray-900/50">
+      <Link
+        to={`/books/${book.slug}`}
+        tabIndex={-1}
+        aria-hidden="true"
+        className="block bg-slate-100 dark:bg-slate-900"
+      >
+        <img
+          src={book.coverPath}
+          alt=""
+          width={400}
+          height={600}
+          loading={eager ? 'eager' : 'lazy'}
+          fetchPriority={eager ? 'high' : 'auto'}
+          className="mx-auto aspect-[2/3] h-auto w-full max-w-[16rem] object-cover"
+        />
+      </Link>
+      <div className="flex flex-1 flex-col gap-3 p-5">
+        <h3 className="text-xl font-bold">
+          <Link to={`/books/${book.slug}`} className="hover:underline">
+            {book.title}
+          </Link>
+        </h3>
+        <p className="line-clamp-3 text-slate-600 dark:text-slate-300">{book.description}</p>
+        <StarRating rating={book.rating} />
+        <div className="mt-auto flex items-center justify-between pt-2">
+          <p className="text-2xl">
+            <span className="sr-only">Price: </span>
+            {formatPrice(book.priceCents, book.currency)}
+          </p>
+          <button type="button" className={primaryButton}>
+            Add To Cart
+          </button>
+        </div>
+      </div>
+    </article>
+  )
+}

@@ -1,0 +1,148 @@
+// The seed catalogue of eBooks, loaded idempotently into the database at start-up.
+
+export type SeedBook = {
+  slug: string
+  title: string
+  author: string
+  description: string
+  priceCents: number
+  currency: 'USD'
+  coverPath: string
+  coverAlt: string
+  rating: number
+  bestSeller: boolean
+  available: boolean
+  fileSizeBytes: number
+  featured: boolean
+  featuredPosition: number | null
+  topics: string[]
+}
+
+export const seedBooks: readonly SeedBook[] = [
+  {
+    slug: 'complete-guide-to-backend-development',
+    title: 'Complete Guide to Backend Development',
+    author: 'Marisol Okafor',
+    description:
+      'Design, build and deploy a production-ready REST API with Node.js, PostgreSQL and Redis. You model relational data, write migrations, add session and token authentication, cache hot queries, and ship the service in a Docker container with structured logging and health checks.',
+    priceCents: 9900,
+    currency: 'USD',
+    coverPath: '/covers/complete-guide-to-backend-development.svg',
+    coverAlt: 'Cover of Complete Guide to Backend Development',
+    rating: 5,
+    bestSeller: true,
+    available: true,
+    fileSizeBytes: 8_388_608,
+    featured: true,
+    featuredPosition: 0,
+    topics: ['backend', 'node', 'api', 'databases', 'docker'],
+  },
+  {
+    slug: 'frontend-fastlane-plan-with-projects',
+    title: 'Frontend Fastlane Plan With Projects',
+    author: 'Tobias Lindqvist',
+    description:
+      'A twelve-week plan that takes you from semantic HTML to a deployed single-page app through six portfolio projects. Each project adds one skill: responsive layouts with Flexbox and Grid, accessible forms, fetching data from APIs, client-side routing and automated tests.',
+    priceCents: 9900,
+    currency: 'USD',
+    coverPath: '/covers/frontend-fastlane-plan-with-projects.svg',
+    coverAlt: 'Cover of Frontend Fastlane Plan With Projects',
+    rating: 4,
+    bestSeller: false,
+    available: true,
+    fileSizeBytes: 5_242_880,
+    featured: true,
+    featuredPosition: 1,
+    topics: ['frontend', 'html', 'css', 'javascript', 'projects'],
+  },
+  {
+    slug: 'javascript-basics-to-advance',
+    title: 'JavaScript Basics To Advance',
+    author: 'Priya Raghunathan',
+    description:
+      "Learn JavaScript from variables and functions through to closures, prototypes and asynchronous code. Later chapters cover promises and async/await, ES modules, the event loop and error handling, with small utilities you test using Node's built-in test runner.",
+    priceCents: 9900,
+    currency: 'USD',
+    coverPath: '/covers/javascript-basics-to-advance.svg',
+    coverAlt: 'Cover of JavaScript Basics To Advance',
+    rating: 5,
+    bestSeller: true,
+    available: true,
+    fileSizeBytes: 5_242_880,
+    featured: true,
+    featuredPosition: 2,
+    topics: ['javascript', 'programming', 'async', 'node'],
+  },
+  {
+    slug: 'basics-to-advanced-in-react',
+    title: 'Basics To Advanced In React',
+    author: 'Daniel Moreau',
+    description:
+      'Build React applications with function components and hooks, starting from JSX and props. You manage state with useState and useReducer, share it through context, load data in effects, cut wasted renders with memoisation, and test components with React Testing Library.',
+    priceCents: 9900,
+    currency: 'USD',
+    coverPath: '/covers/basics-to-advanced-in-react.svg',
+    coverAlt: 'Cover of Basics To Advanced In React',
+    rating: 5,
+    bestSeller: true,
+    available: true,
+    fileSizeBytes: 6_815_744,
+    featured: false,
+    featuredPosition: null,
+    topics: ['react', 'javascript', 'frontend', 'hooks', 'testing'],
+  },
+  {
+    slug: 'django-framework',
+    title: 'Django Framework',
+    author: 'Hana Kowalczyk',
+    description:
+      'Build a complete web application with Django, from models and the admin site to views, templates and forms. Along the way you write database migrations, handle user sign-in, expose a JSON API with Django REST Framework, and deploy behind Gunicorn and Nginx.',
+    priceCents: 1900,
+    currency: 'USD',
+    coverPath: '/covers/django-framework.svg',
+    coverAlt: 'Cover of Django Framework',
+    rating: 3,
+    bestSeller: false,
+    available: true,
+    fileSizeBytes: 3_145_728,
+    featured: false,
+    featuredPosition: null,
+    topics: ['python', 'django', 'web', 'backend', 'databases'],
+  },
+  {
+    slug: 'the-future-of-design-systems',
+    title: 'The Future of Design Systems',
+    author: 'Lucía Ferreira',
+    description:
+      'Plan, build and maintain a design system that designers and developers share. It covers design tokens for colour, type and spacing, a component library in CSS and React, automated accessibility checks, a documentation site, and versioning changes without breaking products.',
+    priceCents: 4900,
+    currency: 'USD',
+    coverPath: '/covers/the-future-of-design-systems.svg',
+    coverAlt: 'Cover of The Future of Design Systems',
+    rating: 4,
+    bestSeller: false,
+    available: true,
+    fileSizeBytes: 4_718_592,
+    featured: false,
+    featuredPosition: null,
+    topics: ['design', 'css', 'react', 'accessibility'],
+  },
+  {
+    slug: 'build-a-blockchain-from-scratch-in-go',
+    title: 'Build a Blockchain from Scratch in Go',
+    author: 'Kenji Arakawa',
+    description:
+      'Write a working blockchain in Go, one package at a time. You hash blocks with SHA-256, implement proof-of-work mining, sign transactions with elliptic-curve keys, track balances in a UTXO set, and keep nodes in sync over a small peer-to-peer network.',
+    priceCents: 1900,
+    currency: 'USD',
+    coverPath: '/covers/build-a-blockchain-from-scratch-in-go.svg',
+    coverAlt: 'Cover of Build a Blockchain from Scratch in Go',
+    rating: 4,
+    bestSeller: false,
+    available: true,
+    fileSizeBytes: 2_621_440,
+    featured: false,
+    featuredPosition: null,
+    topics: ['go', 'blockchain', 'cryptography', 'networking'],
+  },
+]

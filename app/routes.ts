@@ -1,0 +1,13 @@
+import { index, route, type RouteConfig } from '@react-router/dev/routes'
+
+// Every URL of the store. React Router matches paths case-insensitively, so the seed's mixed-case URLs
+// (/AllBooks, /allbooks) all land here.
+export default [
+  index('routes/home.tsx'),
+  route('AllBooks', 'routes/all-books.tsx'),
+  route('books/:slug', 'routes/book.tsx'),
+  // The seed's detail URLs, by position in its two hard-coded lists: redirect to the canonical book URL.
+  route('Details/:index', 'routes/legacy-featured-details.tsx'),
+  route('AllBooksDetails/:index', 'routes/legacy-all-books-details.tsx'),
+  route('*', 'routes/not-found.tsx'),
+] satisfies RouteConfig

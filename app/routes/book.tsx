@@ -1,0 +1,63 @@
+import { primaryButton } from '#app/components/ui/button-styles.ts'
+import { bookNotFound } from '#app/features/catalog/book-not-found.server.ts'
+import { getBookBySlug } from '#app/features/catalog/catalog.server.ts'
+import { BookBadges } from '#app/features/catalog/components/book-badges.tsx'
+import { StarRating } from '#app/features/catalog/components/star-rating.tsx'
+import { formatPrice } from '#app/features/catalog/format.ts'
+import { getAppContext } from '#app/server/context.server.ts'
+import type { Route } from './+types/book'
+
+export const meta: Route.MetaFunction = ({ loaderData }) =>
+  loaderData
+    ? [
+        { title: `${loaderData.book.title} by ${loaderData.book.author} — CodeBook` },
+        { name: 'description', content: loaderData.book.description },
+      ]
+    : [{ title: 'Book not found — CodeBook' }]
+
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const { db } = getAppContext(context)
+  const book = await getBookBySlug(db, params.slug.toLowerCase())
+  if (!book) throw bookNotFound()
+  return { book }
+}
+
+export default function BookDetails({ loaderData }: Route.ComponentProps) {
+  const { book } = loaderData
+  return (
+    <article className="mx-auto grid max-w-6xl gap-10 px-4 py-12 md:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
+      <img
+        src={book.coverPath}
+        alt={book.coverAlt}
+        width={400}
+        height={600}
+        fetchPriority="high"
+        className="mx-auto aspect-[2/3] h-auto w-full max-w-sm rounded-lg shadow-lg"
+      />
+      <div className="flex flex-col gap-5">
+        <div>
+          <h1 className="text-4xl font-bold">{book.title}</h1>
+          <p className="mt-2 text-lg text-slate-600 dark:text-slate-300">by {book.author}</p>
+        </div>
+        <p className="text-lg leading-relaxed">{book.description}</p>
+        <StarRating rating={book.rating} />
+        <BookBadges
+          bestSeller={book.bestSeller}
+          available={book.available}
+          fileSizeBytes={book.fileSizeBytes}
+        />
+        <p className="text-3xl font-semibold">
+          <span className="sr-only">Price: </span>
+          {formatPrice(book.priceCents, book.currency)}
+        </p>
+        <div>
+          <button type="button" className={`${primaryButton} px-5 py-3 text-base`}>
+            Add To Cart
+          </button>
+        </div>
+      </div>
+    </article>
+  )
+}
+
+export { GeneralErrorBoundary as ErrorBoundary } from '#app/components/error-boundary.tsx'

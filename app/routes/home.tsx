@@ -1,0 +1,97 @@
+import { Link } from 'react-router'
+import { primaryButton } from '#app/components/ui/button-styles.ts'
+import { SectionHeading } from '#app/components/ui/section-heading.tsx'
+import { listFeaturedBooks } from '#app/features/catalog/catalog.server.ts'
+import { BookCard } from '#app/features/catalog/components/book-card.tsx'
+import { testimonials } from '#app/features/catalog/testimonials.ts'
+import { getAppContext } from '#app/server/context.server.ts'
+import type { Route } from './+types/home'
+
+export const meta: Route.MetaFunction = () => [
+  { title: 'CodeBook — The Ultimate eBook Store for Computer Science' },
+  {
+    name: 'description',
+    content:
+      'CodeBook is the reference source for computer-science eBooks: backend, frontend, JavaScript, React, Django, Go and design systems, with ratings and instant downloads.',
+  },
+]
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const { db } = getAppContext(context)
+  return { featured: await listFeaturedBooks(db) }
+}
+
+export default function Home({ loaderData }: Route.ComponentProps) {
+  return (
+    <>
+      <section className="mx-auto grid max-w-7xl items-center gap-10 px-4 py-12 md:grid-cols-2 md:py-20">
+        <div className="flex flex-col items-start gap-6">
+          <h1 className="text-4xl font-bold sm:text-5xl">The Ultimate eBook Store</h1>
+          <p className="text-lg text-slate-700 sm:text-xl dark:text-slate-300">
+            CodeBook is the reference source for computer-science eBooks. Compare ratings from fellow readers,
+            pick the book that fits where you are, and start reading the moment you buy it — every title is an
+            instant download.
+          </p>
+          <Link to="/AllBooks" className={`${primaryButton} px-5 py-3 text-base`}>
+            Explore eBooks
+          </Link>
+        </div>
+        <img
+          src="/images/hero.svg"
+          alt=""
+          width={640}
+          height={480}
+          className="hidden h-auto w-full rounded-lg md:block"
+        />
+      </section>
+
+      <section aria-labelledby="featured-heading" className="mx-auto max-w-7xl px-4 py-12">
+        <SectionHeading id="featured-heading">Featured eBooks</SectionHeading>
+        <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+          {loaderData.featured.map((book) => (
+            <BookCard key={book.id} book={book} />
+          ))}
+        </div>
+      </section>
+
+      <section aria-labelledby="testimonials-heading" className="mx-auto max-w-5xl px-4 py-12">
+        <SectionHeading id="testimonials-heading">Student About CodeBook</SectionHeading>
+        <div className="grid overflow-hidden rounded-lg border border-slate-200 md:grid-cols-2 dark:border-gray-700">
+          {testimonials.map((testimonial) => (
+            <figure
+              key={testimonial.id}
+              className="flex flex-col items-center gap-4 border-slate-200 p-8 text-center not-last:border-b md:odd:border-r dark:border-gray-700"
+            >
+              <blockquote className="flex flex-col gap-3">
+                <p className="text-lg font-semibold">{testimonial.headline}</p>
+                <p className="text-slate-600 dark:text-slate-300">“{testimonial.quote}”</p>
+              </blockquote>
+              <figcaption className="flex items-center gap-3 text-left">
+                <span
+                  aria-hidden="true"
+                  className="flex size-9 items-center justify-center rounded-full bg-blue-700 text-sm font-semibold text-white"
+                >
+                  {initials(testimonial.name)}
+                </span>
+                <span className="flex flex-col">
+                  <span className="font-medium">{testimonial.name}</span>
+                  <span className="text-sm text-slate-600 dark:text-slate-300">{testimonial.role}</span>
+                </span>
+              </figcaption>
+            </figure>
+          ))}
+        </div>
+      </section>
+    </>
+  )
+}
+
+function initials(name: string) {
+  return name
+    .split(/\s+/)
+    .map((part) => part[0])
+    .join('')
+    .slice(0, 2)
+}
+
+export { GeneralErrorBoundary as ErrorBoundary } from '#app/components/error-boundary.tsx'

@@ -1,0 +1,16 @@
+import { bookNotFound } from '#app/features/catalog/book-not-found.server.ts'
+import { legacyBookRedirect } from '#app/features/catalog/legacy-redirect.server.ts'
+import type { Route } from './+types/legacy-featured-details'
+
+export function loader({ params }: Route.LoaderArgs) {
+  throw legacyBookRedirect('featured', params.index) ?? bookNotFound()
+}
+
+export const meta: Route.MetaFunction = () => [{ title: 'Book not found — CodeBook' }]
+
+export { GeneralErrorBoundary as ErrorBoundary } from '#app/components/error-boundary.tsx'
+
+/** Never rendered: the loader always answers (a redirect or a 404 shown by the error boundary). */
+export default function Unreachable() {
+  return null
+}

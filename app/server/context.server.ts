@@ -1,0 +1,20 @@
+import { createContext, type RouterContextProvider } from 'react-router'
+import type { Db } from './db/database.server.ts'
+import type { Env } from './env.server.ts'
+
+/** What every loader and action may use, set once per request by the HTTP host (server/app.ts). */
+export type AppContext = {
+  db: Db
+  env: Env
+  /** The client's address, as Express derives it under TRUST_PROXY. Rate limits key on it. */
+  clientIp: string
+}
+
+export const appContext = createContext<AppContext>()
+
+/** This response's Content-Security-Policy nonce; entry.server.tsx puts it on every script it renders. */
+export const cspNonceContext = createContext<string>('')
+
+export function getAppContext(context: Readonly<RouterContextProvider>): AppContext {
+  return context.get(appContext)
+}

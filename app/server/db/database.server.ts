@@ -1,0 +1,66 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { PGlite } from '@electric-sql/pglite'
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
+import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres'
+import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator'
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
+import pg from 'pg'
+import { findProjectRoot } from '../project-root.server.ts'
+import * as schema from './schema.server.ts'
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>
+
+export type DatabaseHandle = {
+  db: Db
+  kind: 'pglite' | 'postgres'
+  /** Resolves when the database answers a trivial query; rejects otherwise. */
+  ping(): Promise<void>
+  /** Applies every committed migration in `drizzle/` that has not run yet. */
+  migrate(): Promise<void>
+  close(): Promise<void>
+}
+
+export type DatabaseOptions =
+  | { kind: 'postgres'; url: string; poolSize?: number }
+  /** `dataDir` undefined: an in-memory database (tests). */
+  | { kind: 'pglite'; dataDir?: string }
+
+const migrationsFolder = path.join(findProjectRoot(), 'drizzle')
+
+export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  if (options.kind === 'postgres') {
+    const pool = new pg.Pool({
+      connectionString: options.url,
+      max: options.poolSize ?? 10,
+      connectionTimeoutMillis: 5_000,
+      idleTimeoutMillis: 30_000,
+    })
+    // An idle client losing its server (restart, failover) must not crash the process: the pool replaces it.
+    pool.on('error', () => {})
+    const db = drizzlePostgres({ client: pool, schema })
+    return {
+      db,
+      kind: 'postgres',
+      ping: async () => void (await pool.query('select 1')),
+      migrate: () => migratePostgres(db, { migrationsFolder }),
+      close: () => pool.end(),
+    }
+  }
+
+  // PGlite cannot create nested parent folders itself.
+  if (options.dataDir) fs.mkdirSync(options.dataDir, { recursive: true })
+  const client = await PGlite.create(options.dataDir, { extensions: { pg_trgm } })
+  const db = drizzlePglite({ client, schema })
+  return {
+    db,
+    kind: 'pglite',
+    ping: async () => void (await client.query('select 1')),
+    migrate: () => migratePglite(db, { migrationsFolder }),
+    close: async () => {
+      if (!client.closed) await client.close()
+    },
+  }
+}

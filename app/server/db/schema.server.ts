@@ -1,0 +1,125 @@
+/**
+ * The store's one database schema. drizzle-kit generates the SQL migrations in `drizzle/` from this file;
+ * Better Auth's tables live here too so that there is one migration history (docs/decisions/002).
+ */
+import { sql } from 'drizzle-orm'
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  pgTable,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core'
+
+const timestamps = {
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true })
+    .notNull()
+    .defaultNow()
+    .$onUpdate(() => new Date()),
+}
+
+export const books = pgTable(
+  'books',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    slug: text('slug').notNull(),
+    title: text('title').notNull(),
+    author: text('author').notNull(),
+    description: text('description').notNull(),
+    priceCents: integer('price_cents').notNull(),
+    currency: text('currency').notNull().default('USD'),
+    coverPath: text('cover_path').notNull(),
+    coverAlt: text('cover_alt').notNull(),
+    rating: smallint('rating').notNull(),
+    bestSeller: boolean('best_seller').notNull().default(false),
+    available: boolean('available').notNull().default(true),
+    fileSizeBytes: integer('file_size_bytes').notNull(),
+    featured: boolean('featured').notNull().default(false),
+    featuredPosition: smallint('featured_position'),
+    topics: text('topics')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    ...timestamps,
+  },
+  (table) => [
+    uniqueIndex('books_slug_unique').on(table.slug),
+    uniqueIndex('books_featured_position_unique').on(table.featuredPosition),
+    index('books_title_idx').on(table.title),
+    check('books_price_cents_check', sql`${table.priceCents} >= 0`),
+    check('books_currency_check', sql`${table.currency} ~ '^[A-Z]{3}$'`),
+    check('books_rating_check', sql`${table.rating} between 0 and 5`),
+    check('books_file_size_check', sql`${table.fileSizeBytes} >= 0`),
+    check('books_slug_check', sql`${table.slug} ~ '^[a-z0-9]+(-[a-z0-9]+)*$'`),
+    check(
+      'books_featured_position_check',
+      sql`(${table.featured} and ${table.featuredPosition} >= 0) or (not ${table.featured} and ${table.featuredPosition} is null)`,
+    ),
+  ],
+)
+
+// Better Auth (email + password, anonymous plugin), with its default model and field names in snake_case.
+export const user = pgTable('user', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  email: text('email').notNull().unique(),
+  emailVerified: boolean('email_verified').notNull().default(false),
+  image: text('image'),
+  isAnonymous: boolean('is_anonymous').notNull().default(false),
+  ...timestamps,
+})
+
+export const session = pgTable(
+  'session',
+  {
+    id: text('id').primaryKey(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    token: text('token').notNull().unique(),
+    ipAddress: text('ip_address'),
+    userAgent: text('user_agent'),
+    userId: text('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    ...timestamps,
+  },
+  (table) => [index('session_user_id_idx').on(table.userId)],
+)
+
+export const account = pgTable(
+  'account',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id').notNull(),
+    providerId: text('provider_id').notNull(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    accessToken: text('access_token'),
+    refreshToken: text('refresh_token'),
+    idToken: text('id_token'),
+    accessTokenExpiresAt: timestamp('access_token_expires_at', { withTimezone: true }),
+    refreshTokenExpiresAt: timestamp('refresh_token_expires_at', { withTimezone: true }),
+    scope: text('scope'),
+    password: text('password'),
+    ...timestamps,
+  },
+  (table) => [index('account_user_id_idx').on(table.userId)],
+)
+
+export const verification = pgTable(
+  'verification',
+  {
+    id: text('id').primaryKey(),
+    identifier: text('identifier').notNull(),
+    value: text('value').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    ...timestamps,
+  },
+  (table) => [index('verification_identifier_idx').on(table.identifier)],
+)

@@ -1,0 +1,93 @@
+import path from 'node:path'
+import { z } from 'zod'
+
+const LogLevelSchema = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+
+/**
+ * Express's `trust proxy` setting: `false` (default, use the socket address), `true` (trust every hop),
+ * a number of hops, or a comma-separated list of addresses/subnets ('loopback', '10.0.0.0/8').
+ */
+const TrustProxySchema = z
+  .string()
+  .trim()
+  .transform((value, ctx): boolean | number | string[] => {
+    if (value === '' || value === 'false') return false
+    if (value === 'true') return true
+    if (/^\d+$/.test(value)) return Number(value)
+    const entries = value.split(',').map((entry) => entry.trim())
+    if (entries.some((entry) => !/^[\w.:/]+$/.test(entry))) {
+      ctx.addIssue({
+        code: 'custom',
+        message: "expected 'true', 'false', a number of hops or a comma-separated list of addresses",
+      })
+      return z.NEVER
+    }
+    return entries
+  })
+
+export const EnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+  PORT: z.coerce
+    .number({ error: 'expected a port number' })
+    .int('expected a whole number')
+    .min(0)
+    .max(65535, 'expected a port number up to 65535')
+    .default(3000),
+  HOST: z.string().trim().min(1).default('0.0.0.0'),
+  DATABASE_URL: z
+    .string()
+    .trim()
+    .regex(/^postgres(ql)?:\/\/\S+$/, 'expected a postgres:// URL (leave unset for the embedded database)')
+    .optional(),
+  DATA_DIR: z
+    .string()
+    .trim()
+    .min(1)
+    .default('./data')
+    .transform((dir) => path.resolve(dir)),
+  BETTER_AUTH_SECRET: z.string().min(32, 'expected at least 32 characters').optional(),
+  BETTER_AUTH_URL: z.url({ error: 'expected an absolute http(s) URL' }).optional(),
+  TRUST_PROXY: TrustProxySchema.default(false),
+  LOG_LEVEL: LogLevelSchema.default('info'),
+})
+
+export type Env = z.infer<typeof EnvSchema> & {
+  /** The public origin of the store (BETTER_AUTH_URL, or http://localhost:PORT). */
+  publicUrl: URL
+}
+
+export class InvalidEnvError extends Error {
+  override name = 'InvalidEnvError'
+}
+
+/** Parses the environment once; a bad value throws an error naming each offending variable. */
+export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
+  // An empty variable means "not set", as a shell user would expect from `FOO= npm start`.
+  const defined = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ''))
+  const result = EnvSchema.safeParse(defined)
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => {
+      const name = issue.path.join('.')
+      const value = source[name]
+      return `  ${name}: ${issue.message}${value === undefined ? '' : ` (got ${JSON.stringify(shorten(name, value))})`}`
+    })
+    throw new InvalidEnvError(`Invalid configuration:\n${lines.join('\n')}`)
+  }
+  const env = result.data
+  if (env.NODE_ENV === 'production' && env.DATABASE_URL && !env.BETTER_AUTH_SECRET) {
+    throw new InvalidEnvError(
+      'Invalid configuration:\n  BETTER_AUTH_SECRET: required in production with DATABASE_URL, so that every instance signs sessions with the same secret',
+    )
+  }
+  const publicUrl = new URL(env.BETTER_AUTH_URL ?? `http://localhost:${env.PORT}`)
+  return { ...env, publicUrl }
+}
+
+/** Never print a secret back, even when it is the value being rejected. */
+function shorten(name: string, value: string) {
+  return name.includes('SECRET') || name === 'DATABASE_URL'
+    ? '***'
+    : value.length > 80
+      ? `${value.slice(0, 77)}...`
+      : value
+}

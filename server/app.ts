@@ -1,0 +1,118 @@
+/**
+ * The store's process: configuration, data-folder lock, database (migrated and seeded), HTTP, and a graceful
+ * stop. Vite bundles this file with React Router's server build into build/server/index.js (vite.config.ts);
+ * `npm start` runs it through scripts/start.mjs, `npm run dev` through server/dev.ts.
+ */
+import type { Server } from 'node:http'
+import path from 'node:path'
+import type { ServerBuild } from 'react-router'
+import type { ViteDevServer } from 'vite'
+import { seedCatalog } from '#app/features/catalog/catalog.server.ts'
+import { resolveAuthSecret } from '#app/server/auth-secret.server.ts'
+import { lockDataDir, type DataDirLock } from '#app/server/data-dir-lock.server.ts'
+import { openDatabase, type DatabaseHandle } from '#app/server/db/database.server.ts'
+import { parseEnv, type Env } from '#app/server/env.server.ts'
+import { createLogger, type Logger } from '#app/server/logger.server.ts'
+import { createHttpApp } from './http.ts'
+
+/** In-flight requests get this long after SIGTERM; the whole stop stays under 10 s. */
+const DRAIN_MS = 7_000
+const HARD_EXIT_MS = 9_500
+
+export type RunningStore = { server: Server; env: Env; stop(reason: string): Promise<void> }
+
+export async function start(options: { vite?: ViteDevServer } = {}): Promise<RunningStore> {
+  let env: Env
+  try {
+    env = parseEnv()
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : error)
+    process.exit(1)
+  }
+  const logger = createLogger(env.LOG_LEVEL)
+
+  let lock: DataDirLock | undefined
+  let database: DatabaseHandle
+  try {
+    if (!env.DATABASE_URL) lock = lockDataDir(env.DATA_DIR)
+    resolveAuthSecret(env.BETTER_AUTH_SECRET, env.DATA_DIR)
+    database = await openDatabase(
+      env.DATABASE_URL
+        ? { kind: 'postgres', url: env.DATABASE_URL }
+        : { kind: 'pglite', dataDir: path.join(env.DATA_DIR, 'db') },
+    )
+    await database.migrate()
+    await seedCatalog(database.db)
+  } catch (error) {
+    logger.fatal({ err: error }, 'the store could not start')
+    console.error(`\nThe store could not start: ${error instanceof Error ? error.message : String(error)}`)
+    lock?.release()
+    process.exit(1)
+  }
+
+  let stopping = false
+  const build = options.vite
+    ? () => options.vite!.ssrLoadModule('virtual:react-router/server-build') as Promise<ServerBuild>
+    : ((await import('virtual:react-router/server-build')) as ServerBuild)
+  const app = createHttpApp({ env, database, logger, build, vite: options.vite, isStopping: () => stopping })
+
+  const server = await new Promise<Server>((resolve, reject) => {
+    const listening = app.listen(env.PORT, env.HOST, () => resolve(listening))
+    listening.once('error', reject)
+  }).catch(async (error: unknown) => {
+    logger.fatal({ err: error }, 'could not listen')
+    console.error(`\nThe store could not listen on ${env.HOST}:${env.PORT}: ${String(error)}`)
+    await database.close()
+    lock?.release()
+    process.exit(1)
+  })
+  const address = server.address()
+  const port = typeof address === 'object' && address ? address.port : env.PORT
+  logger.info(
+    { port, database: database.kind, dataDir: env.DATA_DIR },
+    `CodeBook is listening on http://localhost:${port}`,
+  )
+
+  const stop = async (reason: string) => {
+    if (stopping) return
+    stopping = true
+    logger.info({ reason }, 'stopping: draining in-flight requests')
+    setTimeout(() => {
+      logger.error('stop took too long; exiting')
+      process.exit(1)
+    }, HARD_EXIT_MS).unref()
+    await drain(server, logger)
+    await options.vite?.close()
+    await database.close()
+    lock?.release()
+    logger.info('stopped')
+  }
+
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      void stop(signal).then(
+        () => process.exit(0),
+        (error: unknown) => {
+          logger.error({ err: error }, 'error while stopping')
+          process.exit(1)
+        },
+      )
+    })
+  }
+  return { server, env, stop }
+}
+
+/** Stops accepting, lets requests in flight finish, then cuts whatever is still open. */
+function drain(server: Server, logger: Logger): Promise<void> {
+  return new Promise((resolve) => {
+    const cut = setTimeout(() => {
+      logger.warn('requests still open after the drain period; closing their connections')
+      server.closeAllConnections()
+    }, DRAIN_MS)
+    server.close(() => {
+      clearTimeout(cut)
+      resolve()
+    })
+    server.closeIdleConnections()
+  })
+}

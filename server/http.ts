@@ -1,0 +1,140 @@
+import crypto from 'node:crypto'
+import path from 'node:path'
+import { createRequestHandler } from '@react-router/express'
+import compression from 'compression'
+import express, { type RequestHandler } from 'express'
+import { RouterContextProvider, type ServerBuild } from 'react-router'
+import type { ViteDevServer } from 'vite'
+import { appContext, cspNonceContext } from '#app/server/context.server.ts'
+import type { DatabaseHandle } from '#app/server/db/database.server.ts'
+import type { Env } from '#app/server/env.server.ts'
+import type { Logger } from '#app/server/logger.server.ts'
+import { findProjectRoot } from '#app/server/project-root.server.ts'
+
+export type HttpAppOptions = {
+  env: Env
+  database: DatabaseHandle
+  logger: Logger
+  build: ServerBuild | (() => Promise<ServerBuild>)
+  /** Development: Vite serves the assets and transforms modules. */
+  vite?: ViteDevServer
+  /** Turns true when the process is stopping: /readyz then fails so a load balancer stops sending work. */
+  isStopping?: () => boolean
+}
+
+const READY_TIMEOUT_MS = 2_000
+
+export function createHttpApp(options: HttpAppOptions): express.Express {
+  const { env, database, logger, vite } = options
+  const app = express()
+  app.disable('x-powered-by')
+  app.set('trust proxy', env.TRUST_PROXY)
+
+  app.use(logRequests(logger))
+  app.use(securityHeaders(env, Boolean(vite)))
+  app.use(compression())
+
+  app.get('/healthz', (_req, res) => {
+    res.set('Cache-Control', 'no-store').json({ status: 'ok' })
+  })
+  app.get('/readyz', async (_req, res) => {
+    res.set('Cache-Control', 'no-store')
+    if (options.isStopping?.()) {
+      res.status(503).json({ status: 'stopping' })
+      return
+    }
+    try {
+      await withTimeout(database.ping(), READY_TIMEOUT_MS)
+      res.json({ status: 'ok', database: database.kind })
+    } catch (error) {
+      logger.warn({ err: error }, 'readiness check failed: database unreachable')
+      res.status(503).json({ status: 'unavailable', database: database.kind })
+    }
+  })
+
+  if (vite) {
+    app.use(vite.middlewares)
+  } else {
+    const client = path.join(findProjectRoot(), 'build', 'client')
+    // Fingerprinted by Vite: a changed file gets a new name, so it can be cached for ever.
+    app.use(
+      '/assets',
+      express.static(path.join(client, 'assets'), { immutable: true, maxAge: '1y', index: false }),
+    )
+    app.use(express.static(client, { maxAge: '1d', index: false, redirect: false }))
+  }
+
+  app.use(
+    createRequestHandler({
+      build: options.build,
+      mode: vite ? 'development' : 'production',
+      getLoadContext: (req, res) => {
+        const context = new RouterContextProvider()
+        context.set(appContext, { db: database.db, env, clientIp: req.ip ?? req.socket.remoteAddress ?? '' })
+        context.set(cspNonceContext, String(res.locals.cspNonce))
+        return context
+      },
+    }),
+  )
+  return app
+}
+
+function logRequests(logger: Logger): RequestHandler {
+  return (req, res, next) => {
+    const started = process.hrtime.bigint()
+    res.once('finish', () => {
+      const durationMs = Number(process.hrtime.bigint() - started) / 1e6
+      // The path only: query strings can hold what a visitor typed (search terms, tokens).
+      logger.info(
+        {
+          method: req.method,
+          path: req.path,
+          status: res.statusCode,
+          durationMs: Math.round(durationMs * 10) / 10,
+          ip: req.ip,
+        },
+        'request',
+      )
+    })
+    next()
+  }
+}
+
+function securityHeaders(env: Env, development: boolean): RequestHandler {
+  const hsts = env.publicUrl.protocol === 'https:'
+  return (_req, res, next) => {
+    const nonce = crypto.randomBytes(16).toString('base64')
+    res.locals.cspNonce = nonce
+    const directives = [
+      "default-src 'self'",
+      `script-src 'self' 'nonce-${nonce}'${development ? " 'unsafe-eval'" : ''}`,
+      // Vite injects <style> tags while developing; the production build ships only stylesheet files.
+      `style-src 'self'${development ? " 'unsafe-inline'" : ''}`,
+      "img-src 'self' data:",
+      "font-src 'self'",
+      `connect-src 'self'${development ? ' ws: wss:' : ''}`,
+      "object-src 'none'",
+      "base-uri 'none'",
+      "form-action 'self'",
+      "frame-ancestors 'none'",
+    ]
+    res.set({
+      'Content-Security-Policy': directives.join('; '),
+      'X-Content-Type-Options': 'nosniff',
+      'Referrer-Policy': 'strict-origin-when-cross-origin',
+      'X-Frame-Options': 'DENY',
+      'Cross-Origin-Opener-Policy': 'same-origin',
+      'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), payment=()',
+    })
+    if (hsts) res.set('Strict-Transport-Security', 'max-age=31536000; includeSubDomains')
+    next()
+  }
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms)
+  })
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
+}
