@@ -38,7 +38,7 @@ CREATE TABLE "books" (
 	CONSTRAINT "books_rating_check" CHECK ("books"."rating" between 0 and 5),
 	CONSTRAINT "books_file_size_check" CHECK ("books"."file_size_bytes" >= 0),
 	CONSTRAINT "books_slug_check" CHECK ("books"."slug" ~ '^[a-z0-9]+(-[a-z0-9]+)*$'),
-	CONSTRAINT "books_featured_position_check" CHECK (("books"."featured" and "books"."featured_position" >= 0) or (not "books"."featured" and "books"."featured_position" is null))
+	CONSTRAINT "books_featured_position_check" CHECK ("books"."featured" = ("books"."featured_position" is not null) and coalesce("books"."featured_position", 0) >= 0)
 );
 --> statement-breakpoint
 CREATE TABLE "session" (

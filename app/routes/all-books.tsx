@@ -25,7 +25,7 @@ export default function AllBooks({ loaderData }: Route.ComponentProps) {
       <SectionHeading level={1}>All eBooks ({books.length})</SectionHeading>
       <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
         {books.map((book, index) => (
-          <BookCard key={book.id} book={book} eager={index < 3} />
+          <BookCard key={book.id} book={book} headingLevel={2} eager={index < 3} />
         ))}
       </div>
     </section>

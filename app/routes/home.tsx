@@ -49,7 +49,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         <SectionHeading id="featured-heading">Featured eBooks</SectionHeading>
         <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
           {loaderData.featured.map((book) => (
-            <BookCard key={book.id} book={book} />
+            <BookCard key={book.id} book={book} headingLevel={3} />
           ))}
         </div>
       </section>

@@ -46,7 +46,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       kind: 'postgres',
       ping: async () => void (await pool.query('select 1')),
       migrate: () => migratePostgres(db, { migrationsFolder }),
-      close: () => pool.end(),
+      close: async () => {
+        if (!pool.ended) await pool.end()
+      },
     }
   }
 

@@ -57,9 +57,10 @@ export const books = pgTable(
     check('books_rating_check', sql`${table.rating} between 0 and 5`),
     check('books_file_size_check', sql`${table.fileSizeBytes} >= 0`),
     check('books_slug_check', sql`${table.slug} ~ '^[a-z0-9]+(-[a-z0-9]+)*$'`),
+    // A featured book has a position, any other book none (written so that NULL cannot slip through).
     check(
       'books_featured_position_check',
-      sql`(${table.featured} and ${table.featuredPosition} >= 0) or (not ${table.featured} and ${table.featuredPosition} is null)`,
+      sql`${table.featured} = (${table.featuredPosition} is not null) and coalesce(${table.featuredPosition}, 0) >= 0`,
     ),
   ],
 )

@@ -4,8 +4,20 @@ import type { BookCard as BookCardData } from '../catalog.server.ts'
 import { formatPrice } from '../format.ts'
 import { StarRating } from './star-rating.tsx'
 
-/** A book in a grid. `eager`: the first cards of a page are likely the largest paint, so load them first. */
-export function BookCard({ book, eager = false }: { book: BookCardData; eager?: boolean }) {
+/**
+ * A book in a grid. `headingLevel`: one below the grid's own heading. `eager`: the first cards of a page are
+ * likely its largest paint, so they load first.
+ */
+export function BookCard({
+  book,
+  headingLevel,
+  eager = false,
+}: {
+  book: BookCardData
+  headingLevel: 2 | 3
+  eager?: boolean
+}) {
+  const Heading = headingLevel === 2 ? 'h2' : 'h3'
   return (
     <article className="flex flex-col overflow-hidden rounded-lg border border-slate-200 bg-white shadow-md dark:border-gray-700 dark:bg-slate-800 dark:shadow-gray-900/50">
       <Link
@@ -25,11 +37,11 @@ export function BookCard({ book, eager = false }: { book: BookCardData; eager?: 
         />
       </Link>
       <div className="flex flex-1 flex-col gap-3 p-5">
-        <h3 className="text-xl font-bold">
+        <Heading className="text-xl font-bold">
           <Link to={`/books/${book.slug}`} className="hover:underline">
             {book.title}
           </Link>
-        </h3>
+        </Heading>
         <p className="line-clamp-3 text-slate-600 dark:text-slate-300">{book.description}</p>
         <StarRating rating={book.rating} />
         <div className="mt-auto flex items-center justify-between pt-2">

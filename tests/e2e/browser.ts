@@ -1,0 +1,54 @@
+import { AxeBuilder } from '@axe-core/playwright'
+import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core'
+import { expect } from 'vitest'
+
+/** Debian's Chromium; browser downloads do not work here (docs/decisions/001). */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  })
+}
+
+export const themes = ['light', 'dark'] as const
+
+export async function newPage(browser: Browser, options: BrowserContextOptions = {}): Promise<Page> {
+  const context = await browser.newContext(options)
+  const page = await context.newPage()
+  // Script errors and console errors (CSP violations among them) are collected and checked by expectHealthyPage.
+  const errors: string[] = []
+  pageErrors.set(page, errors)
+  page.on('pageerror', (error) => errors.push(`${page.url()}: ${error.message}`))
+  page.on('console', (message) => {
+    // A 404 page logs its own failed document load; that one is expected.
+    if (message.type() === 'error' && !message.text().includes('404'))
+      errors.push(`${page.url()}: ${message.text()}`)
+  })
+  return page
+}
+
+const pageErrors = new WeakMap<Page, string[]>()
+
+/**
+ * The page has no script or console error so far, and axe-core (WCAG 2.x A and AA rules plus best
+ * practices) finds no violation.
+ */
+export async function expectHealthyPage(page: Page) {
+  expect(pageErrors.get(page) ?? [], 'errors in the page').toEqual([])
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
+    .analyze()
+  const summary = results.violations.map(
+    (violation) =>
+      `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`,
+  )
+  expect(summary, `axe violations on ${page.url()}`).toEqual([])
+}

@@ -1,0 +1,22 @@
+import type { TestProject } from 'vitest/node'
+import { spawnStore, waitUntilReady, type StoreProcess } from '#tests/store-process.ts'
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    baseURL: string
+  }
+}
+
+let store: StoreProcess | undefined
+
+/** One production store on a fresh embedded database for every browser test. */
+export async function setup(project: TestProject) {
+  store = await spawnStore()
+  await waitUntilReady(store)
+  project.provide('baseURL', store.url)
+}
+
+export async function teardown() {
+  const code = await store?.stop()
+  if (code !== 0) console.error(`the e2e store exited with ${code}:\n${store?.output()}`)
+}

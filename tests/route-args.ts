@@ -1,0 +1,33 @@
+import { RouterContextProvider } from 'react-router'
+import { appContext } from '#app/server/context.server.ts'
+import type { Db } from '#app/server/db/database.server.ts'
+import { parseEnv } from '#app/server/env.server.ts'
+
+/** The arguments React Router passes a loader or action, for calling one directly with a real database. */
+export function routeArgs<Params extends Record<string, string>>(options: {
+  db: Db
+  path: string
+  params?: Params
+  init?: RequestInit
+}) {
+  const context = new RouterContextProvider()
+  context.set(appContext, { db: options.db, env: parseEnv({}), clientIp: '127.0.0.1' })
+  const url = new URL(options.path, 'http://localhost:3000')
+  return {
+    request: new Request(url, options.init),
+    url,
+    pattern: '',
+    params: options.params ?? ({} as Params),
+    context,
+  }
+}
+
+/** Runs `fn` and returns what it threw (React Router loaders throw responses); fails if it did not throw. */
+export async function thrownBy(fn: () => unknown): Promise<unknown> {
+  try {
+    await fn()
+  } catch (thrown) {
+    return thrown
+  }
+  throw new Error('expected the call to throw')
+}

@@ -1,0 +1,79 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import fs from 'node:fs'
+import net from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+
+export type StoreProcess = {
+  url: string
+  child: ChildProcess
+  dataDir: string
+  /** Everything the process printed so far (stdout and stderr). */
+  output(): string
+  /** Resolves with the exit code. */
+  exited: Promise<number | null>
+  stop(signal?: NodeJS.Signals): Promise<number | null>
+}
+
+export function tempDataDir(): string {
+  return path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'codebook-e2e-')), 'data')
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo
+      server.close(() => resolve(port))
+    })
+    server.once('error', reject)
+  })
+}
+
+/** Runs the production build as `npm start` would (without the build step), as a real process. */
+export async function spawnStore(env: Record<string, string> = {}): Promise<StoreProcess> {
+  const entry = path.join(root, 'build', 'server', 'index.js')
+  if (!fs.existsSync(entry)) throw new Error('No production build: run `npm run build` first.')
+  const port = env.PORT ?? String(await freePort())
+  const dataDir = env.DATA_DIR ?? tempDataDir()
+  const child = spawn(process.execPath, [path.join(root, 'scripts', 'start.mjs'), '--no-build'], {
+    cwd: root,
+    env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env, PORT: port, DATA_DIR: dataDir },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+  return {
+    url: `http://127.0.0.1:${port}`,
+    child,
+    dataDir,
+    output: () => output,
+    exited,
+    stop: async (signal = 'SIGTERM') => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal)
+      return exited
+    },
+  }
+}
+
+/** Waits until /readyz answers 200, or fails with what the process printed. */
+export async function waitUntilReady(store: StoreProcess, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  let exitCode: number | null | undefined
+  void store.exited.then((code) => (exitCode = code))
+  while (Date.now() < deadline) {
+    if (exitCode !== undefined)
+      throw new Error(`the store exited (${exitCode}) before it was ready:\n${store.output()}`)
+    try {
+      if ((await fetch(`${store.url}/readyz`)).status === 200) return
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  throw new Error(`the store was not ready after ${timeoutMs} ms:\n${store.output()}`)
+}
