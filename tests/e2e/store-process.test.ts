@@ -1,0 +1,75 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { PGlite } from '@electric-sql/pglite'
+import { afterEach, describe, expect, test } from 'vitest'
+import { spawnStore, tempDataDir, waitUntilReady, type StoreProcess } from '#tests/store-process.ts'
+
+const running: StoreProcess[] = []
+async function start(env: Record<string, string> = {}) {
+  const store = await spawnStore(env)
+  running.push(store)
+  return store
+}
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((store) => store.stop('SIGKILL')))
+})
+
+describe('the store as a process', () => {
+  test('a bad configuration value stops it with a message naming the variable', async () => {
+    const store = await start({ PORT: 'not-a-port' })
+    expect(await store.exited).toBe(1)
+    expect(store.output()).toMatch(/Invalid configuration:\s+PORT: .*"not-a-port"/)
+  })
+
+  test('a second store on the same data folder is refused, and the first keeps serving', async () => {
+    const first = await start()
+    await waitUntilReady(first)
+    const second = await start({ DATA_DIR: first.dataDir })
+    expect(await second.exited).toBe(1)
+    expect(second.output()).toContain(
+      `the store's data folder ${first.dataDir} is in use by process ${first.child.pid}`,
+    )
+    expect((await fetch(`${first.url}/readyz`)).status).toBe(200)
+  })
+
+  test('a stale lock from a killed store does not block the next start', async () => {
+    const killed = await start()
+    await waitUntilReady(killed)
+    await killed.stop('SIGKILL')
+    expect(fs.readFileSync(path.join(killed.dataDir, 'codebook.lock'), 'utf8').trim()).toBe(
+      String(killed.child.pid),
+    )
+    const next = await start({ DATA_DIR: killed.dataDir })
+    await waitUntilReady(next)
+    expect((await fetch(`${next.url}/AllBooks`)).status).toBe(200)
+  })
+
+  test('SIGTERM finishes in-flight requests, closes the database and exits 0 within 10 s; the data survives', async () => {
+    const dataDir = tempDataDir()
+    const store = await start({ DATA_DIR: dataDir })
+    await waitUntilReady(store)
+    // Requests already sent when the signal arrives are answered.
+    const inFlight = Array.from({ length: 10 }, () =>
+      fetch(`${store.url}/AllBooks`).then((response) => response.status),
+    )
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    const stoppedAt = Date.now()
+    expect(await store.stop('SIGTERM')).toBe(0)
+    expect(Date.now() - stoppedAt).toBeLessThan(10_000)
+    expect(await Promise.all(inFlight)).toEqual(Array(10).fill(200))
+    expect(fs.existsSync(path.join(dataDir, 'codebook.lock'))).toBe(false)
+
+    // What the store wrote (migrations, the seeded catalogue) is on disk; an edit made while it was down stays.
+    const db = await PGlite.create(path.join(dataDir, 'db'))
+    const { rows } = await db.query<{ count: number }>('select count(*)::int as count from books')
+    expect(rows[0]?.count).toBe(7)
+    await db.query(`update books set title = 'Django Framework, 2nd edition' where slug = 'django-framework'`)
+    await db.close()
+
+    const restarted = await start({ DATA_DIR: dataDir })
+    await waitUntilReady(restarted)
+    const page = await (await fetch(`${restarted.url}/books/django-framework`)).text()
+    expect(page).toContain('Django Framework, 2nd edition')
+    expect(await restarted.stop('SIGINT')).toBe(0)
+  })
+})
