@@ -47,8 +47,10 @@ describe('catalogue loaders', () => {
   })
 })
 
+type IndexLoader = (args: ReturnType<typeof routeArgs<{ index: string }>>) => unknown
+
 describe("the seed's detail URLs", () => {
-  const cases: Array<[typeof legacyFeaturedLoader, string, string]> = [
+  const cases: Array<[IndexLoader, string, string]> = [
     [legacyFeaturedLoader, '0', '/books/complete-guide-to-backend-development'],
     [legacyFeaturedLoader, '2', '/books/javascript-basics-to-advance'],
     [legacyAllBooksLoader, '0', '/books/basics-to-advanced-in-react'],
@@ -67,7 +69,7 @@ describe("the seed's detail URLs", () => {
     },
   )
 
-  test.each([
+  test.each<[IndexLoader, string]>([
     [legacyFeaturedLoader, '3'],
     [legacyAllBooksLoader, '4'],
     [legacyAllBooksLoader, 'abc'],

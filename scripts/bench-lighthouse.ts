@@ -1,0 +1,92 @@
+/**
+ * `npm run bench:lighthouse`: Lighthouse 12 in Debian's Chromium, mobile and desktop, on `/`, `/AllBooks` and
+ * a detail page of the production build (on a fresh embedded database), plus the gzipped JS and CSS `/` loads.
+ * Prints numbers; asserts nothing. Budgets (issue 2): mobile performance ≥ 95, accessibility 100,
+ * best practices ≥ 95, SEO ≥ 95.
+ */
+import { spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import * as chromeLauncher from 'chrome-launcher'
+import lighthouse, { type Flags } from 'lighthouse'
+import desktopConfig from 'lighthouse/core/config/desktop-config.js'
+import { spawnStore, waitUntilReady } from '#tests/store-process.ts'
+
+const pages = ['/', '/AllBooks', '/books/django-framework']
+const budgets = { performance: 95, accessibility: 100, 'best-practices': 95, seo: 95 }
+
+if (!fs.existsSync('build/server/index.js') || process.argv.includes('--build')) {
+  const build = spawnSync('npx', ['react-router', 'build'], { stdio: 'inherit' })
+  if (build.status !== 0) process.exit(build.status ?? 1)
+}
+
+const store = await spawnStore()
+await waitUntilReady(store)
+const chrome = await chromeLauncher.launch({
+  chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  chromeFlags: [
+    '--headless=new',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
+})
+
+type Row = Record<string, string | number>
+const rows: Row[] = []
+let misses = 0
+let homeBytes: { js: number; css: number } | undefined
+try {
+  for (const formFactor of ['mobile', 'desktop'] as const) {
+    for (const page of pages) {
+      const flags: Flags = { port: chrome.port, output: 'json', logLevel: 'error' }
+      const result = await lighthouse(`${store.url}${page}`, flags, formFactor === 'desktop' ? desktopConfig : undefined)
+      if (!result) throw new Error(`Lighthouse returned nothing for ${page}`)
+      const { categories, audits } = result.lhr
+      const score = (id: keyof typeof budgets) => Math.round((categories[id]?.score ?? 0) * 100)
+      const row: Row = {
+        form: formFactor,
+        page,
+        performance: score('performance'),
+        accessibility: score('accessibility'),
+        'best-practices': score('best-practices'),
+        seo: score('seo'),
+        'LCP ms': Math.round(audits['largest-contentful-paint']?.numericValue ?? NaN),
+        'TBT ms': Math.round(audits['total-blocking-time']?.numericValue ?? NaN),
+        CLS: Number((audits['cumulative-layout-shift']?.numericValue ?? NaN).toFixed(3)),
+      }
+      rows.push(row)
+      if (formFactor === 'mobile') {
+        for (const [id, min] of Object.entries(budgets)) {
+          if (Number(row[id]) < min) {
+            misses++
+            const failing = Object.values(audits)
+              .filter((audit) => audit.score !== null && audit.score < 1 && audit.scoreDisplayMode !== 'informative')
+              .map((audit) => audit.id)
+            console.warn(`over budget: mobile ${page} ${id} ${row[id]} < ${min} (audits below 1: ${failing.join(', ')})`)
+          }
+        }
+      }
+      if (formFactor === 'mobile' && page === '/') {
+        const requests = (audits['network-requests']?.details as { items?: Array<Record<string, unknown>> })?.items ?? []
+        const sum = (type: string) =>
+          requests
+            .filter((request) => request.resourceType === type)
+            .reduce((total, request) => total + Number(request.transferSize ?? 0), 0)
+        homeBytes = { js: sum('Script'), css: sum('Stylesheet') }
+      }
+    }
+  }
+} finally {
+  chrome.kill()
+  await store.stop()
+}
+
+console.table(rows)
+if (homeBytes) {
+  console.log(`/ loads ${(homeBytes.js / 1024).toFixed(1)} KiB of JavaScript and ${(homeBytes.css / 1024).toFixed(1)} KiB of CSS (gzipped, as transferred)`)
+}
+console.log(misses ? `${misses} mobile budget(s) missed` : 'every mobile budget met')
