@@ -43,7 +43,11 @@ try {
   for (const formFactor of ['mobile', 'desktop'] as const) {
     for (const page of pages) {
       const flags: Flags = { port: chrome.port, output: 'json', logLevel: 'error' }
-      const result = await lighthouse(`${store.url}${page}`, flags, formFactor === 'desktop' ? desktopConfig : undefined)
+      const result = await lighthouse(
+        `${store.url}${page}`,
+        flags,
+        formFactor === 'desktop' ? desktopConfig : undefined,
+      )
       if (!result) throw new Error(`Lighthouse returned nothing for ${page}`)
       const { categories, audits } = result.lhr
       const score = (id: keyof typeof budgets) => Math.round((categories[id]?.score ?? 0) * 100)
@@ -64,14 +68,20 @@ try {
           if (Number(row[id]) < min) {
             misses++
             const failing = Object.values(audits)
-              .filter((audit) => audit.score !== null && audit.score < 1 && audit.scoreDisplayMode !== 'informative')
+              .filter(
+                (audit) =>
+                  audit.score !== null && audit.score < 1 && audit.scoreDisplayMode !== 'informative',
+              )
               .map((audit) => audit.id)
-            console.warn(`over budget: mobile ${page} ${id} ${row[id]} < ${min} (audits below 1: ${failing.join(', ')})`)
+            console.warn(
+              `over budget: mobile ${page} ${id} ${row[id]} < ${min} (audits below 1: ${failing.join(', ')})`,
+            )
           }
         }
       }
       if (formFactor === 'mobile' && page === '/') {
-        const requests = (audits['network-requests']?.details as { items?: Array<Record<string, unknown>> })?.items ?? []
+        const requests =
+          (audits['network-requests']?.details as { items?: Array<Record<string, unknown>> })?.items ?? []
         const sum = (type: string) =>
           requests
             .filter((request) => request.resourceType === type)
@@ -87,6 +97,8 @@ try {
 
 console.table(rows)
 if (homeBytes) {
-  console.log(`/ loads ${(homeBytes.js / 1024).toFixed(1)} KiB of JavaScript and ${(homeBytes.css / 1024).toFixed(1)} KiB of CSS (gzipped, as transferred)`)
+  console.log(
+    `/ loads ${(homeBytes.js / 1024).toFixed(1)} KiB of JavaScript and ${(homeBytes.css / 1024).toFixed(1)} KiB of CSS (gzipped, as transferred)`,
+  )
 }
 console.log(misses ? `${misses} mobile budget(s) missed` : 'every mobile budget met')

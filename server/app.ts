@@ -4,6 +4,7 @@
  * `npm start` runs it through scripts/start.mjs, `npm run dev` through server/dev.ts.
  */
 import type { Server } from 'node:http'
+import net from 'node:net'
 import path from 'node:path'
 import type { ServerBuild } from 'react-router'
 import type { ViteDevServer } from 'vite'
@@ -17,6 +18,7 @@ import { createHttpApp } from './http.ts'
 
 /** In-flight requests get this long after SIGTERM; the whole stop stays under 10 s. */
 const DRAIN_MS = 7_000
+const IDLE_GRACE_MS = 1_000
 const HARD_EXIT_MS = 9_500
 
 export type RunningStore = { server: Server; env: Env; stop(reason: string): Promise<void> }
@@ -102,17 +104,35 @@ export async function start(options: { vite?: ViteDevServer } = {}): Promise<Run
   return { server, env, stop }
 }
 
-/** Stops accepting, lets requests in flight finish, then cuts whatever is still open. */
+/**
+ * Stops accepting, lets requests in flight finish, then cuts whatever is still open. Two traps of Node's
+ * own `server.close()`: it drops at once every connection whose request is not parsed yet, and it resets
+ * the connections still waiting in the kernel's accept queue, although those clients have sent their
+ * requests (Node accepts about one connection per event-loop turn while busy). So: keep accepting until a
+ * whole turn passes with nothing queued, then close only the listening socket; responses from then on carry
+ * `Connection: close` (server/http.ts), and connections still idle after a grace second are closed.
+ */
 function drain(server: Server, logger: Logger): Promise<void> {
   return new Promise((resolve) => {
+    const idle = setTimeout(() => server.closeIdleConnections(), IDLE_GRACE_MS)
     const cut = setTimeout(() => {
       logger.warn('requests still open after the drain period; closing their connections')
       server.closeAllConnections()
     }, DRAIN_MS)
-    server.close(() => {
-      clearTimeout(cut)
-      resolve()
-    })
-    server.closeIdleConnections()
+    let accepted = 0
+    const countAccepted = () => accepted++
+    server.on('connection', countAccepted)
+    // An immediate scheduled from an immediate runs after the next poll phase, where accepts happen.
+    const closeWhenQueueEmpty = (seen: number) =>
+      setImmediate(() => {
+        if (accepted !== seen) return closeWhenQueueEmpty(accepted)
+        server.off('connection', countAccepted)
+        net.Server.prototype.close.call(server, () => {
+          clearTimeout(idle)
+          clearTimeout(cut)
+          resolve()
+        })
+      })
+    setImmediate(() => closeWhenQueueEmpty(accepted))
   })
 }

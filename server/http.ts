@@ -31,6 +31,11 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
   app.set('trust proxy', env.TRUST_PROXY)
 
   app.use(logRequests(logger))
+  app.use((_req, res, next) => {
+    // While stopping, no connection is kept alive for another request.
+    if (options.isStopping?.()) res.set('Connection', 'close')
+    next()
+  })
   app.use(securityHeaders(env, Boolean(vite)))
   app.use(compression())
 

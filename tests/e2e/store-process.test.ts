@@ -1,8 +1,41 @@
 import fs from 'node:fs'
+import http from 'node:http'
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
 import { afterEach, describe, expect, test } from 'vitest'
 import { spawnStore, tempDataDir, waitUntilReady, type StoreProcess } from '#tests/store-process.ts'
+
+/**
+ * Sends a GET on its own connection; resolves once the connection is established and the request written,
+ * with a function that gives its final status ('error: …' if it failed).
+ */
+function sendRequest(url: string): Promise<{ status: Promise<number | string> }> {
+  return new Promise((sent, failed) => {
+    const status = new Promise<number | string>((resolve) => {
+      const request = http.get(url, { agent: false }, (response) => {
+        response.resume()
+        response.once('end', () => resolve(response.statusCode ?? 0))
+      })
+      request.once('error', (error) => {
+        resolve(`error: ${error.message}`)
+        failed(error)
+      })
+      let connected = false
+      let written = false
+      const ready = () => connected && written && sent({ status })
+      request.once('socket', (socket) =>
+        socket.once('connect', () => {
+          connected = true
+          ready()
+        }),
+      )
+      request.once('finish', () => {
+        written = true
+        ready()
+      })
+    })
+  })
+}
 
 const running: StoreProcess[] = []
 async function start(env: Record<string, string> = {}) {
@@ -49,14 +82,11 @@ describe('the store as a process', () => {
     const store = await start({ DATA_DIR: dataDir })
     await waitUntilReady(store)
     // Requests already sent when the signal arrives are answered.
-    const inFlight = Array.from({ length: 10 }, () =>
-      fetch(`${store.url}/AllBooks`).then((response) => response.status),
-    )
-    await new Promise((resolve) => setTimeout(resolve, 5))
+    const inFlight = await Promise.all(Array.from({ length: 10 }, () => sendRequest(`${store.url}/AllBooks`)))
     const stoppedAt = Date.now()
     expect(await store.stop('SIGTERM')).toBe(0)
     expect(Date.now() - stoppedAt).toBeLessThan(10_000)
-    expect(await Promise.all(inFlight)).toEqual(Array(10).fill(200))
+    expect(await Promise.all(inFlight.map((request) => request.status))).toEqual(Array(10).fill(200))
     expect(fs.existsSync(path.join(dataDir, 'codebook.lock'))).toBe(false)
 
     // What the store wrote (migrations, the seeded catalogue) is on disk; an edit made while it was down stays.
