@@ -9,5 +9,10 @@ export default [
   // The seed's detail URLs, by position in its two hard-coded lists: redirect to the canonical book URL.
   route('Details/:index', 'routes/legacy-featured-details.tsx'),
   route('AllBooksDetails/:index', 'routes/legacy-all-books-details.tsx'),
+  route('search', 'routes/search.tsx'),
+  route('search/suggest', 'routes/search-suggest.ts'),
+  route('cart', 'routes/cart.tsx'),
+  route('CartDetails', 'routes/legacy-cart-details.tsx'),
+  route('theme', 'routes/theme.ts'),
   route('*', 'routes/not-found.tsx'),
 ] satisfies RouteConfig

@@ -1,5 +1,6 @@
 import { Link } from 'react-router'
-import { CartIcon, GearIcon, PersonIcon, SearchIcon } from '#app/components/ui/icons.tsx'
+import { CartIcon, GearIcon, PersonIcon } from '#app/components/ui/icons.tsx'
+import { HeaderSearch } from '#app/features/search/components/header-search.tsx'
 
 const iconButton =
   'inline-flex size-10 items-center justify-center rounded-full text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-gray-800'
@@ -21,9 +22,7 @@ export function SiteHeader({ cartCount }: { cartCount: number }) {
           <button type="button" className={iconButton} aria-label="Display settings">
             <GearIcon />
           </button>
-          <button type="button" className={iconButton} aria-label="Search">
-            <SearchIcon />
-          </button>
+          <HeaderSearch buttonClassName={iconButton} />
           <Link
             to="/CartDetails"
             className={`${iconButton} relative`}
