@@ -1,5 +1,10 @@
 import type { ReactNode } from 'react'
 import { Links, Meta, Outlet, Scripts, ScrollRestoration } from 'react-router'
+import { getVisitorCartBookIds } from '#app/features/cart/visitor-cart.server.ts'
+import type { RootCartData } from '#app/features/cart/use-cart.ts'
+import { readTheme } from '#app/features/theme/theme.server.ts'
+import { useTheme, type Theme } from '#app/features/theme/theme.ts'
+import { getAppContext } from '#app/server/context.server.ts'
 import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
 import { SiteFooter } from '#app/components/layout/site-footer.tsx'
 import { SiteHeader } from '#app/components/layout/site-header.tsx'
@@ -12,10 +17,17 @@ export const links: Route.LinksFunction = () => [
   { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
 ]
 
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const app = getAppContext(context)
+  const [theme, cartBookIds] = await Promise.all([readTheme(request), getVisitorCartBookIds(request, app)])
+  return { theme, cartBookIds } satisfies RootCartData & { theme: Theme }
+}
+
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce()
+  const theme = useTheme()
   return (
-    <html lang="en" data-theme="system">
+    <html lang="en" data-theme={theme}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -30,7 +42,7 @@ export function Layout({ children }: { children: ReactNode }) {
         >
           Skip to content
         </a>
-        <SiteHeader cartCount={0} />
+        <SiteHeader />
         <main id="main" className="flex-1">
           {children}
         </main>

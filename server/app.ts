@@ -35,9 +35,10 @@ export async function start(options: { vite?: ViteDevServer } = {}): Promise<Run
 
   let lock: DataDirLock | undefined
   let database: DatabaseHandle
+  let authSecret: string
   try {
     if (!env.DATABASE_URL) lock = lockDataDir(env.DATA_DIR)
-    resolveAuthSecret(env.BETTER_AUTH_SECRET, env.DATA_DIR)
+    authSecret = resolveAuthSecret(env.BETTER_AUTH_SECRET, env.DATA_DIR)
     database = await openDatabase(
       env.DATABASE_URL
         ? { kind: 'postgres', url: env.DATABASE_URL }
@@ -56,7 +57,15 @@ export async function start(options: { vite?: ViteDevServer } = {}): Promise<Run
   const build = options.vite
     ? () => options.vite!.ssrLoadModule('virtual:react-router/server-build') as Promise<ServerBuild>
     : ((await import('virtual:react-router/server-build')) as ServerBuild)
-  const app = createHttpApp({ env, database, logger, build, vite: options.vite, isStopping: () => stopping })
+  const app = createHttpApp({
+    env,
+    database,
+    authSecret,
+    logger,
+    build,
+    vite: options.vite,
+    isStopping: () => stopping,
+  })
 
   const server = await new Promise<Server>((resolve, reject) => {
     const listening = app.listen(env.PORT, env.HOST, () => resolve(listening))

@@ -14,6 +14,7 @@ import { findProjectRoot } from '#app/server/project-root.server.ts'
 export type HttpAppOptions = {
   env: Env
   database: DatabaseHandle
+  authSecret: string
   logger: Logger
   build: ServerBuild | (() => Promise<ServerBuild>)
   /** Development: Vite serves the assets and transforms modules. */
@@ -75,7 +76,12 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
       mode: vite ? 'development' : 'production',
       getLoadContext: (req, res) => {
         const context = new RouterContextProvider()
-        context.set(appContext, { db: database.db, env, clientIp: req.ip ?? req.socket.remoteAddress ?? '' })
+        context.set(appContext, {
+          db: database.db,
+          env,
+          authSecret: options.authSecret,
+          clientIp: req.ip ?? req.socket.remoteAddress ?? '',
+        })
         context.set(cspNonceContext, String(res.locals.cspNonce))
         return context
       },

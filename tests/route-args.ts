@@ -7,14 +7,24 @@ import { parseEnv } from '#app/server/env.server.ts'
 export function routeArgs<Params extends Record<string, string>>(options: {
   db: Db
   path: string
+  /** Cookie header to send, e.g. from a previous response's Set-Cookie. */
+  cookie?: string
   params?: Params
   init?: RequestInit
 }) {
   const context = new RouterContextProvider()
-  context.set(appContext, { db: options.db, env: parseEnv({}), clientIp: '127.0.0.1' })
+  context.set(appContext, {
+    db: options.db,
+    env: parseEnv({}),
+    authSecret: 'test-secret-that-is-long-enough-0123456789',
+    clientIp: '127.0.0.1',
+  })
   const url = new URL(options.path, 'http://localhost:3000')
   return {
-    request: new Request(url, options.init),
+    request: new Request(url, {
+      ...options.init,
+      headers: { ...(options.cookie ? { Cookie: options.cookie } : {}), ...options.init?.headers },
+    }),
     url,
     pattern: '',
     params: options.params ?? ({} as Params),

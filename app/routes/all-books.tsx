@@ -1,5 +1,6 @@
 import { SectionHeading } from '#app/components/ui/section-heading.tsx'
 import { listBooks } from '#app/features/catalog/catalog.server.ts'
+import { CartButton } from '#app/features/cart/components/cart-button.tsx'
 import { BookCard } from '#app/features/catalog/components/book-card.tsx'
 import { getAppContext } from '#app/server/context.server.ts'
 import type { Route } from './+types/all-books'
@@ -25,7 +26,13 @@ export default function AllBooks({ loaderData }: Route.ComponentProps) {
       <SectionHeading level={1}>All eBooks ({books.length})</SectionHeading>
       <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
         {books.map((book, index) => (
-          <BookCard key={book.id} book={book} headingLevel={2} eager={index < 3} />
+          <BookCard
+            key={book.id}
+            book={book}
+            headingLevel={2}
+            eager={index < 3}
+            action={<CartButton bookId={book.id} />}
+          />
         ))}
       </div>
     </section>

@@ -1,4 +1,4 @@
-import { primaryButton } from '#app/components/ui/button-styles.ts'
+import { CartButton } from '#app/features/cart/components/cart-button.tsx'
 import { bookNotFound } from '#app/features/catalog/book-not-found.server.ts'
 import { getBookBySlug } from '#app/features/catalog/catalog.server.ts'
 import { BookBadges } from '#app/features/catalog/components/book-badges.tsx'
@@ -25,7 +25,10 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 export default function BookDetails({ loaderData }: Route.ComponentProps) {
   const { book } = loaderData
   return (
-    <article className="mx-auto grid max-w-6xl gap-10 px-4 py-12 md:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
+    <article
+      id={`book-${book.id}`}
+      className="mx-auto grid max-w-6xl gap-10 px-4 py-12 md:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]"
+    >
       <img
         src={book.coverPath}
         alt={book.coverAlt}
@@ -50,10 +53,8 @@ export default function BookDetails({ loaderData }: Route.ComponentProps) {
           <span className="sr-only">Price: </span>
           {formatPrice(book.priceCents, book.currency)}
         </p>
-        <div>
-          <button type="button" className={`${primaryButton} px-5 py-3 text-base`}>
-            Add To Cart
-          </button>
+        <div className="flex">
+          <CartButton bookId={book.id} size="large" />
         </div>
       </div>
     </article>

@@ -1,4 +1,102 @@
-// Placeholder until the cart lands (issue 3).
-export default function Placeholder() {
-  return null
+import { data, Link, redirect } from 'react-router'
+import { primaryButton } from '#app/components/ui/button-styles.ts'
+import { SectionHeading } from '#app/components/ui/section-heading.tsx'
+import { CartFormSchema } from '#app/features/cart/cart-form.ts'
+import { cartTotals } from '#app/features/cart/cart-totals.ts'
+import { addToCart, CartError, listCartLines, removeFromCart } from '#app/features/cart/cart.server.ts'
+import { CartButton } from '#app/features/cart/components/cart-button.tsx'
+import { useCartBookIds } from '#app/features/cart/use-cart.ts'
+import { readCartCookie, requireVisitorCart } from '#app/features/cart/visitor-cart.server.ts'
+import { formatPrice } from '#app/features/catalog/format.ts'
+import { getAppContext } from '#app/server/context.server.ts'
+import { isDataRequest } from '#app/server/data-request.ts'
+import { safeRedirectPath } from '#app/server/safe-redirect.ts'
+import type { Route } from './+types/cart'
+
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: `My Cart (${loaderData?.lines.length ?? 0}) — CodeBook` },
+  { name: 'robots', content: 'noindex' },
+]
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const app = getAppContext(context)
+  const cartId = await readCartCookie(request, app)
+  return { lines: cartId ? await listCartLines(app.db, cartId) : [] }
 }
+
+export async function action({ request, url, context }: Route.ActionArgs) {
+  const app = getAppContext(context)
+  const fromScript = isDataRequest(request, url)
+  const parsed = CartFormSchema.safeParse(Object.fromEntries(await request.formData()))
+  if (!parsed.success) {
+    return data({ error: parsed.error.issues[0]?.message ?? 'Invalid request.' }, { status: 400 })
+  }
+  const { intent, bookId, redirectTo } = parsed.data
+  const { cartId, setCookie } = await requireVisitorCart(request, app)
+  const headers = { 'Set-Cookie': setCookie }
+  try {
+    if (intent === 'add') await addToCart(app.db, cartId, bookId)
+    else await removeFromCart(app.db, cartId, bookId)
+  } catch (error) {
+    if (error instanceof CartError) return data({ error: error.message }, { status: 400, headers })
+    throw error
+  }
+  if (fromScript) return data({ ok: true }, { headers })
+  // JavaScript off: back to the page the visitor was on, scrolled to the book they acted on.
+  const back = safeRedirectPath(redirectTo, '/cart')
+  return redirect(back.includes('#') ? back : `${back}#book-${bookId}`, { status: 303, headers })
+}
+
+export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
+  // Lines being removed disappear at once; the server's next answer confirms it.
+  const inCart = useCartBookIds()
+  const lines = loaderData.lines.filter((line) => inCart.has(line.bookId))
+  const totals = cartTotals(lines)
+  return (
+    <section className="mx-auto max-w-4xl px-4 py-12">
+      <SectionHeading level={1}>My Cart ({lines.length})</SectionHeading>
+      {actionData && 'error' in actionData ? (
+        <p role="alert" className="mb-6 rounded-lg border border-red-300 bg-red-50 p-4 text-red-800">
+          {actionData.error}
+        </p>
+      ) : null}
+      {lines.length === 0 ? (
+        <div className="flex flex-col items-center gap-6 py-12 text-center">
+          <p className="text-lg text-slate-600 dark:text-slate-300">Your cart is empty.</p>
+          <Link to="/AllBooks" className={primaryButton}>
+            Browse all eBooks
+          </Link>
+        </div>
+      ) : (
+        <>
+          <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200 dark:divide-gray-700 dark:border-gray-700">
+            {lines.map((line) => (
+              <li key={line.bookId} id={`book-${line.bookId}`} className="flex items-center gap-4 p-4">
+                <img
+                  src={line.coverPath}
+                  alt=""
+                  width={400}
+                  height={600}
+                  className="h-24 w-16 rounded object-cover"
+                />
+                <Link to={`/books/${line.slug}`} className="flex-1 text-lg font-semibold hover:underline">
+                  {line.title}
+                </Link>
+                <p className="text-lg">{formatPrice(line.priceCents, line.currency)}</p>
+                <CartButton bookId={line.bookId} />
+              </li>
+            ))}
+          </ul>
+          <dl className="mt-6 flex justify-end gap-4 text-xl">
+            <dt className="font-semibold">Total</dt>
+            {totals.map((total) => (
+              <dd key={total.currency}>{formatPrice(total.cents, total.currency)}</dd>
+            ))}
+          </dl>
+        </>
+      )}
+    </section>
+  )
+}
+
+export { GeneralErrorBoundary as ErrorBoundary } from '#app/components/error-boundary.tsx'

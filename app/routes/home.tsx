@@ -2,6 +2,7 @@ import { Link } from 'react-router'
 import { primaryButton } from '#app/components/ui/button-styles.ts'
 import { SectionHeading } from '#app/components/ui/section-heading.tsx'
 import { listFeaturedBooks } from '#app/features/catalog/catalog.server.ts'
+import { CartButton } from '#app/features/cart/components/cart-button.tsx'
 import { BookCard } from '#app/features/catalog/components/book-card.tsx'
 import { testimonials } from '#app/features/catalog/testimonials.ts'
 import { getAppContext } from '#app/server/context.server.ts'
@@ -49,7 +50,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         <SectionHeading id="featured-heading">Featured eBooks</SectionHeading>
         <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
           {loaderData.featured.map((book) => (
-            <BookCard key={book.id} book={book} headingLevel={3} />
+            <BookCard key={book.id} book={book} headingLevel={3} action={<CartButton bookId={book.id} />} />
           ))}
         </div>
       </section>

@@ -8,6 +8,8 @@ export type AppContext = {
   env: Env
   /** The client's address, as Express derives it under TRUST_PROXY. Rate limits key on it. */
   clientIp: string
+  /** Signs cookies and sessions: BETTER_AUTH_SECRET, or the one generated into DATA_DIR. */
+  authSecret: string
 }
 
 export const appContext = createContext<AppContext>()

@@ -13,6 +13,7 @@ beforeAll(async () => {
   const app = createHttpApp({
     env: parseEnv({}),
     database,
+    authSecret: 'test-secret-that-is-long-enough-0123456789',
     logger: createLogger('silent'),
     // These checks are answered before React Router; a build that is asked for fails the test.
     build: () => Promise.reject(new Error('the health checks must not reach React Router')),

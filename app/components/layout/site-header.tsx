@@ -1,33 +1,31 @@
 import { Link } from 'react-router'
-import { CartIcon, GearIcon, PersonIcon } from '#app/components/ui/icons.tsx'
+import { CartIcon } from '#app/components/ui/icons.tsx'
+import { useCartBookIds } from '#app/features/cart/use-cart.ts'
 import { HeaderSearch } from '#app/features/search/components/header-search.tsx'
+import { ThemeMenu } from '#app/features/theme/components/theme-menu.tsx'
+import { PersonMenu } from './person-menu.tsx'
 
 const iconButton =
   'inline-flex size-10 items-center justify-center rounded-full text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-gray-800'
 
-/**
- * The seed's header on every page. The gear, search and person controls are real buttons with names now;
- * their menus arrive with the cart/search/identity work. The badge counts the books in the cart.
- */
-export function SiteHeader({ cartCount }: { cartCount: number }) {
+/** The seed's header on every page; the badge counts the books in the cart (optimistically). */
+export function SiteHeader() {
+  const cartCount = useCartBookIds().size
   const books = cartCount === 1 ? 'book' : 'books'
   return (
     <header className="border-b border-slate-200 bg-slate-50 dark:border-gray-700 dark:bg-gray-900">
-      <nav aria-label="Main" className="mx-auto flex max-w-7xl items-center justify-between gap-4 px-4 py-3">
+      <nav
+        aria-label="Main"
+        className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-4 px-4 py-3"
+      >
         <Link to="/" className="flex items-center gap-3 rounded-lg">
           <img src="/logo.svg" alt="" width={40} height={40} className="size-10" />
           <span className="text-2xl font-semibold">CodeBook</span>
         </Link>
         <div className="flex items-center gap-1">
-          <button type="button" className={iconButton} aria-label="Display settings">
-            <GearIcon />
-          </button>
+          <ThemeMenu buttonClassName={iconButton} />
           <HeaderSearch buttonClassName={iconButton} />
-          <Link
-            to="/CartDetails"
-            className={`${iconButton} relative`}
-            aria-label={`Cart, ${cartCount} ${books}`}
-          >
+          <Link to="/cart" className={`${iconButton} relative`} aria-label={`Cart, ${cartCount} ${books}`}>
             <CartIcon />
             <span
               aria-hidden="true"
@@ -36,15 +34,7 @@ export function SiteHeader({ cartCount }: { cartCount: number }) {
               {cartCount}
             </span>
           </Link>
-          <button
-            type="button"
-            className={iconButton}
-            aria-label="Account menu"
-            aria-haspopup="menu"
-            aria-expanded="false"
-          >
-            <PersonIcon />
-          </button>
+          <PersonMenu buttonClassName={iconButton} />
         </div>
       </nav>
     </header>

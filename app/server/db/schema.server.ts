@@ -139,7 +139,11 @@ export const carts = pgTable(
       .references(() => user.id, { onDelete: 'cascade' }),
     ...timestamps,
   },
-  (table) => [index('carts_anonymous_updated_at_idx').on(table.updatedAt).where(sql`${table.userId} is null`)],
+  (table) => [
+    index('carts_anonymous_updated_at_idx')
+      .on(table.updatedAt)
+      .where(sql`${table.userId} is null`),
+  ],
 )
 
 /** eBooks are bought once: a book is in a cart or not, so (cart, book) is the key — two tabs cannot add it twice. */
@@ -154,5 +158,8 @@ export const cartItems = pgTable(
       .references(() => books.id, { onDelete: 'cascade' }),
     addedAt: timestamp('added_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [primaryKey({ columns: [table.cartId, table.bookId] }), index('cart_items_book_id_idx').on(table.bookId)],
+  (table) => [
+    primaryKey({ columns: [table.cartId, table.bookId] }),
+    index('cart_items_book_id_idx').on(table.bookId),
+  ],
 )

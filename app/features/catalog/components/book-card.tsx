@@ -1,5 +1,5 @@
 import { Link } from 'react-router'
-import { primaryButton } from '#app/components/ui/button-styles.ts'
+import type { ReactNode } from 'react'
 import type { BookCard as BookCardData } from '../catalog.server.ts'
 import { formatPrice } from '../format.ts'
 import { StarRating } from './star-rating.tsx'
@@ -12,14 +12,20 @@ export function BookCard({
   book,
   headingLevel,
   eager = false,
+  action,
 }: {
   book: BookCardData
   headingLevel: 2 | 3
   eager?: boolean
+  /** What the visitor can do with the book (the cart's button); the catalogue does not know the cart. */
+  action?: ReactNode
 }) {
   const Heading = headingLevel === 2 ? 'h2' : 'h3'
   return (
-    <article className="flex flex-col overflow-hidden rounded-lg border border-slate-200 bg-white shadow-md dark:border-gray-700 dark:bg-slate-800 dark:shadow-gray-900/50">
+    <article
+      id={`book-${book.id}`}
+      className="flex scroll-mt-4 flex-col overflow-hidden rounded-lg border border-slate-200 bg-white shadow-md dark:border-gray-700 dark:bg-slate-800 dark:shadow-gray-900/50"
+    >
       <Link
         to={`/books/${book.slug}`}
         tabIndex={-1}
@@ -49,9 +55,7 @@ export function BookCard({
             <span className="sr-only">Price: </span>
             {formatPrice(book.priceCents, book.currency)}
           </p>
-          <button type="button" className={primaryButton}>
-            Add To Cart
-          </button>
+          {action}
         </div>
       </div>
     </article>

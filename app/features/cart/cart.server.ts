@@ -1,0 +1,133 @@
+import { and, asc, eq, isNull, lt, sql } from 'drizzle-orm'
+import type { Db } from '#app/server/db/database.server.ts'
+import { books, cartItems, carts } from '#app/server/db/schema.server.ts'
+
+/** Anonymous carts with no activity for this long are deleted. */
+export const ABANDONED_CART_DAYS = 30
+
+export type CartLine = {
+  bookId: string
+  slug: string
+  title: string
+  coverPath: string
+  priceCents: number
+  currency: string
+}
+
+export type CartProblem = 'unknown-book' | 'unavailable' | 'already-in-cart' | 'not-in-cart'
+
+export class CartError extends Error {
+  override name = 'CartError'
+  constructor(readonly problem: CartProblem) {
+    super(cartProblemMessages[problem])
+  }
+}
+
+export const cartProblemMessages: Record<CartProblem, string> = {
+  'unknown-book': 'We could not find that eBook. Please reload the page and try again.',
+  unavailable: 'This eBook is not available for purchase right now.',
+  'already-in-cart': 'This eBook is already in your cart.',
+  'not-in-cart': 'This eBook is not in your cart.',
+}
+
+/** The ids of the books in a cart, in the order they were added. Cheap: one indexed read. */
+export async function listCartBookIds(db: Db, cartId: string): Promise<string[]> {
+  const rows = await db
+    .select({ bookId: cartItems.bookId })
+    .from(cartItems)
+    .where(eq(cartItems.cartId, cartId))
+    .orderBy(asc(cartItems.addedAt), asc(cartItems.bookId))
+  return rows.map((row) => row.bookId)
+}
+
+/** The cart's lines with today's prices from the catalogue (never from a form). */
+export function listCartLines(db: Db, cartId: string): Promise<CartLine[]> {
+  return db
+    .select({
+      bookId: books.id,
+      slug: books.slug,
+      title: books.title,
+      coverPath: books.coverPath,
+      priceCents: books.priceCents,
+      currency: books.currency,
+    })
+    .from(cartItems)
+    .innerJoin(books, eq(books.id, cartItems.bookId))
+    .where(eq(cartItems.cartId, cartId))
+    .orderBy(asc(cartItems.addedAt), asc(books.title))
+}
+
+export async function createCart(db: Db, userId: string | null = null): Promise<string> {
+  const [cart] = await db.insert(carts).values({ userId }).returning({ id: carts.id })
+  return cart!.id
+}
+
+/** An anonymous cart id from a cookie is only trusted if that cart still exists and has no owner. */
+export async function findAnonymousCart(db: Db, cartId: string): Promise<string | undefined> {
+  const [cart] = await db
+    .select({ id: carts.id })
+    .from(carts)
+    .where(and(eq(carts.id, cartId), isNull(carts.userId)))
+    .limit(1)
+  return cart?.id
+}
+
+export async function addToCart(db: Db, cartId: string, bookId: string): Promise<void> {
+  const [book] = await db
+    .select({ available: books.available })
+    .from(books)
+    .where(eq(books.id, bookId))
+    .limit(1)
+  if (!book) throw new CartError('unknown-book')
+  if (!book.available) throw new CartError('unavailable')
+  // The (cart, book) primary key settles races: of two concurrent adds, exactly one inserts a row.
+  const inserted = await db
+    .insert(cartItems)
+    .values({ cartId, bookId })
+    .onConflictDoNothing()
+    .returning({ bookId: cartItems.bookId })
+  if (inserted.length === 0) throw new CartError('already-in-cart')
+  await touchCart(db, cartId)
+}
+
+export async function removeFromCart(db: Db, cartId: string, bookId: string): Promise<void> {
+  const removed = await db
+    .delete(cartItems)
+    .where(and(eq(cartItems.cartId, cartId), eq(cartItems.bookId, bookId)))
+    .returning({ bookId: cartItems.bookId })
+  if (removed.length === 0) {
+    const [book] = await db.select({ id: books.id }).from(books).where(eq(books.id, bookId)).limit(1)
+    throw new CartError(book ? 'not-in-cart' : 'unknown-book')
+  }
+  await touchCart(db, cartId)
+}
+
+/**
+ * Moves every book of one cart into another (union, no duplicates) and deletes the emptied cart, in one
+ * transaction: how a visitor's anonymous cart joins their account's at sign-in.
+ */
+export async function mergeCarts(db: Db, fromCartId: string, intoCartId: string): Promise<void> {
+  if (fromCartId === intoCartId) return
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`
+      insert into ${cartItems} (cart_id, book_id, added_at)
+      select ${intoCartId}, book_id, added_at from ${cartItems} where cart_id = ${fromCartId}
+      on conflict do nothing`)
+    await tx.delete(carts).where(eq(carts.id, fromCartId))
+    await tx.update(carts).set({ updatedAt: new Date() }).where(eq(carts.id, intoCartId))
+  })
+}
+
+/** Deletes anonymous carts (and their lines) idle for ABANDONED_CART_DAYS. Returns how many went. */
+export async function deleteAbandonedCarts(db: Db, now = new Date()): Promise<number> {
+  const cutoff = new Date(now.getTime() - ABANDONED_CART_DAYS * 24 * 60 * 60 * 1000)
+  const deleted = await db
+    .delete(carts)
+    .where(and(isNull(carts.userId), lt(carts.updatedAt, cutoff)))
+    .returning({ id: carts.id })
+  return deleted.length
+}
+
+function touchCart(db: Db, cartId: string) {
+  return db.update(carts).set({ updatedAt: new Date() }).where(eq(carts.id, cartId))
+}

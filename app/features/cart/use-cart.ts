@@ -1,0 +1,23 @@
+import { useFetchers, useRouteLoaderData } from 'react-router'
+import { CART_ACTION } from './cart-form.ts'
+
+/** What the root loader tells every page about the visitor's cart. */
+export type RootCartData = { cartBookIds: string[] }
+
+/**
+ * The books in the cart as the visitor should see them right now: the server's answer, with every add or
+ * remove still in flight already applied (optimistic UI). Every button and the header badge read this one
+ * hook, so they all change at once.
+ */
+export function useCartBookIds(): ReadonlySet<string> {
+  const root = useRouteLoaderData('root') as RootCartData | undefined
+  const ids = new Set(root?.cartBookIds ?? [])
+  for (const fetcher of useFetchers()) {
+    if (fetcher.formAction !== CART_ACTION || !fetcher.formData) continue
+    const bookId = fetcher.formData.get('bookId')
+    if (typeof bookId !== 'string') continue
+    if (fetcher.formData.get('intent') === 'add') ids.add(bookId)
+    else if (fetcher.formData.get('intent') === 'remove') ids.delete(bookId)
+  }
+  return ids
+}
