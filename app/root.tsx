@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react'
+import { useEffect, type ReactNode } from 'react'
 import { Links, Meta, Outlet, Scripts, ScrollRestoration } from 'react-router'
 import { getVisitorCartBookIds } from '#app/features/cart/visitor-cart.server.ts'
 import type { RootCartData } from '#app/features/cart/use-cart.ts'
@@ -55,6 +55,10 @@ export function Layout({ children }: { children: ReactNode }) {
 }
 
 export default function App() {
+  // Marks the page as interactive: end-to-end tests wait for it before using JavaScript-only behaviour.
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = 'true'
+  }, [])
   return <Outlet />
 }
 

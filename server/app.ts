@@ -8,6 +8,7 @@ import net from 'node:net'
 import path from 'node:path'
 import type { ServerBuild } from 'react-router'
 import type { ViteDevServer } from 'vite'
+import { deleteAbandonedCarts } from '#app/features/cart/cart.server.ts'
 import { seedCatalog } from '#app/features/catalog/catalog.server.ts'
 import { resolveAuthSecret } from '#app/server/auth-secret.server.ts'
 import { lockDataDir, type DataDirLock } from '#app/server/data-dir-lock.server.ts'
@@ -84,9 +85,19 @@ export async function start(options: { vite?: ViteDevServer } = {}): Promise<Run
     `CodeBook is listening on http://localhost:${port}`,
   )
 
+  // Abandoned anonymous carts go after 30 idle days: checked at start and hourly.
+  const sweepCarts = () =>
+    deleteAbandonedCarts(database.db).then(
+      (deleted) => deleted && logger.info({ deleted }, 'deleted abandoned carts'),
+      (error: unknown) => logger.warn({ err: error }, 'could not delete abandoned carts'),
+    )
+  void sweepCarts()
+  const cartSweeper = setInterval(sweepCarts, 60 * 60 * 1000).unref()
+
   const stop = async (reason: string) => {
     if (stopping) return
     stopping = true
+    clearInterval(cartSweeper)
     logger.info({ reason }, 'stopping: draining in-flight requests')
     setTimeout(() => {
       logger.error('stop took too long; exiting')

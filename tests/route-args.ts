@@ -9,6 +9,8 @@ export function routeArgs<Params extends Record<string, string>>(options: {
   path: string
   /** Cookie header to send, e.g. from a previous response's Set-Cookie. */
   cookie?: string
+  /** As React Router's client sends it (a fetcher, JavaScript on): the request goes to '<path>.data'. */
+  dataRequest?: boolean
   params?: Params
   init?: RequestInit
 }) {
@@ -21,7 +23,7 @@ export function routeArgs<Params extends Record<string, string>>(options: {
   })
   const url = new URL(options.path, 'http://localhost:3000')
   return {
-    request: new Request(url, {
+    request: new Request(options.dataRequest ? new URL(`${url.pathname}.data${url.search}`, url) : url, {
       ...options.init,
       headers: { ...(options.cookie ? { Cookie: options.cookie } : {}), ...options.init?.headers },
     }),

@@ -26,6 +26,7 @@ export async function newPage(browser: Browser, options: BrowserContextOptions =
   // Script errors and console errors (CSP violations among them) are collected and checked by expectHealthyPage.
   const errors: string[] = []
   pageErrors.set(page, errors)
+  scriptsEnabled.set(page, options.javaScriptEnabled !== false)
   page.on('pageerror', (error) => errors.push(`${page.url()}: ${error.message}`))
   page.on('console', (message) => {
     // A 404 page logs its own failed document load; that one is expected.
@@ -36,6 +37,18 @@ export async function newPage(browser: Browser, options: BrowserContextOptions =
 }
 
 const pageErrors = new WeakMap<Page, string[]>()
+const scriptsEnabled = new WeakMap<Page, boolean>()
+
+/** Opens `url` and, when JavaScript runs, waits until React has hydrated the page. */
+export async function visit(page: Page, url: string) {
+  const response = await page.goto(url)
+  if (scriptsEnabled.get(page) !== false) {
+    await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true', undefined, {
+      timeout: 10_000,
+    })
+  }
+  return response
+}
 
 /**
  * The page has no script or console error so far, and axe-core (WCAG 2.x A and AA rules plus best
@@ -43,6 +56,8 @@ const pageErrors = new WeakMap<Page, string[]>()
  */
 export async function expectHealthyPage(page: Page) {
   expect(pageErrors.get(page) ?? [], 'errors in the page').toEqual([])
+  // axe runs as a script in the page: with JavaScript off it cannot (the same pages are scanned with it on).
+  if (scriptsEnabled.get(page) === false) return
   const results = await new AxeBuilder({ page })
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
     .analyze()

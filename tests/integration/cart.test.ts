@@ -1,0 +1,199 @@
+import { eq } from 'drizzle-orm'
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import {
+  createCart,
+  deleteAbandonedCarts,
+  listCartBookIds,
+  mergeCarts,
+  addToCart,
+} from '#app/features/cart/cart.server.ts'
+import { listBooks } from '#app/features/catalog/catalog.server.ts'
+import { loader as rootLoader } from '#app/root.tsx'
+import { action as cartAction, loader as cartLoader } from '#app/routes/cart.tsx'
+import { books, carts, user } from '#app/server/db/schema.server.ts'
+import { createTestDatabase } from '#tests/db.ts'
+import { routeArgs } from '#tests/route-args.ts'
+
+let database: Awaited<ReturnType<typeof createTestDatabase>>
+let bookIds: string[]
+beforeAll(async () => {
+  database = await createTestDatabase()
+  bookIds = (await listBooks(database.db)).map((book) => book.id)
+})
+afterAll(() => database.dispose())
+
+type ActionResult =
+  { data?: unknown; init?: { status?: number; headers?: Record<string, string> } } | Response
+
+/** Posts the cart form as a browser would, with JavaScript (a fetcher) or without (a document POST). */
+async function postCart(
+  fields: Record<string, string>,
+  options: { cookie?: string; javascript?: boolean } = {},
+) {
+  const result = (await cartAction(
+    routeArgs({
+      db: database.db,
+      path: '/cart',
+      cookie: options.cookie,
+      dataRequest: options.javascript ?? true,
+      init: { method: 'POST', body: new URLSearchParams(fields) },
+    }),
+  )) as ActionResult
+  if (result instanceof Response) {
+    return {
+      status: result.status,
+      location: result.headers.get('Location'),
+      setCookie: result.headers.get('Set-Cookie'),
+    }
+  }
+  return {
+    status: result.init?.status ?? 200,
+    body: result.data as { error?: string; ok?: boolean },
+    setCookie: result.init?.headers?.['Set-Cookie'] ?? null,
+  }
+}
+
+function cookieFrom(setCookie: string | null) {
+  return setCookie?.split(';')[0] ?? ''
+}
+
+async function cartOf(cookie: string) {
+  const data = await rootLoader(routeArgs({ db: database.db, path: '/', cookie }))
+  return data.cartBookIds
+}
+
+describe('the cart action', () => {
+  let cookie: string
+  beforeEach(async () => {
+    const first = await postCart({ intent: 'add', bookId: bookIds[0]! })
+    expect(first.status).toBe(200)
+    expect(first.setCookie).toMatch(/^cb_cart=.+; Max-Age=2592000; Path=\/; HttpOnly; SameSite=Lax$/)
+    cookie = cookieFrom(first.setCookie)
+    expect(await cartOf(cookie)).toEqual([bookIds[0]])
+  })
+
+  test('adds and removes books; the cart is the same for every later request with the cookie', async () => {
+    expect((await postCart({ intent: 'add', bookId: bookIds[1]! }, { cookie })).status).toBe(200)
+    expect(await cartOf(cookie)).toEqual([bookIds[0], bookIds[1]])
+    expect((await postCart({ intent: 'remove', bookId: bookIds[0]! }, { cookie })).status).toBe(200)
+    expect(await cartOf(cookie)).toEqual([bookIds[1]])
+    const page = await cartLoader(routeArgs({ db: database.db, path: '/cart', cookie }))
+    expect(page.lines.map((line) => line.bookId)).toEqual([bookIds[1]])
+  })
+
+  test.each([
+    ['a malformed book id', { intent: 'add', bookId: "1' or 1=1 --" }, 'We could not find that eBook'],
+    [
+      'an unknown book id',
+      { intent: 'add', bookId: '00000000-0000-4000-8000-000000000000' },
+      'We could not find that eBook',
+    ],
+    ['an unknown intent', { intent: 'buy-everything', bookId: 'x' }, 'Unknown cart action'],
+    ['no fields at all', {}, 'Unknown cart action'],
+  ])('%s gets a clear message and leaves the cart unchanged', async (_, fields, message) => {
+    const result = await postCart(fields as Record<string, string>, { cookie })
+    expect(result.status).toBe(400)
+    expect(result.body?.error).toContain(message)
+    expect(await cartOf(cookie)).toEqual([bookIds[0]])
+  })
+
+  test('adding a book already there, or removing one that is not, is refused with a message', async () => {
+    const again = await postCart({ intent: 'add', bookId: bookIds[0]! }, { cookie })
+    expect(again).toMatchObject({ status: 400, body: { error: 'This eBook is already in your cart.' } })
+    const absent = await postCart({ intent: 'remove', bookId: bookIds[2]! }, { cookie })
+    expect(absent).toMatchObject({ status: 400, body: { error: 'This eBook is not in your cart.' } })
+    expect(await cartOf(cookie)).toEqual([bookIds[0]])
+  })
+
+  test('an unavailable book cannot be added', async () => {
+    await database.db.update(books).set({ available: false }).where(eq(books.id, bookIds[3]!))
+    try {
+      const result = await postCart({ intent: 'add', bookId: bookIds[3]! }, { cookie })
+      expect(result).toMatchObject({
+        status: 400,
+        body: { error: 'This eBook is not available for purchase right now.' },
+      })
+      expect(await cartOf(cookie)).toEqual([bookIds[0]])
+    } finally {
+      await database.db.update(books).set({ available: true }).where(eq(books.id, bookIds[3]!))
+    }
+  })
+
+  test('two tabs adding the same book at once make one line', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => postCart({ intent: 'add', bookId: bookIds[5]! }, { cookie })),
+    )
+    expect(results.map((result) => result.status).sort()).toEqual([200, 400, 400, 400, 400])
+    expect(await cartOf(cookie)).toEqual([bookIds[0], bookIds[5]])
+  })
+
+  test('with JavaScript off it redirects back to the page, at the book; never off the site', async () => {
+    const back = await postCart(
+      { intent: 'add', bookId: bookIds[1]!, redirectTo: '/AllBooks?x=1' },
+      { cookie, javascript: false },
+    )
+    expect(back).toMatchObject({ status: 303, location: `/AllBooks?x=1#book-${bookIds[1]}` })
+    const offsite = await postCart(
+      { intent: 'remove', bookId: bookIds[1]!, redirectTo: '//evil.example/' },
+      { cookie, javascript: false },
+    )
+    expect(offsite).toMatchObject({ status: 303, location: `/cart#book-${bookIds[1]}` })
+  })
+
+  test('a forged or tampered cookie is no key to anyone’s cart', async () => {
+    const [name, value] = cookie.split('=')
+    const tampered = `${name}=${value!.slice(0, -3)}abc`
+    expect(await cartOf(tampered)).toEqual([])
+    const forged = `cb_cart=${Buffer.from(JSON.stringify(cookie)).toString('base64')}`
+    expect(await cartOf(forged)).toEqual([])
+  })
+})
+
+test('a first-time visitor has an empty cart and gets no cookie from a page view', async () => {
+  expect(await cartOf('')).toEqual([])
+  const page = await cartLoader(routeArgs({ db: database.db, path: '/cart' }))
+  expect(page.lines).toEqual([])
+})
+
+test('merging carts is a union without duplicates, and removes the merged cart', async () => {
+  const anonymous = await createCart(database.db)
+  const account = await createCart(database.db)
+  for (const id of [bookIds[0]!, bookIds[1]!]) await addToCart(database.db, anonymous, id)
+  for (const id of [bookIds[1]!, bookIds[2]!]) await addToCart(database.db, account, id)
+  await mergeCarts(database.db, anonymous, account)
+  expect(new Set(await listCartBookIds(database.db, account))).toEqual(
+    new Set([bookIds[0], bookIds[1], bookIds[2]]),
+  )
+  expect(await database.db.select().from(carts).where(eq(carts.id, anonymous))).toEqual([])
+})
+
+test('anonymous carts idle for 30 days are deleted; recent and account carts stay', async () => {
+  const now = new Date()
+  const day = 24 * 60 * 60 * 1000
+  await database.db.insert(user).values({ id: 'cart-owner', name: 'Owner', email: 'owner@example.com' })
+  const stale = await createCart(database.db)
+  const recent = await createCart(database.db)
+  const owned = await createCart(database.db, 'cart-owner')
+  await database.db
+    .update(carts)
+    .set({ updatedAt: new Date(now.getTime() - 31 * day) })
+    .where(eq(carts.id, stale))
+  await database.db
+    .update(carts)
+    .set({ updatedAt: new Date(now.getTime() - 29 * day) })
+    .where(eq(carts.id, recent))
+  await database.db
+    .update(carts)
+    .set({ updatedAt: new Date(now.getTime() - 90 * day) })
+    .where(eq(carts.id, owned))
+  await addToCart(database.db, stale, bookIds[0]!)
+  await database.db
+    .update(carts)
+    .set({ updatedAt: new Date(now.getTime() - 31 * day) })
+    .where(eq(carts.id, stale))
+  expect(await deleteAbandonedCarts(database.db, now)).toBeGreaterThanOrEqual(1)
+  const left = (await database.db.select({ id: carts.id }).from(carts)).map((cart) => cart.id)
+  expect(left).not.toContain(stale)
+  expect(left).toContain(recent)
+  expect(left).toContain(owned)
+})
