@@ -1,6 +1,4 @@
-import { PassThrough } from 'node:stream'
-import { createReadableStreamFromReadable } from '@react-router/node'
-import { isbot } from 'isbot'
+import { Writable } from 'node:stream'
 import { renderToPipeableStream } from 'react-dom/server'
 import { ServerRouter, type EntryContext, type RouterContextProvider } from 'react-router'
 import { NonceProvider } from '#app/components/nonce.tsx'
@@ -8,6 +6,11 @@ import { cspNonceContext } from '#app/server/context.server.ts'
 
 export const streamTimeout = 5_000
 
+/**
+ * Renders the whole document before answering. The store's pages load all their data up front (no deferred
+ * data), so streaming would bring no earlier paint, and one buffer is much cheaper to send, compress and
+ * cache than React's many small chunks through web streams (measured: see docs/decisions/004).
+ */
 export default function handleRequest(
   request: Request,
   responseStatusCode: number,
@@ -17,39 +20,36 @@ export default function handleRequest(
 ) {
   const nonce = loadContext.get(cspNonceContext)
   return new Promise<Response>((resolve, reject) => {
-    let shellRendered = false
-    const userAgent = request.headers.get('user-agent')
-    // Crawlers and SPA-mode get the whole document at once; people get it streamed.
-    const readyEvent =
-      (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? 'onAllReady' : 'onShellReady'
+    const chunks: Buffer[] = []
+    const document = new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        chunks.push(chunk)
+        callback()
+      },
+      final(callback) {
+        responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
+        resolve(new Response(Buffer.concat(chunks), { headers: responseHeaders, status: responseStatusCode }))
+        callback()
+      },
+    })
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
         <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
       </NonceProvider>,
       {
         nonce,
-        [readyEvent]() {
-          shellRendered = true
-          const body = new PassThrough()
-          responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
-          resolve(
-            new Response(createReadableStreamFromReadable(body), {
-              headers: responseHeaders,
-              status: responseStatusCode,
-            }),
-          )
-          pipe(body)
+        onAllReady() {
+          pipe(document)
         },
         onShellError(error: unknown) {
           reject(error)
         },
         onError(error: unknown) {
           responseStatusCode = 500
-          // Errors after the shell are logged here; before it, onShellError rejects and the server logs it.
-          if (shellRendered) console.error(error)
+          console.error(error)
         },
       },
     )
-    setTimeout(abort, streamTimeout + 1_000)
+    setTimeout(abort, streamTimeout + 1_000).unref()
   })
 }

@@ -16,10 +16,13 @@ import { openDatabase, type DatabaseHandle } from '#app/server/db/database.serve
 import { parseEnv, type Env } from '#app/server/env.server.ts'
 import { createLogger, type Logger } from '#app/server/logger.server.ts'
 import { createHttpApp } from './http.ts'
+import { PageCache } from './page-cache.ts'
 
 /** In-flight requests get this long after SIGTERM; the whole stop stays under 10 s. */
 const DRAIN_MS = 7_000
 const IDLE_GRACE_MS = 1_000
+/** How stale a page shared by stateless visitors may be (the catalogue changes rarely). */
+const PAGE_CACHE_TTL_MS = 10_000
 const HARD_EXIT_MS = 9_500
 
 export type RunningStore = { server: Server; env: Env; stop(reason: string): Promise<void> }
@@ -65,6 +68,8 @@ export async function start(options: { vite?: ViteDevServer } = {}): Promise<Run
     logger,
     build,
     vite: options.vite,
+    // Not while developing: every request should show the code as it is now.
+    pageCache: options.vite ? undefined : new PageCache({ ttlMs: PAGE_CACHE_TTL_MS, maxEntries: 500 }),
     isStopping: () => stopping,
   })
 

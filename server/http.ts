@@ -1,6 +1,5 @@
 import crypto from 'node:crypto'
 import path from 'node:path'
-import { createRequestHandler } from '@react-router/express'
 import compression from 'compression'
 import express, { type RequestHandler } from 'express'
 import { RouterContextProvider, type ServerBuild } from 'react-router'
@@ -10,6 +9,8 @@ import type { DatabaseHandle } from '#app/server/db/database.server.ts'
 import type { Env } from '#app/server/env.server.ts'
 import type { Logger } from '#app/server/logger.server.ts'
 import { findProjectRoot } from '#app/server/project-root.server.ts'
+import type { PageCache } from './page-cache.ts'
+import { reactRouterHandler } from './react-router-handler.ts'
 
 export type HttpAppOptions = {
   env: Env
@@ -19,6 +20,8 @@ export type HttpAppOptions = {
   build: ServerBuild | (() => Promise<ServerBuild>)
   /** Development: Vite serves the assets and transforms modules. */
   vite?: ViteDevServer
+  /** Pages for visitors who carry no state, rendered once per TTL (server/page-cache.ts). */
+  pageCache?: PageCache
   /** Turns true when the process is stopping: /readyz then fails so a load balancer stops sending work. */
   isStopping?: () => boolean
 }
@@ -67,13 +70,17 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
       '/assets',
       express.static(path.join(client, 'assets'), { immutable: true, maxAge: '1y', index: false }),
     )
-    app.use(express.static(client, { maxAge: '1d', index: false, redirect: false }))
+    // Public files all have an extension; pages never do, so they skip the file-system lookup.
+    const publicFiles = express.static(client, { maxAge: '1d', index: false, redirect: false })
+    app.use((req, res, next) => (path.extname(req.path) ? publicFiles(req, res, next) : next()))
   }
 
   app.use(
-    createRequestHandler({
+    reactRouterHandler({
       build: options.build,
       mode: vite ? 'development' : 'production',
+      pageCache: options.pageCache,
+      cachedPagePolicy: (scriptHashes) => contentSecurityPolicy(scriptHashes, Boolean(vite)),
       getLoadContext: (req, res) => {
         const context = new RouterContextProvider()
         context.set(appContext, {
@@ -111,26 +118,30 @@ function logRequests(logger: Logger): RequestHandler {
   }
 }
 
+/** The policy for a response whose inline scripts carry `scriptSources` ('nonce-…' or 'sha256-…'). */
+export function contentSecurityPolicy(scriptSources: string[], development: boolean): string {
+  return [
+    "default-src 'self'",
+    `script-src 'self' ${scriptSources.join(' ')}${development ? " 'unsafe-eval'" : ''}`,
+    // Vite injects <style> tags while developing; the production build ships only stylesheet files.
+    `style-src 'self'${development ? " 'unsafe-inline'" : ''}`,
+    "img-src 'self' data:",
+    "font-src 'self'",
+    `connect-src 'self'${development ? ' ws: wss:' : ''}`,
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ')
+}
+
 function securityHeaders(env: Env, development: boolean): RequestHandler {
   const hsts = env.publicUrl.protocol === 'https:'
   return (_req, res, next) => {
     const nonce = crypto.randomBytes(16).toString('base64')
     res.locals.cspNonce = nonce
-    const directives = [
-      "default-src 'self'",
-      `script-src 'self' 'nonce-${nonce}'${development ? " 'unsafe-eval'" : ''}`,
-      // Vite injects <style> tags while developing; the production build ships only stylesheet files.
-      `style-src 'self'${development ? " 'unsafe-inline'" : ''}`,
-      "img-src 'self' data:",
-      "font-src 'self'",
-      `connect-src 'self'${development ? ' ws: wss:' : ''}`,
-      "object-src 'none'",
-      "base-uri 'none'",
-      "form-action 'self'",
-      "frame-ancestors 'none'",
-    ]
     res.set({
-      'Content-Security-Policy': directives.join('; '),
+      'Content-Security-Policy': contentSecurityPolicy([`'nonce-${nonce}'`], development),
       'X-Content-Type-Options': 'nosniff',
       'Referrer-Policy': 'strict-origin-when-cross-origin',
       'X-Frame-Options': 'DENY',

@@ -33,7 +33,10 @@ export async function freePort(): Promise<number> {
 }
 
 /** Runs the production build as `npm start` would (without the build step), as a real process. */
-export async function spawnStore(env: Record<string, string> = {}): Promise<StoreProcess> {
+export async function spawnStore(
+  env: Record<string, string> = {},
+  options: { discardOutput?: boolean } = {},
+): Promise<StoreProcess> {
   const entry = path.join(root, 'build', 'server', 'index.js')
   if (!fs.existsSync(entry)) throw new Error('No production build: run `npm run build` first.')
   const port = env.PORT ?? String(await freePort())
@@ -41,10 +44,11 @@ export async function spawnStore(env: Record<string, string> = {}): Promise<Stor
   const child = spawn(process.execPath, [path.join(root, 'scripts', 'start.mjs'), '--no-build'], {
     cwd: root,
     env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env, PORT: port, DATA_DIR: dataDir },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    // Benchmarks discard the logs (as a log shipper would take them) instead of buffering them here.
+    stdio: ['ignore', options.discardOutput ? 'ignore' : 'pipe', 'pipe'],
   })
   let output = ''
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()))
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()))
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
   return {

@@ -1,5 +1,5 @@
 import { SectionHeading } from '#app/components/ui/section-heading.tsx'
-import { listBooks } from '#app/features/catalog/catalog.server.ts'
+import { readAllBooks } from '#app/features/catalog/catalog-cache.server.ts'
 import { CartButton } from '#app/features/cart/components/cart-button.tsx'
 import { BookCard } from '#app/features/catalog/components/book-card.tsx'
 import { getAppContext } from '#app/server/context.server.ts'
@@ -16,7 +16,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { db } = getAppContext(context)
-  return { books: await listBooks(db) }
+  return { books: await readAllBooks(db) }
 }
 
 export default function AllBooks({ loaderData }: Route.ComponentProps) {

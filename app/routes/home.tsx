@@ -1,7 +1,7 @@
 import { Link } from 'react-router'
 import { primaryButton } from '#app/components/ui/button-styles.ts'
 import { SectionHeading } from '#app/components/ui/section-heading.tsx'
-import { listFeaturedBooks } from '#app/features/catalog/catalog.server.ts'
+import { readFeaturedBooks } from '#app/features/catalog/catalog-cache.server.ts'
 import { CartButton } from '#app/features/cart/components/cart-button.tsx'
 import { BookCard } from '#app/features/catalog/components/book-card.tsx'
 import { testimonials } from '#app/features/catalog/testimonials.ts'
@@ -19,7 +19,7 @@ export const meta: Route.MetaFunction = () => [
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { db } = getAppContext(context)
-  return { featured: await listFeaturedBooks(db) }
+  return { featured: await readFeaturedBooks(db) }
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {

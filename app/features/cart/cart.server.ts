@@ -1,5 +1,5 @@
 import { and, asc, eq, isNull, lt, sql } from 'drizzle-orm'
-import type { Db } from '#app/server/db/database.server.ts'
+import { isExclusiveDatabase, type Db } from '#app/server/db/database.server.ts'
 import { books, cartItems, carts } from '#app/server/db/schema.server.ts'
 
 /** Anonymous carts with no activity for this long are deleted. */
@@ -30,8 +30,44 @@ export const cartProblemMessages: Record<CartProblem, string> = {
   'not-in-cart': 'This eBook is not in your cart.',
 }
 
-/** The ids of the books in a cart, in the order they were added. Cheap: one indexed read. */
+/**
+ * The ids of the books in a cart, in the order they were added: read on every page a visitor with a cart
+ * opens. On a database only this process writes (embedded PGlite), the answer is kept in memory and
+ * forgotten by every write below, so it is always exact; every cart write must go through this module.
+ */
 export async function listCartBookIds(db: Db, cartId: string): Promise<string[]> {
+  if (!isExclusiveDatabase(db)) return readCartBookIds(db, cartId)
+  const cache = cartCache(db)
+  const hit = cache.bookIds.get(cartId)
+  if (hit) return [...hit]
+  const generation = cache.generation
+  const bookIds = await readCartBookIds(db, cartId)
+  // A write that happened while we were reading makes this answer stale: don't keep it.
+  if (cache.generation === generation) {
+    cache.bookIds.set(cartId, bookIds)
+    if (cache.bookIds.size > CART_CACHE_ENTRIES) cache.bookIds.delete(cache.bookIds.keys().next().value!)
+  }
+  return [...bookIds]
+}
+
+const CART_CACHE_ENTRIES = 10_000
+const cartCaches = new WeakMap<Db, { bookIds: Map<string, string[]>; generation: number }>()
+
+function cartCache(db: Db) {
+  let cache = cartCaches.get(db)
+  if (!cache) cartCaches.set(db, (cache = { bookIds: new Map(), generation: 0 }))
+  return cache
+}
+
+/** Called by every write: the next read of these carts goes to the database. */
+function forgetCarts(db: Db, ...cartIds: string[]) {
+  const cache = cartCaches.get(db)
+  if (!cache) return
+  cache.generation++
+  for (const cartId of cartIds) cache.bookIds.delete(cartId)
+}
+
+async function readCartBookIds(db: Db, cartId: string): Promise<string[]> {
   const rows = await db
     .select({ bookId: cartItems.bookId })
     .from(cartItems)
@@ -86,6 +122,7 @@ export async function addToCart(db: Db, cartId: string, bookId: string): Promise
     .values({ cartId, bookId })
     .onConflictDoNothing()
     .returning({ bookId: cartItems.bookId })
+  forgetCarts(db, cartId)
   if (inserted.length === 0) throw new CartError('already-in-cart')
   await touchCart(db, cartId)
 }
@@ -95,6 +132,7 @@ export async function removeFromCart(db: Db, cartId: string, bookId: string): Pr
     .delete(cartItems)
     .where(and(eq(cartItems.cartId, cartId), eq(cartItems.bookId, bookId)))
     .returning({ bookId: cartItems.bookId })
+  forgetCarts(db, cartId)
   if (removed.length === 0) {
     const [book] = await db.select({ id: books.id }).from(books).where(eq(books.id, bookId)).limit(1)
     throw new CartError(book ? 'not-in-cart' : 'unknown-book')
@@ -108,6 +146,7 @@ export async function removeFromCart(db: Db, cartId: string, bookId: string): Pr
  */
 export async function mergeCarts(db: Db, fromCartId: string, intoCartId: string): Promise<void> {
   if (fromCartId === intoCartId) return
+  forgetCarts(db, fromCartId, intoCartId)
   await db.transaction(async (tx) => {
     await tx.execute(sql`
       insert into ${cartItems} (cart_id, book_id, added_at)
@@ -116,6 +155,7 @@ export async function mergeCarts(db: Db, fromCartId: string, intoCartId: string)
     await tx.delete(carts).where(eq(carts.id, fromCartId))
     await tx.update(carts).set({ updatedAt: new Date() }).where(eq(carts.id, intoCartId))
   })
+  forgetCarts(db, fromCartId, intoCartId)
 }
 
 /** Deletes anonymous carts (and their lines) idle for ABANDONED_CART_DAYS. Returns how many went. */
@@ -125,6 +165,7 @@ export async function deleteAbandonedCarts(db: Db, now = new Date()): Promise<nu
     .delete(carts)
     .where(and(isNull(carts.userId), lt(carts.updatedAt, cutoff)))
     .returning({ id: carts.id })
+  forgetCarts(db, ...deleted.map((cart) => cart.id))
   return deleted.length
 }
 

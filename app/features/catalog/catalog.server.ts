@@ -1,6 +1,7 @@
 import { asc, eq } from 'drizzle-orm'
 import type { Db } from '#app/server/db/database.server.ts'
 import { books } from '#app/server/db/schema.server.ts'
+import { invalidateCatalog } from './catalog-cache.server.ts'
 import { seedBooks } from './seed-books.ts'
 
 export type Book = typeof books.$inferSelect
@@ -55,4 +56,5 @@ export async function seedCatalog(db: Db): Promise<void> {
       })),
     )
     .onConflictDoNothing({ target: books.slug })
+  invalidateCatalog(db)
 }

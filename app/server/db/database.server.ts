@@ -30,6 +30,17 @@ export type DatabaseOptions =
 
 const migrationsFolder = path.join(findProjectRoot(), 'drizzle')
 
+const exclusiveDatabases = new WeakSet<Db>()
+
+/**
+ * True when this process is the only writer of `db` (embedded PGlite: in memory, or a data folder held
+ * under the DATA_DIR lock). Only then may a feature keep an in-process copy of data it writes itself: no
+ * other process can change it behind our back. False for PostgreSQL, shared by several instances.
+ */
+export function isExclusiveDatabase(db: Db): boolean {
+  return exclusiveDatabases.has(db)
+}
+
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.kind === 'postgres') {
     const pool = new pg.Pool({
@@ -56,6 +67,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   if (options.dataDir) fs.mkdirSync(options.dataDir, { recursive: true })
   const client = await PGlite.create(options.dataDir, { extensions: { pg_trgm } })
   const db = drizzlePglite({ client, schema })
+  exclusiveDatabases.add(db)
   return {
     db,
     kind: 'pglite',

@@ -1,0 +1,73 @@
+/**
+ * `npm run bench`: throughput and latency of the production build on the embedded database, with autocannon
+ * (20 connections, 10 s per scenario, after a 2 s warm-up). Prints numbers; asserts nothing.
+ * Targets (issue 3, this 2-core machine): first-time `/` ≥ 1,000 req/s, `/` with a cart ≥ 400 req/s, p99 ≤ 100 ms.
+ */
+import { spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import autocannon from 'autocannon'
+import { spawnStore, waitUntilReady } from '#tests/store-process.ts'
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 10)
+if (!fs.existsSync('build/server/index.js') || process.argv.includes('--build')) {
+  const build = spawnSync('npx', ['react-router', 'build'], { stdio: 'inherit' })
+  if (build.status !== 0) process.exit(build.status ?? 1)
+}
+
+const store = await spawnStore({ LOG_LEVEL: 'info' }, { discardOutput: true })
+await waitUntilReady(store)
+
+/** A visitor with three books in the cart, made through the store's own form posts. */
+async function cartCookie(): Promise<string> {
+  const page = await (await fetch(`${store.url}/AllBooks`)).text()
+  const ids = [
+    ...new Set([...page.matchAll(/name="bookId" value="([0-9a-f-]{36})"/g)].map((match) => match[1]!)),
+  ]
+  let cookie = ''
+  for (const bookId of ids.slice(0, 3)) {
+    const response = await fetch(`${store.url}/cart`, {
+      method: 'POST',
+      body: new URLSearchParams({ intent: 'add', bookId, redirectTo: '/' }),
+      headers: cookie ? { Cookie: cookie } : {},
+      redirect: 'manual',
+    })
+    cookie = response.headers.get('set-cookie')?.split(';')[0] ?? cookie
+  }
+  const home = await (await fetch(`${store.url}/`, { headers: { Cookie: cookie } })).text()
+  if (!home.includes('Cart, 3 books')) throw new Error('could not fill a cart for the benchmark')
+  return cookie
+}
+
+const browserHeaders = { 'Accept-Encoding': 'gzip, deflate, br', Accept: 'text/html' }
+const scenarios = [
+  { name: '/ first-time visitor', path: '/', headers: browserHeaders },
+  { name: '/ with a cart of 3 books', path: '/', headers: { ...browserHeaders, Cookie: await cartCookie() } },
+  { name: '/AllBooks', path: '/AllBooks', headers: browserHeaders },
+  { name: '/search?q=react', path: '/search?q=react', headers: browserHeaders },
+]
+
+const rows = []
+try {
+  for (const scenario of scenarios) {
+    const run = (duration: number) =>
+      autocannon({
+        url: `${store.url}${scenario.path}`,
+        connections: 20,
+        duration,
+        headers: scenario.headers,
+      })
+    await run(2)
+    const result = await run(seconds)
+    rows.push({
+      scenario: scenario.name,
+      'req/s': Math.round(result.requests.average),
+      'p50 ms': result.latency.p50,
+      'p99 ms': result.latency.p99,
+      'non-2xx': result.non2xx,
+      errors: result.errors + result.timeouts,
+    })
+  }
+} finally {
+  await store.stop()
+}
+console.table(rows)
