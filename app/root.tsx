@@ -19,7 +19,8 @@ export const links: Route.LinksFunction = () => [
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const app = getAppContext(context)
-  const [theme, cartBookIds] = await Promise.all([readTheme(request), getVisitorCartBookIds(request, app)])
+  const theme = readTheme(request)
+  const cartBookIds = await getVisitorCartBookIds(request, app)
   return { theme, cartBookIds } satisfies RootCartData & { theme: Theme }
 }
 

@@ -20,7 +20,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const app = getAppContext(context)
-  const cartId = await readCartCookie(request, app)
+  const cartId = readCartCookie(request, app)
   return { lines: cartId ? await listCartLines(app.db, cartId) : [] }
 }
 

@@ -16,7 +16,7 @@ const ThemeFormSchema = z.object({
 export async function action({ request, url, context }: Route.ActionArgs) {
   const secure = getAppContext(context).env.publicUrl.protocol === 'https:'
   const form = ThemeFormSchema.parse(Object.fromEntries(await request.formData()))
-  const headers = { 'Set-Cookie': await serializeTheme(form.theme, secure) }
+  const headers = { 'Set-Cookie': serializeTheme(form.theme, secure) }
   if (isDataRequest(request, url)) return data({ theme: form.theme }, { headers })
   return redirect(safeRedirectPath(form.redirectTo), { status: 303, headers })
 }

@@ -1,26 +1,24 @@
-import { createCookie, type Cookie } from 'react-router'
 import { z } from 'zod'
 import type { AppContext } from '#app/server/context.server.ts'
+import { signedCookie, type SignedCookie } from '#app/server/signed-cookie.server.ts'
 import { ABANDONED_CART_DAYS, createCart, findAnonymousCart, listCartBookIds } from './cart.server.ts'
 
-const cookies = new Map<string, Cookie>()
+const cookies = new Map<string, SignedCookie>()
 
 /**
  * The anonymous visitor's cart id, in an HttpOnly, SameSite=Lax cookie signed with the auth secret (a
  * visitor cannot point it at someone else's cart). Secure, with the __Host- prefix, when the store is https.
  */
-function cartCookie({ authSecret, env }: Pick<AppContext, 'authSecret' | 'env'>): Cookie {
+function cartCookie({ authSecret, env }: Pick<AppContext, 'authSecret' | 'env'>): SignedCookie {
   const secure = env.publicUrl.protocol === 'https:'
   const key = `${secure}:${authSecret}`
   let cookie = cookies.get(key)
   if (!cookie) {
-    cookie = createCookie(secure ? '__Host-cb_cart' : 'cb_cart', {
-      httpOnly: true,
-      sameSite: 'lax',
+    cookie = signedCookie({
+      name: secure ? '__Host-cb_cart' : 'cb_cart',
+      secret: authSecret,
       secure,
-      path: '/',
-      maxAge: ABANDONED_CART_DAYS * 24 * 60 * 60,
-      secrets: [authSecret],
+      maxAgeSeconds: ABANDONED_CART_DAYS * 24 * 60 * 60,
     })
     cookies.set(key, cookie)
   }
@@ -30,16 +28,14 @@ function cartCookie({ authSecret, env }: Pick<AppContext, 'authSecret' | 'env'>)
 const CartIdSchema = z.uuid()
 
 /** The cart id the request's cookie names, if the cookie is there and its signature holds. No database read. */
-export async function readCartCookie(request: Request, context: AppContext): Promise<string | undefined> {
-  const header = request.headers.get('Cookie')
-  if (!header?.includes('cb_cart=')) return undefined
-  const parsed = CartIdSchema.safeParse(await cartCookie(context).parse(header))
+export function readCartCookie(request: Request, context: AppContext): string | undefined {
+  const parsed = CartIdSchema.safeParse(cartCookie(context).read(request.headers.get('Cookie')))
   return parsed.success ? parsed.data : undefined
 }
 
 /** The books in the visitor's cart: none, without touching the database, for a visitor with no cart cookie. */
 export async function getVisitorCartBookIds(request: Request, context: AppContext): Promise<string[]> {
-  const cartId = await readCartCookie(request, context)
+  const cartId = readCartCookie(request, context)
   return cartId ? listCartBookIds(context.db, cartId) : []
 }
 
@@ -51,8 +47,8 @@ export async function requireVisitorCart(
   request: Request,
   context: AppContext,
 ): Promise<{ cartId: string; setCookie: string }> {
-  const fromCookie = await readCartCookie(request, context)
+  const fromCookie = readCartCookie(request, context)
   const existing = fromCookie ? await findAnonymousCart(context.db, fromCookie) : undefined
   const cartId = existing ?? (await createCart(context.db))
-  return { cartId, setCookie: await cartCookie(context).serialize(cartId) }
+  return { cartId, setCookie: cartCookie(context).serialize(cartId) }
 }

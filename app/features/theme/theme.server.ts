@@ -1,21 +1,15 @@
-import { createCookie } from 'react-router'
+import { readCookie } from '#app/server/signed-cookie.server.ts'
 import { ThemeSchema, type Theme } from './theme.ts'
 
-/** A display preference, not a secret: unsigned, validated on every read. A year, like most settings. */
-const themeCookie = createCookie('cb_theme', {
-  httpOnly: true,
-  sameSite: 'lax',
-  path: '/',
-  maxAge: 365 * 24 * 60 * 60,
-})
+const THEME_COOKIE = 'cb_theme'
+const ONE_YEAR = 365 * 24 * 60 * 60
 
-export async function readTheme(request: Request): Promise<Theme> {
-  const header = request.headers.get('Cookie')
-  if (!header?.includes('cb_theme=')) return 'system'
-  const parsed = ThemeSchema.safeParse(await themeCookie.parse(header))
+/** A display preference, not a secret: a plain value, validated on every read. */
+export function readTheme(request: Request): Theme {
+  const parsed = ThemeSchema.safeParse(readCookie(request.headers.get('Cookie'), THEME_COOKIE))
   return parsed.success ? parsed.data : 'system'
 }
 
-export function serializeTheme(theme: Theme, secure: boolean): Promise<string> {
-  return themeCookie.serialize(theme, { secure })
+export function serializeTheme(theme: Theme, secure: boolean): string {
+  return `${THEME_COOKIE}=${theme}; Max-Age=${ONE_YEAR}; Path=/; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`
 }
