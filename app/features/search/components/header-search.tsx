@@ -1,10 +1,89 @@
+import { useEffect, useId, useRef, useState, useSyncExternalStore } from 'react'
+import { Form, useLocation } from 'react-router'
 import { SearchIcon } from '#app/components/ui/icons.tsx'
+import { SEARCH_PATH } from '../search-query.ts'
+import { SearchCombobox } from './search-combobox.tsx'
 
-// Placeholder until the search work lands (issue 3).
+const noSubscription = () => () => {}
+
+/** False while the server renders and the browser hydrates, true once React runs in the browser. */
+function useHydrated() {
+  return useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  )
+}
+
+/**
+ * The header's search icon. Without JavaScript it submits an empty GET form to /search, which shows the
+ * search box. With JavaScript it toggles the box in a native popover under the icon: the browser closes it
+ * on Escape or a click outside and returns focus to the button; opening moves focus into the box.
+ */
 export function HeaderSearch({ buttonClassName }: { buttonClassName: string }) {
+  const hydrated = useHydrated()
+  const panelId = `search-${useId().replace(/:/g, '')}`
+  const panelRef = useRef<HTMLDivElement>(null)
+  const inputRef = useRef<HTMLInputElement>(null)
+  const [open, setOpen] = useState(false)
+  const location = useLocation()
+
+  useEffect(() => {
+    const panel = panelRef.current
+    if (!panel) return
+    const onToggle = (event: Event) => {
+      const isOpen = (event as ToggleEvent).newState === 'open'
+      setOpen(isOpen)
+      if (isOpen) inputRef.current?.focus()
+    }
+    panel.addEventListener('toggle', onToggle)
+    return () => panel.removeEventListener('toggle', onToggle)
+  }, [])
+
+  // A search submitted or a book chosen: the box has done its job once the page changes.
+  useEffect(() => {
+    const panel = panelRef.current
+    if (panel?.matches(':popover-open')) panel.hidePopover()
+  }, [location.key])
+
   return (
-    <button type="button" className={buttonClassName} aria-label="Search">
-      <SearchIcon />
-    </button>
+    <>
+      <form method="get" action={SEARCH_PATH} className="contents">
+        <button
+          type={hydrated ? 'button' : 'submit'}
+          className={buttonClassName}
+          aria-label="Search"
+          popoverTarget={hydrated ? panelId : undefined}
+          aria-expanded={hydrated ? open : undefined}
+          aria-controls={hydrated ? panelId : undefined}
+        >
+          <SearchIcon />
+        </button>
+      </form>
+      <div
+        ref={panelRef}
+        id={panelId}
+        popover="auto"
+        // Under the icon, right edges aligned; on a phone (icons wrapped to a second row) across the screen.
+        className="m-0 mt-2 w-[calc(100vw-2rem)] justify-self-center overflow-visible rounded-lg border border-slate-200 bg-slate-50 p-3 text-slate-900 shadow-lg [position-area:bottom_span-all] [position-try-fallbacks:flip-block] [inset:auto] sm:w-[26rem] sm:justify-self-end sm:[position-area:bottom_span-left] dark:border-gray-700 dark:bg-gray-900 dark:text-slate-100"
+      >
+        <Form
+          method="get"
+          action={SEARCH_PATH}
+          role="search"
+          aria-label="Search books"
+          className="flex gap-2"
+        >
+          <SearchCombobox label="Search books" inputRef={inputRef} />
+          <button
+            type="submit"
+            aria-label="Submit search"
+            className="inline-flex size-10 shrink-0 items-center justify-center rounded-lg bg-blue-700 text-white hover:bg-blue-800"
+          >
+            <SearchIcon className="size-5" />
+          </button>
+        </Form>
+      </div>
+    </>
   )
 }
