@@ -16,7 +16,8 @@ function cached<T>(db: Db, name: 'featured' | 'all', load: () => Promise<T>): Pr
   if (!cache) caches.set(db, (cache = {}))
   const entry = cache[name] as Entry<T> | undefined
   if (entry && Date.now() - entry.at < TTL_MS) return entry.value
-  const value = load()
+  // Drizzle's queries are lazy thenables that run again on every `then`: settle it once into a real promise.
+  const value = Promise.resolve(load())
   // A failed read is not kept: the next request tries again.
   value.catch(() => {
     if (cache[name]?.value === value) delete cache[name]
