@@ -34,7 +34,11 @@ export function HeaderSearch({ buttonClassName }: { buttonClassName: string }) {
     const onToggle = (event: Event) => {
       const isOpen = (event as ToggleEvent).newState === 'open'
       setOpen(isOpen)
-      if (isOpen) inputRef.current?.focus()
+      // Focus into the box, its earlier text selected: typing replaces it, arrows keep it.
+      if (isOpen) {
+        inputRef.current?.focus()
+        inputRef.current?.select()
+      }
     }
     panel.addEventListener('toggle', onToggle)
     return () => panel.removeEventListener('toggle', onToggle)
