@@ -104,11 +104,11 @@ type MatchWay = {
  * document per book is slow), yet run lazily, so the LIMIT stops it early. An ordered way needs no such
  * fence: its index scan is both the fastest plan and a streaming one.
  */
-function matchWays(ways: MatchWay[]) {
+function matchWays(ways: MatchWay[], extraCtes: SQL[] = []) {
   const hit = alias(books, 'hit')
   const from = sql`from ${books} as ${sql.identifier('hit')}`
   const name = (tier: number) => sql.identifier(`way${tier}`)
-  const ctes: SQL[] = []
+  const ctes: SQL[] = [...extraCtes]
   const found = ways.map((way, tier) => {
     const tierColumn = sql`${sql.raw(String(tier))} as tier`
     if (way.orderedBy) {
@@ -134,8 +134,8 @@ function allMatches(ways: MatchWay[]): SQL {
  * once earlier ones have found enough (the ways' conditions must exclude what earlier ways match, so that
  * a book is found once).
  */
-function firstMatches(ways: MatchWay[], limit: number): SQL {
-  const { with: ctes, found } = matchWays(ways)
+function firstMatches(ways: MatchWay[], limit: number, extraCtes: SQL[] = []): SQL {
+  const { with: ctes, found } = matchWays(ways, extraCtes)
   return sql`(${ctes} select id, tier from (${found}) as found limit ${limit}) as matches`
 }
 
@@ -207,8 +207,7 @@ async function searchPage(db: Db, q: string, requestedPage: number) {
 export async function suggestBooks(db: Db, q: string): Promise<Suggestion[]> {
   const found = await suggestionsFor(db, q)
   if (found.length > 0 || isShort(q)) return found
-  const corrected = await correctSpelling(db, q)
-  return corrected ? suggestionsFor(db, corrected) : found
+  return correctedSuggestionsFor(db, q)
 }
 
 async function suggestionsFor(db: Db, q: string): Promise<Suggestion[]> {
@@ -229,6 +228,31 @@ async function suggestionsFor(db: Db, q: string): Promise<Suggestion[]> {
         ],
     SUGGESTION_LIMIT,
   )
+  return suggestionsIn(db, matches)
+}
+
+/**
+ * Suggestions for `q` spelt as the catalogue spells it, in one statement (correcting, then matching: this
+ * runs while someone types): the corrected words are a CTE the ways read. Nothing when no word changed.
+ */
+async function correctedSuggestionsFor(db: Db, q: string): Promise<Suggestion[]> {
+  const corrected = sql`(select words from corrected)`
+  const inTitle = (b: SearchableColumns) => sql`${titleVector(b)} @@ ${corrected}`
+  const matches = firstMatches(
+    [
+      { condition: inTitle, limit: SUGGESTION_LIMIT },
+      {
+        condition: (b) => sql`${documentVector(b)} @@ ${corrected} and not ${inTitle(b)}`,
+        limit: SUGGESTION_LIMIT,
+      },
+    ],
+    SUGGESTION_LIMIT,
+    [sql`corrected as materialized (select plainto_tsquery(${english}, ${correctedText(q)}) as words)`],
+  )
+  return suggestionsIn(db, matches)
+}
+
+function suggestionsIn(db: Db, matches: SQL): Promise<Suggestion[]> {
   return db
     .select({ slug: books.slug, title: books.title, author: books.author })
     .from(books)
@@ -238,28 +262,26 @@ async function suggestionsFor(db: Db, q: string): Promise<Suggestion[]> {
 
 /**
  * `q` with each word the catalogue does not contain replaced by the most similar word it does (trigram
- * similarity), or null when no word changed. Words shorter than three letters and words with digits are
- * left alone: trigrams say little about them.
+ * similarity, nearest first from the search_words index), or NULL when no word changed. Words shorter than
+ * three letters and words with digits are left alone: trigrams say little about them.
  */
+const correctedText = (q: string) => sql`(
+  select case when count(fix.word) > 0
+    then string_agg(coalesce(fix.word, w.lexeme), ' ' order by w.positions[1]) end
+  from unnest(to_tsvector('pg_catalog.simple'::regconfig, ${q})) as w
+  left join lateral (
+    select s.word from search_words s
+    where char_length(w.lexeme) >= 3
+      and w.lexeme !~ '[0-9]'
+      and not exists (select 1 from search_words known where known.word = w.lexeme)
+    order by s.word <-> w.lexeme
+    limit 1
+  ) as fix on similarity(fix.word, w.lexeme) >= ${MIN_CORRECTION_SIMILARITY})`
+
+/** See correctedText: `q` spelt as the catalogue spells it, or null when it already is (or nothing is close). */
 export async function correctSpelling(db: Db, q: string): Promise<string | null> {
-  const rows = await db
-    .select({
-      word: sql<string>`w.lexeme`,
-      correction: sql<string | null>`fix.word`,
-    })
-    .from(sql`unnest(to_tsvector('pg_catalog.simple'::regconfig, ${q})) as w`)
-    .leftJoin(
-      sql`lateral (
-        select s.word from search_words s
-        where char_length(w.lexeme) >= 3
-          and w.lexeme !~ '[0-9]'
-          and not exists (select 1 from search_words known where known.word = w.lexeme)
-        order by s.word <-> w.lexeme
-        limit 1
-      ) as fix`,
-      sql`similarity(fix.word, w.lexeme) >= ${MIN_CORRECTION_SIMILARITY}`,
-    )
-    .orderBy(sql`w.positions[1]`)
-  if (!rows.some((row) => row.correction)) return null
-  return rows.map((row) => row.correction ?? row.word).join(' ')
+  const [row] = await db
+    .select({ corrected: sql<string | null>`${correctedText(q)}` })
+    .from(sql`(values (1)) as input`)
+  return row?.corrected ?? null
 }
