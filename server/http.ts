@@ -42,6 +42,7 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
   })
   app.use(securityHeaders(env, Boolean(vite)))
   app.use(compression())
+  app.use(rejectCrossSiteWrites(env))
 
   app.get('/healthz', (_req, res) => {
     res.set('Cache-Control', 'no-store').json({ status: 'ok' })
@@ -150,6 +151,35 @@ function securityHeaders(env: Env, development: boolean): RequestHandler {
     })
     if (hsts) res.set('Strict-Transport-Security', 'max-age=31536000; includeSubDomains')
     next()
+  }
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
+
+/**
+ * CSRF defence for every state-changing request (cart, theme, and the forms to come): a browser tells us
+ * where a request comes from (Sec-Fetch-Site; Origin for older ones), and only this site's own pages may
+ * post. SameSite=Lax cookies are the second line. Requests with neither header (curl, server-to-server)
+ * carry no browser's ambient credentials and pass.
+ */
+function rejectCrossSiteWrites(env: Env): RequestHandler {
+  return (req, res, next) => {
+    if (SAFE_METHODS.has(req.method)) return next()
+    const site = req.get('Sec-Fetch-Site')
+    const origin = req.get('Origin')
+    const ownOrigins = [env.publicUrl.origin, `${req.protocol}://${req.get('host') ?? ''}`]
+    const crossSite =
+      (site !== undefined && site !== 'same-origin' && site !== 'none') ||
+      (origin !== undefined && !ownOrigins.includes(origin))
+    if (!crossSite) return next()
+    res.status(403)
+    if (req.accepts(['html', 'json']) === 'json') {
+      res.json({ error: 'Cross-site request refused.' })
+    } else {
+      res
+        .type('text/plain')
+        .send('Cross-site request refused: this form can only be sent from the store’s own pages.')
+    }
   }
 }
 
