@@ -9,7 +9,9 @@ import path from 'node:path'
 import type { ServerBuild } from 'react-router'
 import type { ViteDevServer } from 'vite'
 import { deleteAbandonedCarts } from '#app/features/cart/cart.server.ts'
+import { getVisitorCartBookIds } from '#app/features/cart/visitor-cart.server.ts'
 import { seedCatalog } from '#app/features/catalog/catalog.server.ts'
+import { readTheme } from '#app/features/theme/theme.server.ts'
 import { resolveAuthSecret } from '#app/server/auth-secret.server.ts'
 import { lockDataDir, type DataDirLock } from '#app/server/data-dir-lock.server.ts'
 import { openDatabase, type DatabaseHandle } from '#app/server/db/database.server.ts'
@@ -69,7 +71,18 @@ export async function start(options: { vite?: ViteDevServer } = {}): Promise<Run
     build,
     vite: options.vite,
     // Not while developing: every request should show the code as it is now.
-    pageCache: options.vite ? undefined : new PageCache({ ttlMs: PAGE_CACHE_TTL_MS, maxEntries: 500 }),
+    pageCache: options.vite
+      ? undefined
+      : new PageCache({
+          ttlMs: PAGE_CACHE_TTL_MS,
+          maxEntries: 1_000,
+          // Exactly what the root loader reads of a visitor: the theme and the books in the cart.
+          visitorKey: async (cookieHeader) => {
+            const request = new Request('http://store/', { headers: cookieHeader ? { Cookie: cookieHeader } : {} })
+            const cart = await getVisitorCartBookIds(request, { db: database.db, env, authSecret, clientIp: '' })
+            return `${readTheme(request)}\n${[...cart].sort().join(',')}`
+          },
+        }),
     isStopping: () => stopping,
   })
 

@@ -3,14 +3,16 @@ import zlib from 'node:zlib'
 import type { Request as ExpressRequest } from 'express'
 
 /**
- * Whole-page cache for visitors who carry no state: the same HTML for everyone, rendered once per TTL
- * instead of per request.
+ * Whole-page cache: a page is rendered once per TTL for everyone who would see exactly the same HTML.
  *
- * Why it is correct: a page may differ between visitors only through what they send. We cache only GET
- * documents requested with no cookie except the theme (which is part of the key), and only responses that
- * set no cookie and are not marked private/no-store. Anyone with a cart, a session or any other cookie is
- * rendered afresh and never stored — so no visitor can see another's cart. What changes for everyone
- * (the catalogue) shows up within the TTL.
+ * Why it is correct: a page differs between visitors only through what they send. What our pages read of
+ * a visitor is the theme and the cart (the root loader); everything else comes from the URL and the
+ * catalogue. So the key is URL + theme + the set of books in the cart — two visitors with the same key are
+ * shown identical HTML, and each sees their own cart. A request with any other cookie (a session, later)
+ * is never served from nor stored in the cache; nor is a response that sets a cookie or is marked
+ * private/no-store. What changes for everyone (the catalogue) shows within the TTL. A feature that makes
+ * pages depend on another per-visitor input must add it to the key (`visitorKey`) or leave it out of
+ * VISITOR_COOKIES, which bypasses the cache.
  *
  * CSP: a nonce must not be reused across responses, so a cached page carries none. Its inline scripts are
  * allowed by their SHA-256 hashes instead, computed once when the page is stored: exactly these scripts run.
@@ -24,26 +26,32 @@ export type CachedPage = {
   storedAt: number
 }
 
-const ALLOWED_COOKIES = new Set(['cb_theme'])
+/** The cookies whose whole effect on a page is captured by `visitorKey`. */
+const VISITOR_COOKIES = new Set(['cb_theme', 'cb_cart', '__Host-cb_cart'])
 
 export class PageCache {
   readonly #pages = new Map<string, CachedPage>()
-  constructor(readonly options: { ttlMs: number; maxEntries: number }) {}
+  constructor(
+    readonly options: {
+      ttlMs: number
+      maxEntries: number
+      /** What the visitor's cookies change on a page (theme, cart contents), as a string. */
+      visitorKey: (cookieHeader: string | null) => Promise<string>
+    },
+  ) {}
 
-  /** The cache key for a request, or undefined when the request may carry per-visitor state. */
-  keyFor(req: ExpressRequest): string | undefined {
+  /** The cache key for a request, or undefined when it must be rendered for this visitor alone. */
+  async keyFor(req: ExpressRequest): Promise<string | undefined> {
     if (req.method !== 'GET') return undefined
     if (req.path.endsWith('.data') || req.path.startsWith('/__manifest')) return undefined
-    const cookieHeader = req.headers.cookie
-    let theme = ''
+    const cookieHeader = req.headers.cookie ?? null
     if (cookieHeader) {
       for (const pair of cookieHeader.split(';')) {
-        const [name = '', value = ''] = pair.trim().split('=')
-        if (!ALLOWED_COOKIES.has(name)) return undefined
-        theme = value
+        const name = pair.slice(0, Math.max(0, pair.indexOf('='))).trim()
+        if (!VISITOR_COOKIES.has(name)) return undefined
       }
     }
-    return `${theme}\n${req.originalUrl}`
+    return `${await this.options.visitorKey(cookieHeader)}\n${req.originalUrl}`
   }
 
   get(key: string, now = Date.now()): CachedPage | undefined {

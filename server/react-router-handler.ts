@@ -19,7 +19,7 @@ export function reactRouterHandler(options: {
   const handle = createRequestHandler(options.build, options.mode)
   return async (req, res, next) => {
     try {
-      const key = options.pageCache?.keyFor(req)
+      const key = await options.pageCache?.keyFor(req)
       const cached = key ? options.pageCache!.get(key) : undefined
       if (cached) return sendCachedPage(req, res, cached, options.cachedPagePolicy, 'hit')
 

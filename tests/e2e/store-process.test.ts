@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import http from 'node:http'
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import { afterEach, describe, expect, test } from 'vitest'
 import { spawnStore, tempDataDir, waitUntilReady, type StoreProcess } from '#tests/store-process.ts'
 
@@ -90,7 +91,8 @@ describe('the store as a process', () => {
     expect(fs.existsSync(path.join(dataDir, 'codebook.lock'))).toBe(false)
 
     // What the store wrote (migrations, the seeded catalogue) is on disk; an edit made while it was down stays.
-    const db = await PGlite.create(path.join(dataDir, 'db'))
+    // The books table's search triggers need pg_trgm, as in the store itself.
+    const db = await PGlite.create(path.join(dataDir, 'db'), { extensions: { pg_trgm } })
     const { rows } = await db.query<{ count: number }>('select count(*)::int as count from books')
     expect(rows[0]?.count).toBe(7)
     await db.query(`update books set title = 'Django Framework, 2nd edition' where slug = 'django-framework'`)

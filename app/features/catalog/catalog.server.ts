@@ -7,7 +7,7 @@ import { seedBooks } from './seed-books.ts'
 export type Book = typeof books.$inferSelect
 
 /** What a card needs; keeps the long text and flags of the detail page out of list payloads. */
-const cardColumns = {
+export const cardColumns = {
   id: books.id,
   slug: books.slug,
   title: books.title,

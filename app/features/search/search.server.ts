@@ -11,7 +11,7 @@
  */
 import { asc, desc, sql, type SQL } from 'drizzle-orm'
 import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core'
-import type { BookCard } from '#app/features/catalog/catalog.server.ts'
+import { cardColumns, type BookCard } from '#app/features/catalog/catalog.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
 import { books } from '#app/server/db/schema.server.ts'
 import { SUGGESTION_LIMIT, type Suggestion } from './search-query.ts'
@@ -37,19 +37,6 @@ export type SearchResults = {
   pageCount: number
 }
 
-/** The columns BookCard needs (the catalogue's card columns). */
-const cardColumns = {
-  id: books.id,
-  slug: books.slug,
-  title: books.title,
-  description: books.description,
-  priceCents: books.priceCents,
-  currency: books.currency,
-  coverPath: books.coverPath,
-  coverAlt: books.coverAlt,
-  rating: books.rating,
-  available: books.available,
-} satisfies Record<keyof BookCard, AnyPgColumn>
 
 type SearchableColumns = {
   id: AnyPgColumn
