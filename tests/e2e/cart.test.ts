@@ -99,6 +99,25 @@ test('every button for a book and the badge change at once, before the server an
   await page.context().close()
 })
 
+test.each(themes)(
+  'the cart page, full and empty, has no axe violations in the %s theme',
+  async (colorScheme) => {
+    const page = await newPage(browser, { colorScheme })
+    await visit(page, `${baseURL}/cart`)
+    await page.getByText('Your cart is empty.').waitFor()
+    await expectHealthyPage(page)
+    await visit(page, `${baseURL}/books/django-framework`)
+    await page.getByRole('main').getByRole('button', { name: 'Add To Cart' }).click()
+    await expectBadge(page, 1)
+    await page.getByRole('main').getByRole('button', { name: 'Remove Item' }).focus()
+    await expectHealthyPage(page)
+    await visit(page, `${baseURL}/cart`)
+    await page.getByRole('heading', { level: 1, name: 'My Cart (1)' }).waitFor()
+    await expectHealthyPage(page)
+    await page.context().close()
+  },
+)
+
 test('the seed’s /CartDetails leads to the cart', async () => {
   const response = await fetch(`${baseURL}/CartDetails`, { redirect: 'manual' })
   expect(response.status).toBe(301)
