@@ -49,8 +49,14 @@ export default function Home({ loaderData }: Route.ComponentProps) {
       <section aria-labelledby="featured-heading" className="mx-auto max-w-7xl px-4 py-12">
         <SectionHeading id="featured-heading">Featured eBooks</SectionHeading>
         <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-          {loaderData.featured.map((book) => (
-            <BookCard key={book.id} book={book} headingLevel={3} action={<CartButton bookId={book.id} />} />
+          {loaderData.featured.map((book, index) => (
+            <BookCard
+              key={book.id}
+              book={book}
+              headingLevel={3}
+              eager={index === 0}
+              action={<CartButton bookId={book.id} />}
+            />
           ))}
         </div>
       </section>

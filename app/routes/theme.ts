@@ -1,14 +1,14 @@
 import { data, redirect } from 'react-router'
 import { z } from 'zod'
 import { serializeTheme } from '#app/features/theme/theme.server.ts'
-import { ThemeSchema } from '#app/features/theme/theme.ts'
+import { themes } from '#app/features/theme/theme.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import { isDataRequest } from '#app/server/data-request.ts'
 import { safeRedirectPath } from '#app/server/safe-redirect.ts'
 import type { Route } from './+types/theme'
 
 const ThemeFormSchema = z.object({
-  theme: ThemeSchema.catch('system'),
+  theme: z.enum(themes).catch('system'),
   redirectTo: z.string().optional(),
 })
 

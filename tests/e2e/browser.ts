@@ -28,6 +28,13 @@ export async function newPage(browser: Browser, options: BrowserContextOptions =
   pageErrors.set(page, errors)
   scriptsEnabled.set(page, options.javaScriptEnabled !== false)
   page.on('pageerror', (error) => errors.push(`${page.url()}: ${error.message}`))
+  // Chrome reports CSP violations that scripts catch (e.g. a library probing for eval) only as DevTools issues.
+  const devtools = await context.newCDPSession(page)
+  await devtools.send('Audits.enable')
+  devtools.on('Audits.issueAdded', ({ issue }) => {
+    if (issue.code === 'ContentSecurityPolicyIssue')
+      errors.push(`${page.url()}: CSP ${JSON.stringify(issue.details)}`)
+  })
   page.on('console', (message) => {
     // A 404 page logs its own failed document load; that one is expected.
     if (message.type() === 'error' && !message.text().includes('404'))

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 
-/** The add/remove form every 'Add To Cart' / 'Remove Item' button posts to /cart. */
+/** The add/remove form every 'Add To Cart' / 'Remove Item' button posts to /cart (checked on the server). */
 export const CartFormSchema = z.object({
   intent: z.enum(['add', 'remove'], { error: 'Unknown cart action.' }),
   bookId: z.uuid({ error: 'We could not find that eBook. Please reload the page and try again.' }),
@@ -8,5 +8,3 @@ export const CartFormSchema = z.object({
 })
 
 export type CartIntent = z.infer<typeof CartFormSchema>['intent']
-
-export const CART_ACTION = '/cart'

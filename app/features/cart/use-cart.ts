@@ -1,5 +1,7 @@
 import { useFetchers, useRouteLoaderData } from 'react-router'
-import { CART_ACTION } from './cart-form.ts'
+
+/** Where the cart's form posts (the /cart route's action). */
+export const CART_ACTION = '/cart'
 
 /** What the root loader tells every page about the visitor's cart. */
 export type RootCartData = { cartBookIds: string[] }

@@ -37,7 +37,6 @@ export type SearchResults = {
   pageCount: number
 }
 
-
 type SearchableColumns = {
   id: AnyPgColumn
   title: AnyPgColumn

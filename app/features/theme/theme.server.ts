@@ -1,13 +1,13 @@
 import { readCookie } from '#app/server/signed-cookie.server.ts'
-import { ThemeSchema, type Theme } from './theme.ts'
+import { isTheme, type Theme } from './theme.ts'
 
 const THEME_COOKIE = 'cb_theme'
 const ONE_YEAR = 365 * 24 * 60 * 60
 
 /** A display preference, not a secret: a plain value, validated on every read. */
 export function readTheme(request: Request): Theme {
-  const parsed = ThemeSchema.safeParse(readCookie(request.headers.get('Cookie'), THEME_COOKIE))
-  return parsed.success ? parsed.data : 'system'
+  const value = readCookie(request.headers.get('Cookie'), THEME_COOKIE)
+  return isTheme(value) ? value : 'system'
 }
 
 export function serializeTheme(theme: Theme, secure: boolean): string {

@@ -1,7 +1,6 @@
 import { useFetcher, useLocation } from 'react-router'
 import { dangerButton, primaryButton } from '#app/components/ui/button-styles.ts'
-import { CART_ACTION } from '../cart-form.ts'
-import { useCartBookIds } from '../use-cart.ts'
+import { CART_ACTION, useCartBookIds } from '../use-cart.ts'
 
 /**
  * 'Add To Cart' (blue) ↔ 'Remove Item' (red). A plain form post without JavaScript (the action redirects
