@@ -9,6 +9,7 @@ import fs from 'node:fs'
 import * as chromeLauncher from 'chrome-launcher'
 import lighthouse, { type Flags } from 'lighthouse'
 import desktopConfig from 'lighthouse/core/config/desktop-config.js'
+import { chromiumFlags, chromiumPath } from '#tests/chromium.ts'
 import { spawnStore, waitUntilReady } from '#tests/store-process.ts'
 
 const pages = ['/', '/AllBooks', '/books/django-framework']
@@ -22,17 +23,8 @@ if (!fs.existsSync('build/server/index.js') || process.argv.includes('--build'))
 const store = await spawnStore()
 await waitUntilReady(store)
 const chrome = await chromeLauncher.launch({
-  chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  chromeFlags: [
-    '--headless=new',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
+  chromePath: chromiumPath,
+  chromeFlags: ['--headless=new', ...chromiumFlags],
 })
 
 type Row = Record<string, string | number>

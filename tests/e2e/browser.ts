@@ -1,20 +1,13 @@
 import { AxeBuilder } from '@axe-core/playwright'
 import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core'
 import { expect } from 'vitest'
+import { chromiumFlags, chromiumPath } from '#tests/chromium.ts'
 
 /** Debian's Chromium; browser downloads do not work here (docs/decisions/001). */
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    executablePath: chromiumPath,
+    args: chromiumFlags,
   })
 }
 

@@ -1,32 +1,13 @@
-import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { parseEnv } from '#app/server/env.server.ts'
-import { createLogger } from '#app/server/logger.server.ts'
-import { createHttpApp } from '#server/http.ts'
-import { createTestDatabase } from '#tests/db.ts'
+import { startHttpApp } from '#tests/http-app.ts'
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>
+let app: Awaited<ReturnType<typeof startHttpApp>>
 let baseUrl: string
-let close: () => void
 beforeAll(async () => {
-  database = await createTestDatabase()
-  const app = createHttpApp({
-    env: parseEnv({ BETTER_AUTH_URL: 'https://books.example' }),
-    database,
-    authSecret: 'test-secret-that-is-long-enough-0123456789',
-    logger: createLogger('silent'),
-    // A request that passes the check reaches React Router: here, a stand-in that says so.
-    build: () => Promise.reject(new Error('reached the router')),
-  })
-  const server = app.listen(0, '127.0.0.1')
-  await new Promise((resolve) => server.once('listening', resolve))
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  close = () => server.close()
+  app = await startHttpApp({ BETTER_AUTH_URL: 'https://books.example' })
+  baseUrl = app.url
 })
-afterAll(async () => {
-  close()
-  await database.dispose()
-})
+afterAll(() => app.close())
 
 const post = (headers: Record<string, string>) =>
   fetch(`${baseUrl}/cart`, { method: 'POST', headers, body: new URLSearchParams({ intent: 'add' }) })

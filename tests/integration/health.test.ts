@@ -1,32 +1,13 @@
-import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { parseEnv } from '#app/server/env.server.ts'
-import { createLogger } from '#app/server/logger.server.ts'
-import { createHttpApp } from '#server/http.ts'
-import { createTestDatabase } from '#tests/db.ts'
+import { startHttpApp } from '#tests/http-app.ts'
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>
+let app: Awaited<ReturnType<typeof startHttpApp>>
 let baseUrl: string
-let close: () => void
 beforeAll(async () => {
-  database = await createTestDatabase()
-  const app = createHttpApp({
-    env: parseEnv({}),
-    database,
-    authSecret: 'test-secret-that-is-long-enough-0123456789',
-    logger: createLogger('silent'),
-    // These checks are answered before React Router; a build that is asked for fails the test.
-    build: () => Promise.reject(new Error('the health checks must not reach React Router')),
-  })
-  const server = app.listen(0, '127.0.0.1')
-  await new Promise((resolve) => server.once('listening', resolve))
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  close = () => server.close()
+  app = await startHttpApp()
+  baseUrl = app.url
 })
-afterAll(async () => {
-  close()
-  await database.dispose()
-})
+afterAll(() => app.close())
 
 test('/healthz says the process is up; /readyz that the database answers', async () => {
   const health = await fetch(`${baseUrl}/healthz`)
@@ -54,7 +35,7 @@ test('every response carries the security headers, with a fresh CSP nonce each t
 })
 
 test('/readyz answers 503 once the database is gone, while /healthz still answers', async () => {
-  await database.close()
+  await app.database.close()
   const ready = await fetch(`${baseUrl}/readyz`)
   expect(ready.status).toBe(503)
   expect(await ready.json()).toMatchObject({ status: 'unavailable' })

@@ -1,0 +1,30 @@
+import type { AddressInfo } from 'node:net'
+import { parseEnv } from '#app/server/env.server.ts'
+import { createLogger } from '#app/server/logger.server.ts'
+import { createHttpApp } from '#server/http.ts'
+import { createTestDatabase } from '#tests/db.ts'
+
+/**
+ * The store's HTTP host in this process, on a fresh database and a free port, for what it answers before
+ * React Router (health, headers, cross-site checks). A request that reaches the router fails with 500.
+ */
+export async function startHttpApp(env: Record<string, string> = {}) {
+  const database = await createTestDatabase()
+  const app = createHttpApp({
+    env: parseEnv(env),
+    database,
+    authSecret: 'test-secret-that-is-long-enough-0123456789',
+    logger: createLogger('silent'),
+    build: () => Promise.reject(new Error('reached React Router')),
+  })
+  const server = app.listen(0, '127.0.0.1')
+  await new Promise((resolve) => server.once('listening', resolve))
+  return {
+    database,
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: async () => {
+      server.close()
+      await database.dispose()
+    },
+  }
+}
