@@ -40,7 +40,9 @@ async function addToCart(bookId: string, cookie?: string) {
 
 test('every visitor sees their own cart: pages are shared only between identical carts', async () => {
   const page = (await get('/AllBooks')).html
-  const [first, second] = [...new Set([...page.matchAll(/name="bookId" value="([0-9a-f-]{36})"/g)].map((m) => m[1]!))]
+  const [first, second] = [
+    ...new Set([...page.matchAll(/name="bookId" value="([0-9a-f-]{36})"/g)].map((m) => m[1]!)),
+  ]
   const alice = await addToCart(first!)
   const bob = await addToCart(first!)
   const carol = await addToCart(second!)
