@@ -78,8 +78,15 @@ export async function start(options: { vite?: ViteDevServer } = {}): Promise<Run
           maxEntries: 1_000,
           // Exactly what the root loader reads of a visitor: the theme and the books in the cart.
           visitorKey: async (cookieHeader) => {
-            const request = new Request('http://store/', { headers: cookieHeader ? { Cookie: cookieHeader } : {} })
-            const cart = await getVisitorCartBookIds(request, { db: database.db, env, authSecret, clientIp: '' })
+            const request = new Request('http://store/', {
+              headers: cookieHeader ? { Cookie: cookieHeader } : {},
+            })
+            const cart = await getVisitorCartBookIds(request, {
+              db: database.db,
+              env,
+              authSecret,
+              clientIp: '',
+            })
             return `${readTheme(request)}\n${[...cart].sort().join(',')}`
           },
         }),
