@@ -22,7 +22,7 @@ const seedBooks = [
 /** Waits for the page's one h1 to read `text` (client-side navigations render after the URL changes). */
 async function expectPageHeading(page: Page, text: string) {
   const heading = page.getByRole('heading', { level: 1 })
-  await heading.filter({ hasText: text }).waitFor({ timeout: 5_000 })
+  await heading.filter({ hasText: text }).waitFor({ timeout: 15_000 })
   expect(await heading.allTextContents()).toEqual([text])
 }
 
@@ -57,7 +57,7 @@ describe.each(themes)('the storefront in the %s theme', (colorScheme) => {
     await expectHealthyPage(page)
 
     await page.getByRole('link', { name: 'Explore eBooks' }).click()
-    await page.waitForURL(`${baseURL}/AllBooks`)
+    await page.waitForURL(`${baseURL}/AllBooks`, { waitUntil: 'commit' })
     await expectPageHeading(page, 'All eBooks (7)')
     const cards = page.getByRole('article')
     expect(await cards.count()).toBe(7)
@@ -77,7 +77,7 @@ describe.each(themes)('the storefront in the %s theme', (colorScheme) => {
 
     for (const book of seedBooks) {
       await page.getByRole('link', { name: book.title, exact: true }).click()
-      await page.waitForURL(/\/books\//)
+      await page.waitForURL(/\/books\//, { waitUntil: 'commit' })
       await expectPageHeading(page, book.title)
       const main = page.getByRole('main')
       expect(await main.textContent()).toContain(book.price)
@@ -89,7 +89,7 @@ describe.each(themes)('the storefront in the %s theme', (colorScheme) => {
       await expectHeader(page)
       await expectHealthyPage(page)
       await page.goBack()
-      await page.waitForURL(`${baseURL}/AllBooks`)
+      await page.waitForURL(`${baseURL}/AllBooks`, { waitUntil: 'commit' })
     }
     await page.context().close()
   })
