@@ -1,8 +1,7 @@
 import { SectionHeading } from '#app/components/ui/section-heading.tsx'
 import { readAllBooks } from '#app/features/catalog/catalog-cache.server.ts'
-import { CartButton } from '#app/features/cart/components/cart-button.tsx'
-import { BookCard } from '#app/features/catalog/components/book-card.tsx'
 import { getAppContext } from '#app/server/context.server.ts'
+import { BookGrid } from '#app/components/book-grid.tsx'
 import type { Route } from './+types/all-books'
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
@@ -24,17 +23,7 @@ export default function AllBooks({ loaderData }: Route.ComponentProps) {
   return (
     <section className="mx-auto max-w-7xl px-4 py-12">
       <SectionHeading level={1}>All eBooks ({books.length})</SectionHeading>
-      <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-        {books.map((book, index) => (
-          <BookCard
-            key={book.id}
-            book={book}
-            headingLevel={2}
-            eager={index < 3}
-            action={<CartButton bookId={book.id} />}
-          />
-        ))}
-      </div>
+      <BookGrid books={books} headingLevel={2} eagerCount={3} />
     </section>
   )
 }

@@ -2,10 +2,9 @@ import { Link } from 'react-router'
 import { primaryButton } from '#app/components/ui/button-styles.ts'
 import { SectionHeading } from '#app/components/ui/section-heading.tsx'
 import { readFeaturedBooks } from '#app/features/catalog/catalog-cache.server.ts'
-import { CartButton } from '#app/features/cart/components/cart-button.tsx'
-import { BookCard } from '#app/features/catalog/components/book-card.tsx'
 import { testimonials } from '#app/features/catalog/testimonials.ts'
 import { getAppContext } from '#app/server/context.server.ts'
+import { BookGrid } from '#app/components/book-grid.tsx'
 import type { Route } from './+types/home'
 
 export const meta: Route.MetaFunction = () => [
@@ -48,17 +47,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
 
       <section aria-labelledby="featured-heading" className="mx-auto max-w-7xl px-4 py-12">
         <SectionHeading id="featured-heading">Featured eBooks</SectionHeading>
-        <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-          {loaderData.featured.map((book, index) => (
-            <BookCard
-              key={book.id}
-              book={book}
-              headingLevel={3}
-              eager={index === 0}
-              action={<CartButton bookId={book.id} />}
-            />
-          ))}
-        </div>
+        <BookGrid books={loaderData.featured} headingLevel={3} eagerCount={1} />
       </section>
 
       <section aria-labelledby="testimonials-heading" className="mx-auto max-w-5xl px-4 py-12">

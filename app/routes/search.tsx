@@ -1,12 +1,11 @@
 import { Form, Link, redirect } from 'react-router'
 import { primaryButton } from '#app/components/ui/button-styles.ts'
 import { SectionHeading } from '#app/components/ui/section-heading.tsx'
-import { CartButton } from '#app/features/cart/components/cart-button.tsx'
-import { BookCard } from '#app/features/catalog/components/book-card.tsx'
 import { SearchCombobox } from '#app/features/search/components/search-combobox.tsx'
 import { normalizeQuery, parsePage, SEARCH_PATH, searchUrl } from '#app/features/search/search-query.ts'
 import { searchBooks, type SearchResults } from '#app/features/search/search.server.ts'
 import { getAppContext } from '#app/server/context.server.ts'
+import { BookGrid } from '#app/components/book-grid.tsx'
 import type { Route } from './+types/search'
 
 export const meta: Route.MetaFunction = ({ loaderData }) => {
@@ -84,17 +83,7 @@ function SearchResultsView({ results }: { results: SearchResults }) {
           </>
         )}
       </p>
-      <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-        {books.map((book, index) => (
-          <BookCard
-            key={book.id}
-            book={book}
-            headingLevel={2}
-            eager={page === 1 && index < 3}
-            action={<CartButton bookId={book.id} />}
-          />
-        ))}
-      </div>
+      <BookGrid books={books} headingLevel={2} eagerCount={page === 1 ? 3 : 0} />
       {pageCount > 1 ? <Pagination query={query} page={page} pageCount={pageCount} /> : null}
     </>
   )
