@@ -6,5 +6,3 @@ export const CartFormSchema = z.object({
   bookId: z.uuid({ error: 'We could not find that eBook. Please reload the page and try again.' }),
   redirectTo: z.string().optional(),
 })
-
-export type CartIntent = z.infer<typeof CartFormSchema>['intent']
