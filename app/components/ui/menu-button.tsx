@@ -1,4 +1,5 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react'
+import { useRef, type KeyboardEvent, type ReactNode } from 'react'
+import { usePopover } from './use-popover.ts'
 
 /**
  * The WAI-ARIA menu-button pattern on a native popover: the browser opens and closes it (also without
@@ -17,29 +18,16 @@ export function MenuButton({
   buttonClassName: string
   children: ReactNode
 }) {
-  const id = useId()
-  const menuId = `menu-${id.replace(/:/g, '')}`
-  const menuRef = useRef<HTMLDivElement>(null)
-  const [open, setOpen] = useState(false)
   const focusOnOpen = useRef<'first' | 'last'>('first')
-
-  const items = () => [...(menuRef.current?.querySelectorAll<HTMLElement>('[role^="menuitem"]') ?? [])]
-
-  useEffect(() => {
-    const menu = menuRef.current
-    if (!menu) return
-    const onToggle = (event: Event) => {
-      const isOpen = (event as ToggleEvent).newState === 'open'
-      setOpen(isOpen)
-      if (isOpen) {
-        const all = items()
-        ;(focusOnOpen.current === 'last' ? all.at(-1) : all[0])?.focus()
-        focusOnOpen.current = 'first'
-      }
-    }
-    menu.addEventListener('toggle', onToggle)
-    return () => menu.removeEventListener('toggle', onToggle)
-  }, [])
+  const {
+    id: menuId,
+    ref: menuRef,
+    open,
+  } = usePopover<HTMLDivElement>('menu', (menu) => {
+    const all = itemsOf(menu)
+    ;(focusOnOpen.current === 'last' ? all.at(-1) : all[0])?.focus()
+    focusOnOpen.current = 'first'
+  })
 
   function onButtonKeyDown(event: KeyboardEvent<HTMLButtonElement>) {
     if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return
@@ -49,7 +37,7 @@ export function MenuButton({
   }
 
   function onMenuKeyDown(event: KeyboardEvent<HTMLDivElement>) {
-    const all = items()
+    const all = itemsOf(event.currentTarget)
     const current = all.indexOf(document.activeElement as HTMLElement)
     const next = {
       ArrowDown: (current + 1) % all.length,
@@ -95,6 +83,10 @@ export function MenuButton({
       </div>
     </>
   )
+}
+
+function itemsOf(menu: HTMLElement) {
+  return [...menu.querySelectorAll<HTMLElement>('[role^="menuitem"]')]
 }
 
 export const menuItemClass =

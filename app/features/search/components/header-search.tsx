@@ -1,6 +1,7 @@
-import { useEffect, useId, useRef, useState, useSyncExternalStore } from 'react'
+import { useEffect, useRef, useSyncExternalStore } from 'react'
 import { Form, useLocation } from 'react-router'
 import { SearchIcon } from '#app/components/ui/icons.tsx'
+import { usePopover } from '#app/components/ui/use-popover.ts'
 import { SEARCH_PATH } from '../search-query.ts'
 import { SearchCombobox } from './search-combobox.tsx'
 
@@ -22,33 +23,23 @@ function useHydrated() {
  */
 export function HeaderSearch({ buttonClassName }: { buttonClassName: string }) {
   const hydrated = useHydrated()
-  const panelId = `search-${useId().replace(/:/g, '')}`
-  const panelRef = useRef<HTMLDivElement>(null)
   const inputRef = useRef<HTMLInputElement>(null)
-  const [open, setOpen] = useState(false)
+  // Focus into the box, its earlier text selected: typing replaces it, arrows keep it.
+  const {
+    id: panelId,
+    ref: panelRef,
+    open,
+  } = usePopover<HTMLDivElement>('search', () => {
+    inputRef.current?.focus()
+    inputRef.current?.select()
+  })
   const location = useLocation()
-
-  useEffect(() => {
-    const panel = panelRef.current
-    if (!panel) return
-    const onToggle = (event: Event) => {
-      const isOpen = (event as ToggleEvent).newState === 'open'
-      setOpen(isOpen)
-      // Focus into the box, its earlier text selected: typing replaces it, arrows keep it.
-      if (isOpen) {
-        inputRef.current?.focus()
-        inputRef.current?.select()
-      }
-    }
-    panel.addEventListener('toggle', onToggle)
-    return () => panel.removeEventListener('toggle', onToggle)
-  }, [])
 
   // A search submitted or a book chosen: the box has done its job once the page changes.
   useEffect(() => {
     const panel = panelRef.current
     if (panel?.matches(':popover-open')) panel.hidePopover()
-  }, [location.key])
+  }, [location.key, panelRef])
 
   return (
     <>
