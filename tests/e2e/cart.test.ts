@@ -188,6 +188,7 @@ describe('the header menus', () => {
       expect(html).toContain(`data-theme="${theme}"`)
       await page.reload()
       expect(await background()).toBe(expected)
+      await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true')
       await page.getByRole('button', { name: 'Display settings' }).click()
       expect(await page.getByRole('menuitemradio', { checked: true }).textContent()).toContain(
         theme === 'dark' ? 'Dark' : 'Light',
