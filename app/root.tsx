@@ -2,6 +2,8 @@ import { useEffect, type ReactNode } from 'react'
 import { Links, Meta, Outlet, Scripts, ScrollRestoration } from 'react-router'
 import { getVisitorCartBookIds } from '#app/features/cart/visitor-cart.server.ts'
 import type { RootCartData } from '#app/features/cart/use-cart.ts'
+import { getSessionUser, sessionCookieMiddleware } from '#app/features/identity/session.server.ts'
+import type { RootUserData } from '#app/features/identity/use-user.ts'
 import { readTheme } from '#app/features/theme/theme.server.ts'
 import { useTheme, type Theme } from '#app/features/theme/theme.ts'
 import { getAppContext } from '#app/server/context.server.ts'
@@ -17,11 +19,15 @@ export const links: Route.LinksFunction = () => [
   { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
 ]
 
+export const middleware: Route.MiddlewareFunction[] = [sessionCookieMiddleware]
+
 export async function loader({ request, context }: Route.LoaderArgs) {
   const app = getAppContext(context)
   const theme = readTheme(request)
-  const cartBookIds = await getVisitorCartBookIds(request, app)
-  return { theme, cartBookIds } satisfies RootCartData & { theme: Theme }
+  const sessionUser = await getSessionUser({ request, context })
+  const cartBookIds = await getVisitorCartBookIds(request, app, sessionUser?.id)
+  const user = sessionUser ? { email: sessionUser.email, isGuest: sessionUser.isGuest } : null
+  return { theme, cartBookIds, user } satisfies RootCartData & RootUserData & { theme: Theme }
 }
 
 export function Layout({ children }: { children: ReactNode }) {

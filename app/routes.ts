@@ -14,5 +14,9 @@ export default [
   route('cart', 'routes/cart.tsx'),
   route('CartDetails', 'routes/legacy-cart-details.tsx'),
   route('theme', 'routes/theme.ts'),
+  route('login', 'routes/login.tsx'),
+  // The seed's /Register; /register matches too.
+  route('Register', 'routes/register.tsx'),
+  route('logout', 'routes/logout.tsx'),
   route('*', 'routes/not-found.tsx'),
 ] satisfies RouteConfig

@@ -81,12 +81,8 @@ export async function start(options: { vite?: ViteDevServer } = {}): Promise<Run
             const request = new Request('http://store/', {
               headers: cookieHeader ? { Cookie: cookieHeader } : {},
             })
-            const cart = await getVisitorCartBookIds(request, {
-              db: database.db,
-              env,
-              authSecret,
-              clientIp: '',
-            })
+            // Visitors with a session never get here: their cookie is not one the cache knows.
+            const cart = await getVisitorCartBookIds(request, { db: database.db, env, authSecret }, undefined)
             return `${readTheme(request)}\n${[...cart].sort().join(',')}`
           },
         }),

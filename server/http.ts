@@ -9,6 +9,7 @@ import type { DatabaseHandle } from '#app/server/db/database.server.ts'
 import type { Env } from '#app/server/env.server.ts'
 import type { Logger } from '#app/server/logger.server.ts'
 import { findProjectRoot } from '#app/server/project-root.server.ts'
+import { createStoreServices } from '#app/services.server.ts'
 import type { PageCache } from './page-cache.ts'
 import { reactRouterHandler } from './react-router-handler.ts'
 
@@ -30,6 +31,7 @@ const READY_TIMEOUT_MS = 2_000
 
 export function createHttpApp(options: HttpAppOptions): express.Express {
   const { env, database, logger, vite } = options
+  const services = createStoreServices({ db: database.db, env, authSecret: options.authSecret, logger })
   const app = express()
   app.disable('x-powered-by')
   app.set('trust proxy', env.TRUST_PROXY)
@@ -84,12 +86,7 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
       cachedPagePolicy: (scriptHashes) => contentSecurityPolicy(scriptHashes, Boolean(vite)),
       getLoadContext: (req, res) => {
         const context = new RouterContextProvider()
-        context.set(appContext, {
-          db: database.db,
-          env,
-          authSecret: options.authSecret,
-          clientIp: req.ip ?? req.socket.remoteAddress ?? '',
-        })
+        context.set(appContext, { ...services, clientIp: req.ip ?? req.socket.remoteAddress ?? '' })
         context.set(cspNonceContext, String(res.locals.cspNonce))
         return context
       },

@@ -6,8 +6,9 @@ import { cartTotals } from '#app/features/cart/cart-totals.ts'
 import { addToCart, CartError, listCartLines, removeFromCart } from '#app/features/cart/cart.server.ts'
 import { CartButton } from '#app/features/cart/components/cart-button.tsx'
 import { useCartBookIds } from '#app/features/cart/use-cart.ts'
-import { readCartCookie, requireVisitorCart } from '#app/features/cart/visitor-cart.server.ts'
+import { findVisitorCart, requireVisitorCart } from '#app/features/cart/visitor-cart.server.ts'
 import { formatPrice } from '#app/features/catalog/format.ts'
+import { getSessionUser } from '#app/features/identity/session.server.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import { isDataRequest } from '#app/server/data-request.ts'
 import { safeRedirectPath } from '#app/server/safe-redirect.ts'
@@ -20,7 +21,8 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const app = getAppContext(context)
-  const cartId = readCartCookie(request, app)
+  const user = await getSessionUser({ request, context })
+  const cartId = await findVisitorCart(request, app, user?.id)
   return { lines: cartId ? await listCartLines(app.db, cartId) : [] }
 }
 
@@ -32,8 +34,9 @@ export async function action({ request, url, context }: Route.ActionArgs) {
     return data({ error: parsed.error.issues[0]?.message ?? 'Invalid request.' }, { status: 400 })
   }
   const { intent, bookId, redirectTo } = parsed.data
-  const { cartId, setCookie } = await requireVisitorCart(request, app)
-  const headers = { 'Set-Cookie': setCookie }
+  const user = await getSessionUser({ request, context })
+  const { cartId, setCookie } = await requireVisitorCart(request, app, user?.id)
+  const headers = setCookie ? { 'Set-Cookie': setCookie } : undefined
   try {
     if (intent === 'add') await addToCart(app.db, cartId, bookId)
     else await removeFromCart(app.db, cartId, bookId)

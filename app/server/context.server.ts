@@ -1,6 +1,8 @@
 import { createContext, type RouterContextProvider } from 'react-router'
+import type { Auth } from './auth.server.ts'
 import type { Db } from './db/database.server.ts'
 import type { Env } from './env.server.ts'
+import type { Logger } from './logger.server.ts'
 
 /** What every loader and action may use, set once per request by the HTTP host (server/app.ts). */
 export type AppContext = {
@@ -10,6 +12,10 @@ export type AppContext = {
   clientIp: string
   /** Signs cookies and sessions: BETTER_AUTH_SECRET, or the one generated into DATA_DIR. */
   authSecret: string
+  /** Better Auth, on `db` (app/services.server.ts). */
+  auth: Auth
+  /** For failures handled by showing a message: the operator still hears of them. */
+  logger: Logger
 }
 
 export const appContext = createContext<AppContext>()

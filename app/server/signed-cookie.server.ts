@@ -11,6 +11,8 @@ export type SignedCookie = {
   read(cookieHeader: string | null): string | undefined
   /** A Set-Cookie header carrying `value`. */
   serialize(value: string): string
+  /** A Set-Cookie header that deletes the cookie. */
+  clear(): string
 }
 
 export function signedCookie(options: {
@@ -42,6 +44,9 @@ export function signedCookie(options: {
     serialize(value) {
       if (!/^[\w-]+$/.test(value)) throw new Error('signed cookie values are limited to [A-Za-z0-9_-]')
       return `${options.name}=${value}.${sign(value)}; ${attributes}`
+    },
+    clear() {
+      return `${options.name}=; ${attributes.replace(/Max-Age=\d+/, 'Max-Age=0')}`
     },
   }
 }

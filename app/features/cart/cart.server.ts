@@ -98,6 +98,35 @@ export async function createCart(db: Db, userId: string | null = null): Promise<
   return cart!.id
 }
 
+/** The cart of an account (a guest's included), if it has one. */
+export async function findUserCart(db: Db, userId: string): Promise<string | undefined> {
+  const [cart] = await db.select({ id: carts.id }).from(carts).where(eq(carts.userId, userId)).limit(1)
+  return cart?.id
+}
+
+/** The account's cart, created on first use (user_id is unique: concurrent first uses make one cart). */
+export async function requireUserCart(db: Db, userId: string): Promise<string> {
+  const [created] = await db
+    .insert(carts)
+    .values({ userId })
+    .onConflictDoNothing({ target: carts.userId })
+    .returning({ id: carts.id })
+  return created?.id ?? (await findUserCart(db, userId))!
+}
+
+/** An anonymous visitor signs in: their cookie's cart joins the account's (union, no duplicates). */
+export async function giveCartToUser(db: Db, cartId: string, userId: string): Promise<void> {
+  if (!(await findAnonymousCart(db, cartId))) return
+  await mergeCarts(db, cartId, await requireUserCart(db, userId))
+}
+
+/** A guest registers or logs in: the guest account's cart joins the other account's. */
+export async function moveUserCart(db: Db, fromUserId: string, intoUserId: string): Promise<void> {
+  if (fromUserId === intoUserId) return
+  const from = await findUserCart(db, fromUserId)
+  if (from) await mergeCarts(db, from, await requireUserCart(db, intoUserId))
+}
+
 /** An anonymous cart id from a cookie is only trusted if that cart still exists and has no owner. */
 export async function findAnonymousCart(db: Db, cartId: string): Promise<string | undefined> {
   const [cart] = await db

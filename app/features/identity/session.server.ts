@@ -1,0 +1,74 @@
+import { createContext, redirect, type MiddlewareFunction, type RouterContextProvider } from 'react-router'
+import { hasSessionCookie } from '#app/server/auth.server.ts'
+import { getAppContext } from '#app/server/context.server.ts'
+
+/** Who is visiting: an account (email + password) or a guest (Better Auth's anonymous user). */
+export type SessionUser = { id: string; email: string; isGuest: boolean }
+
+type ResolvedSession = {
+  user: SessionUser | null
+  /** Set-Cookie headers Better Auth sent with the lookup (a renewed or a cleared session cookie). */
+  setCookies: string[]
+}
+
+const sessionContext = createContext<Promise<ResolvedSession> | null>(null)
+
+type Args = { request: Request; context: Readonly<RouterContextProvider> }
+
+/**
+ * The visitor's signed-in user, or null. Looked up once per request (the root loader and a route's loader
+ * share it), and only when the request carries a session cookie: a signed-out visitor costs no query.
+ */
+export function getSessionUser(args: Args): Promise<SessionUser | null> {
+  return resolveSession(args).then((session) => session.user)
+}
+
+/** A signed-in account (not a guest), or a redirect to log in and come back. */
+export async function requireUser(args: Args): Promise<SessionUser> {
+  const user = await getSessionUser(args)
+  if (user && !user.isGuest) return user
+  const url = new URL(args.request.url)
+  throw redirect(`/login?${new URLSearchParams({ redirectTo: `${url.pathname}${url.search}` })}`)
+}
+
+function resolveSession({ request, context }: Args): Promise<ResolvedSession> {
+  const known = context.get(sessionContext)
+  if (known) return known
+  const resolved = lookUpSession(request, context)
+  ;(context as RouterContextProvider).set(sessionContext, resolved)
+  return resolved
+}
+
+async function lookUpSession(
+  request: Request,
+  context: Readonly<RouterContextProvider>,
+): Promise<ResolvedSession> {
+  const cookie = request.headers.get('Cookie')
+  if (!hasSessionCookie(cookie)) return { user: null, setCookies: [] }
+  const { auth } = getAppContext(context)
+  const { headers, response } = await auth.api.getSession({
+    headers: new Headers({ Cookie: cookie! }),
+    returnHeaders: true,
+  })
+  const user = response?.user
+  return {
+    user: user ? { id: user.id, email: user.email, isGuest: Boolean(user.isAnonymous) } : null,
+    setCookies: headers.getSetCookie(),
+  }
+}
+
+/**
+ * Sends the cookies Better Auth set while looking the session up: the renewed session cookie of the 7-day
+ * sliding expiry, or the deletion of an expired one. Not when the response sets a session of its own (a
+ * login replacing a guest session).
+ */
+export const sessionCookieMiddleware: MiddlewareFunction<Response> = async ({ context }, next) => {
+  const response = await next()
+  const resolved = context.get(sessionContext)
+  if (!resolved) return response
+  const { setCookies } = await resolved.catch(() => ({ setCookies: [] }))
+  if (setCookies.length === 0) return response
+  const ownSession = response.headers.getSetCookie().some((cookie) => /session_token=/.test(cookie))
+  if (!ownSession) for (const cookie of setCookies) response.headers.append('Set-Cookie', cookie)
+  return response
+}

@@ -1,0 +1,104 @@
+import { Form, Link, redirect, useNavigation } from 'react-router'
+import { TextField } from '#app/components/ui/text-field.tsx'
+import { logIn, startGuestSession } from '#app/features/identity/account.server.ts'
+import { AccountCard, AccountForm } from '#app/features/identity/components/account-form.tsx'
+import {
+  EMAIL_MAX_LENGTH,
+  identityMessages,
+  PASSWORD_MAX_LENGTH,
+} from '#app/features/identity/credentials.ts'
+import { getSessionUser } from '#app/features/identity/session.server.ts'
+import { getAppContext } from '#app/server/context.server.ts'
+import { safeRedirectPath } from '#app/server/safe-redirect.ts'
+import { accountFailure, signedInRedirect } from '#app/sign-in.server.ts'
+import type { Route } from './+types/login'
+
+export const meta: Route.MetaFunction = () => [
+  { title: 'Login — CodeBook' },
+  { name: 'robots', content: 'noindex' },
+]
+
+/** Where to go after logging in: a same-site path from ?redirectTo=, or the home page. */
+function redirectTarget(request: Request): string | undefined {
+  const value = new URL(request.url).searchParams.get('redirectTo')
+  const safe = safeRedirectPath(value, '')
+  return safe || undefined
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = await getSessionUser({ request, context })
+  const redirectTo = redirectTarget(request)
+  // Already signed in to an account: nothing to do here. A guest may log in (their cart comes along).
+  if (user && !user.isGuest) throw redirect(redirectTo ?? '/')
+  return { redirectTo, isGuest: Boolean(user?.isGuest) }
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const app = getAppContext(context)
+  const form = await request.formData()
+  const before = await getSessionUser({ request, context })
+  const visit = { request, app }
+  const result = form.get('intent') === 'guest' ? await startGuestSession(visit) : await logIn(visit, form)
+  if (!result.ok) return accountFailure(result, form.get('email'))
+  return signedInRedirect(request, app, { result, before, redirectTo: form.get('redirectTo') })
+}
+
+export default function Login({ loaderData, actionData }: Route.ComponentProps) {
+  const { redirectTo, isGuest } = loaderData
+  const navigation = useNavigation()
+  const startingGuest = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'guest'
+  const registerHref = redirectTo ? `/Register?${new URLSearchParams({ redirectTo })}` : '/Register'
+  return (
+    <AccountCard title="Login">
+      <AccountForm
+        action="/login"
+        actionData={actionData}
+        submitLabel="Login"
+        pendingLabel="Logging in…"
+        redirectTo={redirectTo}
+      >
+        <TextField
+          label="Email"
+          name="email"
+          type="email"
+          requiredMessage={identityMessages.emailMissing}
+          autoComplete="username"
+          required
+          maxLength={EMAIL_MAX_LENGTH}
+          defaultValue={actionData?.email}
+          error={actionData?.fieldErrors?.email}
+        />
+        <TextField
+          label="Password"
+          name="password"
+          type="password"
+          requiredMessage={identityMessages.passwordMissing}
+          autoComplete="current-password"
+          required
+          maxLength={PASSWORD_MAX_LENGTH}
+          error={actionData?.fieldErrors?.password}
+        />
+      </AccountForm>
+      {isGuest ? null : (
+        <Form method="post" action="/login" className="mt-3 flex flex-col">
+          <input type="hidden" name="intent" value="guest" />
+          {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
+          <button
+            type="submit"
+            disabled={startingGuest}
+            aria-busy={startingGuest}
+            className="inline-flex items-center justify-center rounded-lg border border-slate-400 px-4 py-2.5 text-sm font-medium hover:bg-slate-100 disabled:opacity-60 dark:border-gray-500 dark:hover:bg-gray-800"
+          >
+            {startingGuest ? 'Starting guest session…' : 'Login as guest'}
+          </button>
+        </Form>
+      )}
+      <p className="mt-6 text-center text-sm">
+        No account yet?{' '}
+        <Link to={registerHref} className="font-medium text-blue-700 underline dark:text-sky-300">
+          Register
+        </Link>
+      </p>
+    </AccountCard>
+  )
+}

@@ -1,0 +1,88 @@
+import { Link, redirect } from 'react-router'
+import { TextField } from '#app/components/ui/text-field.tsx'
+import { register } from '#app/features/identity/account.server.ts'
+import { AccountCard, AccountForm } from '#app/features/identity/components/account-form.tsx'
+import {
+  EMAIL_MAX_LENGTH,
+  identityMessages,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+} from '#app/features/identity/credentials.ts'
+import { getSessionUser } from '#app/features/identity/session.server.ts'
+import { getAppContext } from '#app/server/context.server.ts'
+import { safeRedirectPath } from '#app/server/safe-redirect.ts'
+import { accountFailure, signedInRedirect } from '#app/sign-in.server.ts'
+import type { Route } from './+types/register'
+
+export const meta: Route.MetaFunction = () => [
+  { title: 'Register — CodeBook' },
+  { name: 'robots', content: 'noindex' },
+]
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = await getSessionUser({ request, context })
+  const redirectTo = safeRedirectPath(new URL(request.url).searchParams.get('redirectTo'), '') || undefined
+  if (user && !user.isGuest) throw redirect(redirectTo ?? '/')
+  return { redirectTo, isGuest: Boolean(user?.isGuest) }
+}
+
+/** Registering signs the visitor in and lands them on `/` (or where they were going); a guest's cart comes along. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const app = getAppContext(context)
+  const form = await request.formData()
+  const before = await getSessionUser({ request, context })
+  const result = await register({ request, app }, form)
+  if (!result.ok) return accountFailure(result, form.get('email'))
+  return signedInRedirect(request, app, { result, before, redirectTo: form.get('redirectTo') })
+}
+
+export default function Register({ loaderData, actionData }: Route.ComponentProps) {
+  const { redirectTo, isGuest } = loaderData
+  const loginHref = redirectTo ? `/login?${new URLSearchParams({ redirectTo })}` : '/login'
+  return (
+    <AccountCard title="Register">
+      {isGuest ? (
+        <p className="mb-5 text-sm text-slate-700 dark:text-slate-300">
+          You are shopping as a guest. Register to keep your cart and buy eBooks.
+        </p>
+      ) : null}
+      <AccountForm
+        action="/Register"
+        actionData={actionData}
+        submitLabel="Register"
+        pendingLabel="Creating your account…"
+        redirectTo={redirectTo}
+      >
+        <TextField
+          label="Email"
+          name="email"
+          type="email"
+          requiredMessage={identityMessages.emailMissing}
+          autoComplete="email"
+          required
+          maxLength={EMAIL_MAX_LENGTH}
+          defaultValue={actionData?.email}
+          error={actionData?.fieldErrors?.email}
+        />
+        <TextField
+          label="Password"
+          name="password"
+          type="password"
+          requiredMessage={identityMessages.passwordMissing}
+          autoComplete="new-password"
+          required
+          minLength={PASSWORD_MIN_LENGTH}
+          maxLength={PASSWORD_MAX_LENGTH}
+          hint={`${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters. A long phrase you can remember is best; very common passwords are refused.`}
+          error={actionData?.fieldErrors?.password}
+        />
+      </AccountForm>
+      <p className="mt-6 text-center text-sm">
+        Already registered?{' '}
+        <Link to={loginHref} className="font-medium text-blue-700 underline dark:text-sky-300">
+          Login
+        </Link>
+      </p>
+    </AccountCard>
+  )
+}

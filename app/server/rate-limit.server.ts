@@ -1,0 +1,90 @@
+import { and, eq, gt, lte, sql } from 'drizzle-orm'
+import type { Db } from './db/database.server.ts'
+import { rateLimits } from './db/schema.server.ts'
+
+/** A limit: at most `limit` hits per `windowMs` for each subject (an IP, an account + IP, …). */
+export type RateLimitRule = { name: string; limit: number; windowMs: number }
+
+export type RateLimitState = {
+  /** False once the subject has used up its hits for this window. */
+  allowed: boolean
+  hits: number
+  /** Seconds until the window ends (and the subject may try again). */
+  retryAfterSeconds: number
+}
+
+/**
+ * Counts one hit for `subject` and says whether it is still within the rule. Fixed windows, counted in
+ * the database with one atomic upsert, so several app instances share the counts and concurrent hits are
+ * never lost. Chosen over rate-limiter-flexible, whose PostgreSQL store needs a `pg` pool or an ORM it
+ * knows and cannot use the embedded PGlite (docs/decisions/007).
+ */
+export async function hitRateLimit(
+  db: Db,
+  rule: RateLimitRule,
+  subject: string,
+  now = new Date(),
+): Promise<RateLimitState> {
+  const resetAt = new Date(now.getTime() + rule.windowMs)
+  const expired = sql`${rateLimits.resetAt} <= ${now.toISOString()}::timestamptz`
+  const [row] = await db
+    .insert(rateLimits)
+    .values({ key: keyOf(rule, subject), hits: 1, resetAt })
+    .onConflictDoUpdate({
+      target: rateLimits.key,
+      set: {
+        hits: sql`case when ${expired} then 1 else ${rateLimits.hits} + 1 end`,
+        resetAt: sql`case when ${expired} then excluded.reset_at else ${rateLimits.resetAt} end`,
+      },
+    })
+    .returning({ hits: rateLimits.hits, resetAt: rateLimits.resetAt })
+  return stateOf(row!.hits, row!.resetAt, now, row!.hits <= rule.limit)
+}
+
+/** Whether `subject` may still try, without counting a hit (e.g. before checking a password). */
+export async function peekRateLimit(
+  db: Db,
+  rule: RateLimitRule,
+  subject: string,
+  now = new Date(),
+): Promise<RateLimitState> {
+  const [row] = await db
+    .select({ hits: rateLimits.hits, resetAt: rateLimits.resetAt })
+    .from(rateLimits)
+    .where(and(eq(rateLimits.key, keyOf(rule, subject)), gt(rateLimits.resetAt, now)))
+    .limit(1)
+  if (!row) return { allowed: true, hits: 0, retryAfterSeconds: 0 }
+  return stateOf(row.hits, row.resetAt, now, row.hits < rule.limit)
+}
+
+/** Forgets a subject's hits (a successful login clears its failed ones). */
+export async function clearRateLimit(db: Db, rule: RateLimitRule, subject: string): Promise<void> {
+  await db.delete(rateLimits).where(eq(rateLimits.key, keyOf(rule, subject)))
+}
+
+/** Deletes the counters whose window has ended. Returns how many went. */
+export async function deleteExpiredRateLimits(db: Db, now = new Date()): Promise<number> {
+  const deleted = await db
+    .delete(rateLimits)
+    .where(lte(rateLimits.resetAt, now))
+    .returning({ key: rateLimits.key })
+  return deleted.length
+}
+
+/** 'Too many attempts. Try again in 3 minutes.' */
+export function tooManyAttemptsMessage(retryAfterSeconds: number): string {
+  const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60))
+  return `Too many attempts. Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`
+}
+
+function keyOf(rule: RateLimitRule, subject: string) {
+  return `${rule.name}:${subject}`
+}
+
+function stateOf(hits: number, resetAt: Date, now: Date, allowed: boolean): RateLimitState {
+  return {
+    allowed,
+    hits,
+    retryAfterSeconds: Math.max(1, Math.ceil((resetAt.getTime() - now.getTime()) / 1000)),
+  }
+}

@@ -1,0 +1,30 @@
+import { moveUserCart } from '#app/features/cart/cart.server.ts'
+import { createAuth } from '#app/server/auth.server.ts'
+import type { AppContext } from '#app/server/context.server.ts'
+import type { Db } from '#app/server/db/database.server.ts'
+import type { Env } from '#app/server/env.server.ts'
+import type { Logger } from '#app/server/logger.server.ts'
+
+export type StoreServices = Omit<AppContext, 'clientIp'>
+
+/**
+ * Where the infrastructure meets the features, once per process: every request's AppContext is these plus
+ * the client's address. Better Auth is told to move a guest's cart to the account before it deletes the
+ * guest (the cart feature owns carts; the auth layer knows nothing of them).
+ */
+export function createStoreServices(options: {
+  db: Db
+  env: Env
+  authSecret: string
+  logger: Logger
+}): StoreServices {
+  const { db, env, authSecret, logger } = options
+  const auth = createAuth({
+    db,
+    secret: authSecret,
+    baseURL: env.publicUrl.origin,
+    onGuestLinked: (guestUserId, userId) => moveUserCart(db, guestUserId, userId),
+    logger,
+  })
+  return { db, env, authSecret, auth, logger }
+}

@@ -1,0 +1,49 @@
+import { data, redirect } from 'react-router'
+import { handOverVisitorCart } from '#app/features/cart/visitor-cart.server.ts'
+import { deleteGuestUser, type AccountResult } from '#app/features/identity/account.server.ts'
+import type { AccountActionData } from '#app/features/identity/components/account-form.tsx'
+import type { SessionUser } from '#app/features/identity/session.server.ts'
+import type { AppContext } from '#app/server/context.server.ts'
+import { safeRedirectPath } from '#app/server/safe-redirect.ts'
+
+/**
+ * After a login, a registration or a guest start: the cart the visitor had joins the account, then the
+ * browser is sent on with the new session cookie (a 303, so a reload does not post again). Every cookie
+ * travels as its own Set-Cookie header: Better Auth's session cookie(s) and the cart cookie's deletion.
+ */
+export async function signedInRedirect(
+  request: Request,
+  app: AppContext,
+  {
+    result,
+    before,
+    redirectTo,
+  }: {
+    result: Extract<AccountResult, { ok: true }>
+    /** Who the visitor was before: a guest's cart moves to the account, then the guest goes. */
+    before: SessionUser | null
+    redirectTo: FormDataEntryValue | null
+  },
+) {
+  const guestUserId = before?.isGuest && before.id !== result.userId ? before.id : undefined
+  const clearCartCookie = await handOverVisitorCart(request, app, { userId: result.userId, guestUserId })
+  if (guestUserId) await deleteGuestUser(app, guestUserId)
+  const headers = new Headers()
+  for (const cookie of result.setCookies) headers.append('Set-Cookie', cookie)
+  if (clearCartCookie) headers.append('Set-Cookie', clearCartCookie)
+  return redirect(safeRedirectPath(redirectTo), { status: 303, headers })
+}
+
+/** A refused attempt: the form again, with its messages and the email typed (never the password). */
+export function accountFailure(
+  result: Extract<AccountResult, { ok: false }>,
+  email?: FormDataEntryValue | null,
+) {
+  const body: AccountActionData = {
+    fieldErrors: result.fieldErrors,
+    formError: result.formError,
+    email: typeof email === 'string' ? email.slice(0, 254) : undefined,
+  }
+  const headers = result.retryAfterSeconds ? { 'Retry-After': String(result.retryAfterSeconds) } : undefined
+  return data(body, { status: result.status, headers })
+}

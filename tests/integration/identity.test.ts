@@ -1,0 +1,423 @@
+import { eq } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { addToCart, listCartBookIds, requireUserCart } from '#app/features/cart/cart.server.ts'
+import { listBooks } from '#app/features/catalog/catalog.server.ts'
+import { identityMessages } from '#app/features/identity/credentials.ts'
+import { loader as rootLoader } from '#app/root.tsx'
+import { action as cartAction } from '#app/routes/cart.tsx'
+import { action as loginAction, loader as loginLoader } from '#app/routes/login.tsx'
+import { action as logoutAction } from '#app/routes/logout.tsx'
+import { action as registerAction } from '#app/routes/register.tsx'
+import { parseEnv } from '#app/server/env.server.ts'
+import { createLogger } from '#app/server/logger.server.ts'
+import { carts, session, user } from '#app/server/db/schema.server.ts'
+import { createStoreServices } from '#app/services.server.ts'
+import { signedInRedirect } from '#app/sign-in.server.ts'
+import { createTestDatabase } from '#tests/db.ts'
+import { routeArgs, servicesFor, thrownBy } from '#tests/route-args.ts'
+
+let database: Awaited<ReturnType<typeof createTestDatabase>>
+let bookIds: string[]
+beforeAll(async () => {
+  database = await createTestDatabase()
+  bookIds = (await listBooks(database.db)).map((book) => book.id)
+})
+afterAll(() => database.dispose())
+
+const PASSWORD = 'correct horse battery staple'
+let ipCounter = 0
+/** Each test posts from its own address, so that the per-IP limits of one test do not touch another. */
+const freshIp = () => `198.51.100.${++ipCounter}`
+
+type Outcome = { status: number; body: unknown; setCookies: string[]; location: string | null }
+
+/** Runs an action as a browser would post its form, and reads what it answered (data or a redirect). */
+async function post(
+  action: (args: ReturnType<typeof routeArgs>) => Promise<unknown>,
+  path: string,
+  fields: Record<string, string>,
+  options: { cookie?: string; clientIp?: string; dataRequest?: boolean } = {},
+): Promise<Outcome> {
+  const args = routeArgs({
+    db: database.db,
+    path,
+    cookie: options.cookie,
+    clientIp: options.clientIp ?? freshIp(),
+    dataRequest: options.dataRequest,
+    init: { method: 'POST', body: new URLSearchParams(fields) },
+  })
+  const result = await action(args)
+  if (result instanceof Response) {
+    return {
+      status: result.status,
+      body: null,
+      setCookies: result.headers.getSetCookie(),
+      location: result.headers.get('Location'),
+    }
+  }
+  const { data, init } = result as { data: unknown; init?: ResponseInit }
+  return { status: init?.status ?? 200, body: data, setCookies: [], location: null }
+}
+
+/** The Cookie header a browser would send after receiving these Set-Cookie headers. */
+function cookieHeader(setCookies: string[], previous = ''): string {
+  const jar = new Map(
+    previous
+      .split(';')
+      .map((pair) => pair.trim())
+      .filter(Boolean)
+      .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)] as const),
+  )
+  for (const header of setCookies) {
+    const [pair] = header.split(';')
+    const name = pair!.slice(0, pair!.indexOf('='))
+    const value = pair!.slice(pair!.indexOf('=') + 1)
+    if (/max-age=0/i.test(header) || value === '') jar.delete(name)
+    else jar.set(name, value)
+  }
+  return [...jar].map(([name, value]) => `${name}=${value}`).join('; ')
+}
+
+async function rootUser(cookie: string) {
+  const data = await rootLoader(routeArgs({ db: database.db, path: '/', cookie }))
+  return { user: data.user, cartBookIds: data.cartBookIds }
+}
+
+async function registered(email: string) {
+  const outcome = await post(registerAction, '/Register', { email, password: PASSWORD })
+  expect(outcome.status).toBe(303)
+  return cookieHeader(outcome.setCookies)
+}
+
+describe('register', () => {
+  test.each([
+    ['an empty email', { email: '', password: PASSWORD }, { email: identityMessages.emailMissing }],
+    ['no email field at all', { password: PASSWORD }, { email: identityMessages.emailMissing }],
+    ['a malformed email', { email: 'reader@', password: PASSWORD }, { email: identityMessages.emailInvalid }],
+    [
+      'an empty password',
+      { email: 'a@example.com', password: '' },
+      { password: identityMessages.passwordMissing },
+    ],
+    [
+      'a short password',
+      { email: 'a@example.com', password: 'abc1234' },
+      { password: identityMessages.passwordTooShort },
+    ],
+    [
+      'a 129-character password',
+      { email: 'a@example.com', password: 'x'.repeat(129) },
+      { password: identityMessages.passwordTooLong },
+    ],
+    [
+      'a common password',
+      { email: 'a@example.com', password: 'baseball' },
+      { password: identityMessages.passwordCommon },
+    ],
+    [
+      'a common password in other case',
+      { email: 'a@example.com', password: 'PassWord' },
+      { password: identityMessages.passwordCommon },
+    ],
+  ])('%s is refused with 400 and a message next to the field', async (_, fields, fieldErrors) => {
+    const outcome = await post(registerAction, '/Register', fields)
+    expect(outcome.status).toBe(400)
+    expect(outcome.body).toMatchObject({ fieldErrors })
+    expect(JSON.stringify(outcome.body)).not.toContain(fields.password || 'never')
+    expect(outcome.setCookies).toEqual([])
+  })
+
+  test('success signs the visitor in with an HttpOnly, SameSite=Lax session cookie and lands on /', async () => {
+    const outcome = await post(registerAction, '/Register', {
+      email: ' New.Reader@Example.com ',
+      password: PASSWORD,
+    })
+    expect(outcome).toMatchObject({ status: 303, location: '/' })
+    const sessionCookie = outcome.setCookies.find((cookie) => cookie.startsWith('better-auth.session_token='))
+    expect(sessionCookie).toMatch(/HttpOnly/i)
+    expect(sessionCookie).toMatch(/SameSite=Lax/i)
+    expect(sessionCookie).toMatch(/Max-Age=604800/)
+    expect(await rootUser(cookieHeader(outcome.setCookies))).toMatchObject({
+      user: { email: 'new.reader@example.com', isGuest: false },
+    })
+  })
+
+  test('an email already registered (in any case) is refused with its message', async () => {
+    await registered('taken@example.com')
+    const outcome = await post(registerAction, '/Register', {
+      email: 'Taken@example.com',
+      password: PASSWORD,
+    })
+    expect(outcome).toMatchObject({
+      status: 409,
+      body: { fieldErrors: { email: identityMessages.emailInUse } },
+    })
+  })
+
+  test('a redirectTo on this site is followed; any other is ignored', async () => {
+    const going = await post(registerAction, '/Register', {
+      email: 'going@example.com',
+      password: PASSWORD,
+      redirectTo: '/cart',
+    })
+    expect(going.location).toBe('/cart')
+    const evil = await post(registerAction, '/Register', {
+      email: 'evil@example.com',
+      password: PASSWORD,
+      redirectTo: '//evil.example',
+    })
+    expect(evil.location).toBe('/')
+  })
+})
+
+describe('login', () => {
+  test('an unknown email and a wrong password get the same status and words', async () => {
+    await registered('known@example.com')
+    const unknown = await post(loginAction, '/login', { email: 'nobody@example.com', password: PASSWORD })
+    const wrong = await post(loginAction, '/login', {
+      email: 'known@example.com',
+      password: 'wrong password!',
+    })
+    expect(unknown).toEqual({ ...wrong, body: { ...(wrong.body as object), email: 'nobody@example.com' } })
+    expect(wrong).toMatchObject({ status: 401, body: { formError: identityMessages.loginFailed } })
+    expect(wrong.setCookies).toEqual([])
+  })
+
+  test.each([
+    ['/AllBooks?page=2', '/AllBooks?page=2'],
+    ['//evil.example', '/'],
+    ['https://evil.example/', '/'],
+    ['/\\evil.example', '/'],
+    ['javascript:alert(1)', '/'],
+  ])('success goes to redirectTo %s → %s, with a new session token', async (redirectTo, expected) => {
+    const email = `redirect${ipCounter}@example.com`
+    const first = await registered(email)
+    const outcome = await post(loginAction, '/login', { email, password: PASSWORD, redirectTo })
+    expect(outcome).toMatchObject({ status: 303, location: expected })
+    const again = cookieHeader(outcome.setCookies)
+    expect(again).not.toBe(first)
+    expect(await rootUser(again)).toMatchObject({ user: { email } })
+  })
+
+  test('the login page sends a signed-in reader on, and keeps a same-site redirectTo for the form', async () => {
+    const cookie = await registered('onward@example.com')
+    const thrown = await thrownBy(() => loginLoader(routeArgs({ db: database.db, path: '/login', cookie })))
+    expect((thrown as Response).headers.get('Location')).toBe('/')
+    const page = await loginLoader(
+      routeArgs({ db: database.db, path: '/login?redirectTo=%2F%2Fevil.example' }),
+    )
+    expect(page.redirectTo).toBeUndefined()
+  })
+
+  test('session cookies are Secure with the __Secure- prefix when the store is https', async () => {
+    const services = createStoreServices({
+      db: database.db,
+      env: parseEnv({ BETTER_AUTH_URL: 'https://books.example' }),
+      authSecret: 'test-secret-that-is-long-enough-0123456789',
+      logger: createLogger('silent'),
+    })
+    const args = routeArgs({
+      db: database.db,
+      path: '/Register',
+      services,
+      clientIp: freshIp(),
+      init: {
+        method: 'POST',
+        body: new URLSearchParams({ email: 'secure@example.com', password: PASSWORD }),
+      },
+    })
+    const response = (await registerAction(args)) as Response
+    const sessionCookie = response.headers.getSetCookie().find((cookie) => cookie.includes('session_token='))
+    expect(sessionCookie).toMatch(/^__Secure-better-auth\.session_token=/)
+    expect(sessionCookie).toMatch(/; Secure/i)
+    expect(sessionCookie).toMatch(/HttpOnly/i)
+    expect(sessionCookie).toMatch(/SameSite=Lax/i)
+  })
+})
+
+describe('rate limits', () => {
+  test('after 10 failed logins for an account from one IP: 429, while the owner logs in from another IP', async () => {
+    const email = 'target@example.com'
+    await registered(email)
+    const attacker = freshIp()
+    for (let attempt = 1; attempt <= 10; attempt++) {
+      const outcome = await post(
+        loginAction,
+        '/login',
+        { email, password: `guess ${attempt}!` },
+        { clientIp: attacker },
+      )
+      expect(outcome.status).toBe(401)
+    }
+    const blocked = await post(loginAction, '/login', { email, password: PASSWORD }, { clientIp: attacker })
+    expect(blocked).toMatchObject({
+      status: 429,
+      body: { formError: 'Too many attempts. Try again in 15 minutes.' },
+    })
+    expect(blocked.setCookies).toEqual([])
+
+    const owner = await post(loginAction, '/login', { email, password: PASSWORD }, { clientIp: freshIp() })
+    expect(owner).toMatchObject({ status: 303, location: '/' })
+  })
+
+  test('more than 30 auth posts from one IP in a minute: 429, whatever the form', async () => {
+    const ip = freshIp()
+    for (let attempt = 1; attempt <= 30; attempt++) {
+      const outcome = await post(loginAction, '/login', { email: '', password: '' }, { clientIp: ip })
+      expect(outcome.status).toBe(400)
+    }
+    const blocked = await post(
+      registerAction,
+      '/Register',
+      { email: 'late@example.com', password: PASSWORD },
+      { clientIp: ip },
+    )
+    expect(blocked).toMatchObject({
+      status: 429,
+      body: { formError: 'Too many attempts. Try again in 1 minute.' },
+    })
+    expect(
+      await post(loginAction, '/login', { email: '', password: '' }, { clientIp: freshIp() }),
+    ).toMatchObject({
+      status: 400,
+    })
+  })
+
+  test('sign-ups and guest sessions are limited per IP', async () => {
+    const ip = freshIp()
+    for (let n = 1; n <= 10; n++) {
+      const outcome = await post(
+        registerAction,
+        '/Register',
+        { email: `bulk${n}@example.com`, password: PASSWORD },
+        { clientIp: ip },
+      )
+      expect(outcome.status).toBe(303)
+    }
+    const eleventh = await post(
+      registerAction,
+      '/Register',
+      { email: 'bulk11@example.com', password: PASSWORD },
+      { clientIp: ip },
+    )
+    expect(eleventh.status).toBe(429)
+
+    const guestIp = freshIp()
+    for (let n = 1; n <= 20; n++)
+      expect((await post(loginAction, '/login', { intent: 'guest' }, { clientIp: guestIp })).status).toBe(303)
+    expect((await post(loginAction, '/login', { intent: 'guest' }, { clientIp: guestIp })).status).toBe(429)
+  })
+})
+
+describe('guests and carts', () => {
+  async function addBook(cookie: string, bookId: string) {
+    const outcome = await post(cartAction, '/cart', { intent: 'add', bookId, redirectTo: '/' }, { cookie })
+    expect(outcome.status).toBe(303)
+    return cookieHeader(outcome.setCookies, cookie)
+  }
+
+  test('a guest shops, registers, and keeps the cart; the guest account is gone', async () => {
+    const started = await post(loginAction, '/login', { intent: 'guest', redirectTo: '/AllBooks' })
+    expect(started).toMatchObject({ status: 303, location: '/AllBooks' })
+    let cookie = cookieHeader(started.setCookies)
+    expect(await rootUser(cookie)).toMatchObject({ user: { isGuest: true } })
+    cookie = await addBook(cookie, bookIds[0]!)
+    cookie = await addBook(cookie, bookIds[1]!)
+    expect(cookie).not.toContain('cb_cart')
+
+    const guestId = (
+      await database.db.select({ id: user.id }).from(user).where(eq(user.isAnonymous, true))
+    ).map((row) => row.id)
+    const outcome = await post(
+      registerAction,
+      '/Register',
+      { email: 'was.guest@example.com', password: PASSWORD },
+      { cookie },
+    )
+    expect(outcome.status).toBe(303)
+    const account = await rootUser(cookieHeader(outcome.setCookies, cookie))
+    expect(account.user).toEqual({ email: 'was.guest@example.com', isGuest: false })
+    expect(new Set(account.cartBookIds)).toEqual(new Set([bookIds[0], bookIds[1]]))
+    const remaining = await database.db.select({ id: user.id }).from(user).where(eq(user.isAnonymous, true))
+    expect(remaining.filter((row) => guestId.includes(row.id)).length).toBeLessThan(guestId.length)
+  })
+
+  test("an anonymous visitor's cart is merged into the account's at login: union, no duplicates", async () => {
+    const email = 'merger@example.com'
+    const accountCookie = await registered(email)
+    await addBook(accountCookie, bookIds[0]!)
+    await addBook(accountCookie, bookIds[2]!)
+
+    let visitor = await addBook('', bookIds[2]!)
+    visitor = await addBook(visitor, bookIds[3]!)
+    expect(visitor).toContain('cb_cart=')
+    const outcome = await post(loginAction, '/login', { email, password: PASSWORD }, { cookie: visitor })
+    expect(outcome.status).toBe(303)
+    expect(outcome.setCookies.some((cookie) => /^cb_cart=;.*Max-Age=0/.test(cookie))).toBe(true)
+    const after = await rootUser(cookieHeader(outcome.setCookies, visitor))
+    expect(after.cartBookIds.toSorted()).toEqual([bookIds[0], bookIds[2], bookIds[3]].toSorted())
+  })
+
+  test("a guest's cart moves even where Better Auth's link hook does not run", async () => {
+    const app = servicesFor(database.db)
+    const guest = await app.auth.api.signInAnonymous({ returnHeaders: true, headers: new Headers() })
+    const guestUser = guest.response!.user
+    await addToCart(database.db, await requireUserCart(database.db, guestUser.id), bookIds[4]!)
+    // An account made without the guest's session: Better Auth sees no guest, so its hook is not called.
+    const account = await app.auth.api.signUpEmail({
+      body: { email: 'nohook@example.com', password: PASSWORD, name: 'x' },
+    })
+    expect(await database.db.select().from(user).where(eq(user.id, guestUser.id))).toHaveLength(1)
+
+    const args = routeArgs({ db: database.db, path: '/login' })
+    await signedInRedirect(
+      args.request,
+      args.context.get((await import('#app/server/context.server.ts')).appContext),
+      {
+        result: { ok: true, userId: account.user.id, setCookies: [] },
+        before: { id: guestUser.id, email: guestUser.email, isGuest: true },
+        redirectTo: null,
+      },
+    )
+    const [accountCart] = await database.db.select().from(carts).where(eq(carts.userId, account.user.id))
+    expect(await listCartBookIds(database.db, accountCart!.id)).toEqual([bookIds[4]])
+    expect(await database.db.select().from(user).where(eq(user.id, guestUser.id))).toHaveLength(0)
+  })
+})
+
+describe('logout', () => {
+  test('revokes the session on the server, clears the cookie and stays on the page', async () => {
+    const cookie = await registered('leaving@example.com')
+    const [before] = await database.db
+      .select()
+      .from(session)
+      .innerJoin(user, eq(user.id, session.userId))
+      .where(eq(user.email, 'leaving@example.com'))
+    const outcome = await post(logoutAction, '/logout', { redirectTo: '/books/django-framework' }, { cookie })
+    expect(outcome).toMatchObject({ status: 303, location: '/books/django-framework' })
+    expect(outcome.setCookies.some((c) => /session_token=;/.test(c) && /Max-Age=0/i.test(c))).toBe(true)
+    expect(await database.db.select().from(session).where(eq(session.id, before!.session.id))).toHaveLength(0)
+    // The old cookie, replayed, is worth nothing.
+    expect((await rootUser(cookie)).user).toBeNull()
+  })
+
+  test('when it fails, the visitor is told and stays signed in', async () => {
+    const broken = await createTestDatabase()
+    const args = (cookie?: string) =>
+      routeArgs({
+        db: broken.db,
+        path: '/logout',
+        cookie,
+        init: { method: 'POST', body: new URLSearchParams({ redirectTo: '/' }) },
+      })
+    const signedUp = await servicesFor(broken.db).auth.api.signUpEmail({
+      body: { email: 'stuck@example.com', password: PASSWORD, name: 'x' },
+      returnHeaders: true,
+    })
+    const cookie = cookieHeader(signedUp.headers.getSetCookie())
+    await broken.dispose()
+    const result = (await logoutAction(args(cookie))) as { data: unknown; init: ResponseInit }
+    expect(result.init.status).toBe(503)
+    expect(result.data).toEqual({ error: identityMessages.logoutFailed })
+  })
+})
