@@ -11,11 +11,13 @@ import type { ViteDevServer } from 'vite'
 import { deleteAbandonedCarts } from '#app/features/cart/cart.server.ts'
 import { getVisitorCartBookIds } from '#app/features/cart/visitor-cart.server.ts'
 import { seedCatalog } from '#app/features/catalog/catalog.server.ts'
+import { deleteIdleGuests } from '#app/features/identity/account.server.ts'
 import { readTheme } from '#app/features/theme/theme.server.ts'
 import { resolveAuthSecret } from '#app/server/auth-secret.server.ts'
 import { lockDataDir, type DataDirLock } from '#app/server/data-dir-lock.server.ts'
 import { openDatabase, type DatabaseHandle } from '#app/server/db/database.server.ts'
 import { parseEnv, type Env } from '#app/server/env.server.ts'
+import { deleteExpiredRateLimits } from '#app/server/rate-limit.server.ts'
 import { createLogger, type Logger } from '#app/server/logger.server.ts'
 import { createHttpApp } from './http.ts'
 import { PageCache } from './page-cache.ts'
@@ -106,19 +108,28 @@ export async function start(options: { vite?: ViteDevServer } = {}): Promise<Run
     `CodeBook is listening on http://localhost:${port}`,
   )
 
-  // Abandoned anonymous carts go after 30 idle days: checked at start and hourly.
-  const sweepCarts = () =>
-    deleteAbandonedCarts(database.db).then(
-      (deleted) => deleted && logger.info({ deleted }, 'deleted abandoned carts'),
-      (error: unknown) => logger.warn({ err: error }, 'could not delete abandoned carts'),
-    )
-  void sweepCarts()
-  const cartSweeper = setInterval(sweepCarts, 60 * 60 * 1000).unref()
+  // Housekeeping, at start and hourly: abandoned anonymous carts (30 idle days), guests long gone, and
+  // rate-limit counters whose window has ended.
+  const sweep = async () => {
+    const sweeps = [
+      ['abandoned carts', () => deleteAbandonedCarts(database.db)],
+      ['idle guests', () => deleteIdleGuests(database.db)],
+      ['expired rate limits', () => deleteExpiredRateLimits(database.db)],
+    ] as const
+    for (const [what, run] of sweeps) {
+      await run().then(
+        (deleted) => deleted && logger.info({ deleted }, `deleted ${what}`),
+        (error: unknown) => logger.warn({ err: error }, `could not delete ${what}`),
+      )
+    }
+  }
+  void sweep()
+  const sweeper = setInterval(sweep, 60 * 60 * 1000).unref()
 
   const stop = async (reason: string) => {
     if (stopping) return
     stopping = true
-    clearInterval(cartSweeper)
+    clearInterval(sweeper)
     logger.info({ reason }, 'stopping: draining in-flight requests')
     setTimeout(() => {
       logger.error('stop took too long; exiting')

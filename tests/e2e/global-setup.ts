@@ -9,9 +9,13 @@ declare module 'vitest' {
 
 let store: StoreProcess | undefined
 
-/** One production store on a fresh embedded database for every browser test. */
+/**
+ * One production store on a fresh embedded database for every browser test. It trusts the loopback proxy's
+ * X-Forwarded-For, and each browser context sends its own address (newPage), so that the per-IP rate limits
+ * of sign-ups and logins see every test as a different visitor, as they would be.
+ */
 export async function setup(project: TestProject) {
-  store = await spawnStore()
+  store = await spawnStore({ TRUST_PROXY: 'loopback' })
   await waitUntilReady(store)
   project.provide('baseURL', store.url)
 }

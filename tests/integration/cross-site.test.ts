@@ -39,3 +39,15 @@ test('reads are never refused', async () => {
   })
   expect(response.status).toBe(200)
 })
+
+test.each(['/login', '/Register', '/logout', '/cart', '/theme'])(
+  'every state-changing form (%s) refuses another site’s post',
+  async (path) => {
+    const response = await fetch(`${baseUrl}${path}`, {
+      method: 'POST',
+      headers: { Origin: 'https://evil.example', 'Sec-Fetch-Site': 'cross-site' },
+      body: new URLSearchParams({ email: 'a@example.com', password: 'correct horse battery' }),
+    })
+    expect(response.status).toBe(403)
+  },
+)

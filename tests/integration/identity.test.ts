@@ -421,3 +421,24 @@ describe('logout', () => {
     expect(result.data).toEqual({ error: identityMessages.logoutFailed })
   })
 })
+
+test('guests long gone are deleted with their carts; a guest with a live session stays', async () => {
+  const { deleteIdleGuests } = await import('#app/features/identity/account.server.ts')
+  const app = servicesFor(database.db)
+  const guest = await app.auth.api.signInAnonymous({ returnHeaders: true, headers: new Headers() })
+  const guestId = guest.response!.user.id
+  await requireUserCart(database.db, guestId)
+  const day = 24 * 60 * 60 * 1000
+  await database.db
+    .update(user)
+    .set({ createdAt: new Date(Date.now() - 40 * day) })
+    .where(eq(user.id, guestId))
+  const exists = async () => (await database.db.select().from(user).where(eq(user.id, guestId))).length
+  // Created 40 days ago but still signed in (the session lasts 7 days): kept.
+  await deleteIdleGuests(database.db, new Date())
+  expect(await exists()).toBe(1)
+  // Once the session has expired: deleted, and the cart with it.
+  await deleteIdleGuests(database.db, new Date(Date.now() + 8 * day))
+  expect(await exists()).toBe(0)
+  expect(await database.db.select().from(carts).where(eq(carts.userId, guestId))).toHaveLength(0)
+})

@@ -1,6 +1,7 @@
 import { APIError } from 'better-auth/api'
-import { and, eq } from 'drizzle-orm'
+import { and, eq, gt, lt, notExists } from 'drizzle-orm'
 import type { AppContext } from '#app/server/context.server.ts'
+import type { Db } from '#app/server/db/database.server.ts'
 import { session, user } from '#app/server/db/schema.server.ts'
 import {
   clearRateLimit,
@@ -194,4 +195,21 @@ function authHeaders(request: Request, app: AppContext): Headers {
   const userAgent = request.headers.get('User-Agent')
   if (userAgent) headers.set('User-Agent', userAgent)
   return headers
+}
+
+/** Guests are kept while they have a live session; a guest gone for this long is deleted, with its cart. */
+export const IDLE_GUEST_DAYS = 30
+
+/** Deletes guest accounts with no live session and created more than IDLE_GUEST_DAYS ago. */
+export async function deleteIdleGuests(db: Db, now = new Date()): Promise<number> {
+  const cutoff = new Date(now.getTime() - IDLE_GUEST_DAYS * 24 * 60 * 60 * 1000)
+  const liveSession = db
+    .select({ id: session.id })
+    .from(session)
+    .where(and(eq(session.userId, user.id), gt(session.expiresAt, now)))
+  const deleted = await db
+    .delete(user)
+    .where(and(eq(user.isAnonymous, true), lt(user.createdAt, cutoff), notExists(liveSession)))
+    .returning({ id: user.id })
+  return deleted.length
 }

@@ -1,0 +1,28 @@
+import { expect, test } from 'vitest'
+import commonPasswordList from './data/common-passwords.txt?raw'
+import { isCommonPassword, RegisterSchema } from './credentials.server.ts'
+import { identityMessages } from './credentials.ts'
+
+test('the shipped list holds the 10,000 most common passwords, most common first', () => {
+  const lines = commonPasswordList.trim().split('\n')
+  expect(lines).toHaveLength(10_000)
+  expect(new Set(lines).size).toBe(10_000)
+  expect(lines.slice(0, 3)).toEqual(['password', '123456', '12345678'])
+})
+
+test.each(['password', 'PASSWORD', 'baseball', 'iloveyou', 'trustno1', 'football', 'qwertyuiop'])(
+  '%s is common',
+  (password) => expect(isCommonPassword(password)).toBe(true),
+)
+
+test.each(['correct horse battery staple', 'Tr0ub4dor&3x', 'codebook reader 2026'])('%s is not', (password) =>
+  expect(isCommonPassword(password)).toBe(false),
+)
+
+test('registration says why a password was refused, and allows any long enough uncommon one', () => {
+  const refused = RegisterSchema.safeParse({ email: 'a@example.com', password: 'sunshine' })
+  expect(refused.error?.issues.map((issue) => issue.message)).toEqual([identityMessages.passwordCommon])
+  // No composition rules: lower-case words, spaces, any script.
+  for (const password of ['plain lower words', 'пароль для книги', '        spaces  '])
+    expect(RegisterSchema.safeParse({ email: 'a@example.com', password }).success).toBe(true)
+})
