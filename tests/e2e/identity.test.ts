@@ -1,0 +1,433 @@
+import type { Browser, Page, Response } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
+import { expectHealthyPage, launchBrowser, newPage, themes, visit } from './browser.ts'
+
+const baseURL = inject('baseURL')
+let browser: Browser
+beforeAll(async () => {
+  browser = await launchBrowser()
+})
+afterAll(() => browser?.close())
+
+// Spelled out rather than imported from the app, so that a changed wording fails here.
+const messages = {
+  emailMissing: 'Please type your email',
+  emailInvalid: 'Please enter a valid email address, like name@example.com.',
+  passwordCommon:
+    'This password is one of the 10,000 most common passwords, which attackers try first. Please choose another.',
+  emailInUse: 'Email is already in use. Please use another email.',
+  loginFailed: 'Login failed. Please check your credentials.',
+}
+const password = 'correct horse battery staple'
+const signedOutItems = ['All eBooks', 'Login', 'Register']
+const accountItems = ['All eBooks', 'Log out']
+const guestItems = ['All eBooks', 'Register', 'Log out']
+const bookA = 'Django Framework'
+const bookB = 'The Future of Design Systems'
+
+function uniqueEmail(name: string) {
+  return `${name}-${Date.now()}-${Math.random().toString(36).slice(2, 7)}@example.com`
+}
+
+const scripts = new WeakMap<Page, boolean>()
+
+async function newVisitor(javaScriptEnabled: boolean, options: { colorScheme?: 'light' | 'dark' } = {}) {
+  const page = await newPage(browser, { javaScriptEnabled, ...options })
+  scripts.set(page, javaScriptEnabled)
+  return page
+}
+
+/**
+ * Runs `act`, which posts a form, and returns the answer to that post. Without JavaScript it also waits
+ * for the document that answer loaded: the URL alone cannot tell, as a refused form comes back to its own.
+ */
+async function submit(page: Page, act: () => Promise<void>): Promise<Response> {
+  const answered = page.waitForResponse((response) => response.request().method() === 'POST')
+  const loaded = scripts.get(page) === false ? page.waitForEvent('load') : undefined
+  await act()
+  const response = await answered
+  await loaded
+  return response
+}
+
+const emailField = (page: Page) => page.getByLabel('Email', { exact: true })
+const passwordField = (page: Page) => page.getByLabel('Password', { exact: true })
+
+/** The field is marked invalid and `message` is among the texts its aria-describedby points to. */
+async function expectFieldError(page: Page, label: 'Email' | 'Password', message: string) {
+  const field = page.getByLabel(label, { exact: true })
+  await expect.poll(() => field.getAttribute('aria-invalid')).toBe('true')
+  const ids = (await field.getAttribute('aria-describedby'))?.split(' ') ?? []
+  const descriptions = await Promise.all(ids.map((id) => page.locator(`[id="${id}"]`).textContent()))
+  expect(descriptions).toContain(message)
+  // With JavaScript the visitor is taken to the field to fix; without, the page loads fresh at the top.
+  if (scripts.get(page) !== false) await expectFocused(page, label)
+}
+
+async function expectFieldValid(page: Page, label: 'Email' | 'Password') {
+  expect(await page.getByLabel(label, { exact: true }).getAttribute('aria-invalid')).toBeNull()
+}
+
+async function expectFocused(page: Page, label: 'Email' | 'Password') {
+  const field = page.getByLabel(label, { exact: true })
+  await expect.poll(() => field.evaluate((input) => input === document.activeElement)).toBe(true)
+}
+
+/** Fills the register form and posts it; returns the answer to the post. */
+async function postRegister(page: Page, email: string, secret: string) {
+  await emailField(page).fill(email)
+  await passwordField(page).fill(secret)
+  return submit(page, () => page.getByRole('button', { name: 'Register', exact: true }).click())
+}
+
+async function postLogin(page: Page, email: string, secret: string) {
+  await emailField(page).fill(email)
+  await passwordField(page).fill(secret)
+  return submit(page, () => page.getByRole('button', { name: 'Login', exact: true }).click())
+}
+
+async function expectOn(page: Page, path: string) {
+  await page.waitForURL(`${baseURL}${path}`)
+  expect(page.url()).toBe(`${baseURL}${path}`)
+}
+
+async function openPersonMenu(page: Page) {
+  await page.getByRole('button', { name: 'Account menu' }).click()
+  const menu = page.getByRole('menu', { name: 'Account menu' })
+  await menu.waitFor()
+  return menu
+}
+
+/**
+ * The person menu names who is signed in (`who`: an email, 'Guest', or null when signed out) and offers
+ * `items`. It is polled: after a logout with JavaScript the page updates in place, a moment later.
+ */
+async function expectPersonMenu(page: Page, who: string | null, items: string[]) {
+  const menu = await openPersonMenu(page)
+  await expect.poll(() => menu.getByRole('menuitem').allTextContents()).toEqual(items)
+  if (who === null) {
+    expect(await menu.getByRole('group').count()).toBe(0)
+  } else {
+    const group = menu.getByRole('group', { name: who, exact: true })
+    expect(await group.count()).toBe(1)
+    expect(await group.getByText(who, { exact: true }).isVisible()).toBe(true)
+    expect(await group.getByRole('menuitem').allTextContents()).toEqual(items)
+  }
+  await page.keyboard.press('Escape')
+  await menu.waitFor({ state: 'hidden' })
+}
+
+/** 'Log out' from the person menu: the visitor stays where they were, signed out. */
+async function logOutHere(page: Page) {
+  const before = page.url()
+  const menu = await openPersonMenu(page)
+  const response = await submit(page, () => menu.getByRole('menuitem', { name: 'Log out' }).click())
+  expect(new URL(response.url()).pathname).toMatch(/^\/logout(\.data)?$/)
+  await expectPersonMenu(page, null, signedOutItems)
+  expect(page.url()).toBe(before)
+}
+
+async function registerAndLand(page: Page, email: string) {
+  await visit(page, `${baseURL}/Register`)
+  await postRegister(page, email, password)
+  await expectOn(page, '/')
+}
+
+async function expectBadge(page: Page, count: number) {
+  const name = `Cart, ${count} ${count === 1 ? 'book' : 'books'}`
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).waitFor()
+}
+
+async function addToCart(page: Page, title: string) {
+  const card = page.getByRole('article').filter({ hasText: title })
+  await card.getByRole('button', { name: 'Add To Cart' }).click()
+  await card.getByRole('button', { name: 'Remove Item' }).waitFor()
+}
+
+/** The cart page lists exactly `titles`, each once. */
+async function expectCart(page: Page, titles: string[]) {
+  await visit(page, `${baseURL}/cart`)
+  await page.getByRole('heading', { level: 1, name: `My Cart (${titles.length})` }).waitFor()
+  const listed = await page.getByRole('main').getByRole('listitem').getByRole('link').allTextContents()
+  expect(listed.toSorted()).toEqual(titles.toSorted())
+}
+
+async function sessionCookie(page: Page) {
+  const cookies = await page.context().cookies(baseURL)
+  return cookies.find((cookie) => cookie.name === 'better-auth.session_token')
+}
+
+describe.each([
+  ['on', true],
+  ['off', false],
+] as const)('identity with JavaScript %s', (_, javaScriptEnabled) => {
+  test('register: refused for an empty email, a bad email, a common password, then in; a taken email is refused', async () => {
+    const page = await newVisitor(javaScriptEnabled)
+    const posts: string[] = []
+    page.on('request', (request) => {
+      if (request.method() === 'POST') posts.push(request.url())
+    })
+    await visit(page, `${baseURL}/Register`)
+    await expectHealthyPage(page)
+
+    // The browser stops an empty form before it is posted; with JavaScript, in the store's words.
+    await page.getByRole('button', { name: 'Register', exact: true }).click()
+    const validationMessage = () => emailField(page).evaluate((input: HTMLInputElement) => input.validationMessage)
+    expect(await emailField(page).evaluate((input: HTMLInputElement) => input.validity.valueMissing)).toBe(true)
+    if (javaScriptEnabled) expect(await validationMessage()).toBe(messages.emailMissing)
+    else expect(await validationMessage()).not.toMatch(/^$|^Please type your email$/)
+    expect(posts).toEqual([])
+    expect(page.url()).toBe(`${baseURL}/Register`)
+
+    // Past the browser, the server refuses it too, and says so next to the field.
+    await page.locator('form:has(input[name=email])').evaluate((form: HTMLFormElement) => {
+      form.noValidate = true
+    })
+    let answer = await postRegister(page, '', password)
+    expect(answer.status()).toBe(400)
+    await expectFieldError(page, 'Email', messages.emailMissing)
+    await expectFieldValid(page, 'Password')
+    expect(page.url()).toBe(`${baseURL}/Register`)
+    await expectHealthyPage(page)
+
+    // The browser takes 'name@example'; the server wants a domain with a dot.
+    answer = await postRegister(page, 'name@example', password)
+    expect(answer.status()).toBe(400)
+    await expectFieldError(page, 'Email', messages.emailInvalid)
+    await expectHealthyPage(page)
+
+    const email = uniqueEmail('register')
+    answer = await postRegister(page, email, 'BaseBall')
+    expect(answer.status()).toBe(400)
+    await expectFieldError(page, 'Password', messages.passwordCommon)
+    await expectFieldValid(page, 'Email')
+    // The email typed comes back; the password never does.
+    expect(await emailField(page).inputValue()).toBe(email)
+    if (!javaScriptEnabled) expect(await passwordField(page).inputValue()).toBe('')
+    await expectHealthyPage(page)
+
+    await postRegister(page, email, password)
+    await expectOn(page, '/')
+    await expectPersonMenu(page, email, accountItems)
+    await expectHealthyPage(page)
+
+    // The same address again, in capitals and through the lower-case URL, is taken.
+    await logOutHere(page)
+    await visit(page, `${baseURL}/register`)
+    answer = await postRegister(page, email.toUpperCase(), password)
+    expect(answer.status()).toBe(409)
+    await expectFieldError(page, 'Email', messages.emailInUse)
+    await expectFieldValid(page, 'Password')
+    await expectPersonMenu(page, null, signedOutItems)
+    await expectHealthyPage(page)
+    await page.context().close()
+  })
+
+  test('login: an unknown email and a wrong password fail alike, then in; signed in, the forms send home', async () => {
+    const setup = await newVisitor(true)
+    const email = uniqueEmail('login')
+    await registerAndLand(setup, email)
+    await setup.context().close()
+
+    const page = await newVisitor(javaScriptEnabled)
+    await visit(page, `${baseURL}/login`)
+    expect(await page.getByRole('button', { name: 'Login as guest' }).isVisible()).toBe(true)
+    await expectHealthyPage(page)
+
+    const alert = page.getByRole('main').getByRole('alert')
+    const failures: string[] = []
+    for (const [tried, secret] of [
+      [uniqueEmail('nobody'), password],
+      [email, 'correct horse battery stable'],
+    ]) {
+      const answer = await postLogin(page, tried, secret)
+      expect(answer.status()).toBe(401)
+      await alert.waitFor()
+      failures.push((await alert.textContent()) ?? '')
+      // Neither field is blamed: that would tell which one was wrong.
+      await expectFieldValid(page, 'Email')
+      await expectFieldValid(page, 'Password')
+      expect(await emailField(page).inputValue()).toBe(tried)
+      if (javaScriptEnabled) await expect.poll(() => alert.evaluate((p) => p === document.activeElement)).toBe(true)
+      else expect(await passwordField(page).inputValue()).toBe('')
+      expect(page.url()).toBe(`${baseURL}/login`)
+      await expectHealthyPage(page)
+    }
+    expect(failures).toEqual([messages.loginFailed, messages.loginFailed])
+
+    await postLogin(page, email.toUpperCase(), password)
+    await expectOn(page, '/')
+    await expectPersonMenu(page, email, accountItems)
+    await expectHealthyPage(page)
+
+    for (const path of ['/login', '/Register', '/login?redirectTo=/AllBooks']) {
+      await visit(page, `${baseURL}${path}`)
+      await expectOn(page, path.includes('redirectTo') ? '/AllBooks' : '/')
+    }
+    await page.context().close()
+  })
+
+  test.each([
+    { query: '/AllBooks', lands: '/AllBooks' },
+    { query: '//evil.example', lands: '/' },
+    { query: 'https://evil.example/', lands: '/' },
+    { query: '/\\evil.example', lands: '/' },
+  ])('login from /login?redirectTo=$query lands on $lands', async ({ query, lands }) => {
+    const setup = await newVisitor(true)
+    const email = uniqueEmail('redirect')
+    await registerAndLand(setup, email)
+    await setup.context().close()
+
+    const page = await newVisitor(javaScriptEnabled)
+    // Should the store send the visitor off-site, this stand-in answers, and the URL check below fails.
+    await page.context().route(/evil\.example/, (route) => route.fulfill({ body: 'off-site' }))
+    const login = `${baseURL}/login?${new URLSearchParams({ redirectTo: query })}`
+    await visit(page, login)
+    await postLogin(page, email, password)
+    await page.waitForURL((url) => url.href !== login)
+    await expectOn(page, lands)
+    await expectPersonMenu(page, email, accountItems)
+    await page.context().close()
+  })
+
+  test('a redirectTo tampered with in the form still lands on the store', async () => {
+    const setup = await newVisitor(true)
+    const email = uniqueEmail('tamper')
+    await registerAndLand(setup, email)
+    await setup.context().close()
+
+    const page = await newVisitor(javaScriptEnabled)
+    await page.context().route(/evil\.example/, (route) => route.fulfill({ body: 'off-site' }))
+    await visit(page, `${baseURL}/login?redirectTo=/AllBooks`)
+    const hidden = page.locator('form:has(input[name=email]) input[name=redirectTo]')
+    expect(await hidden.inputValue()).toBe('/AllBooks')
+    await hidden.evaluate((input: HTMLInputElement) => {
+      input.value = '//evil.example/steal'
+    })
+    await postLogin(page, email, password)
+    await page.waitForURL((url) => url.pathname !== '/login')
+    await expectOn(page, '/')
+    await page.context().close()
+  })
+
+  test('a guest shops, registers from the menu and keeps the cart', async () => {
+    const page = await newVisitor(javaScriptEnabled)
+    await visit(page, `${baseURL}/login`)
+    await submit(page, () => page.getByRole('button', { name: 'Login as guest' }).click())
+    await expectOn(page, '/')
+    await expectPersonMenu(page, 'Guest', guestItems)
+    await expectHealthyPage(page)
+
+    // A guest may still log in to an account, but is not offered another guest session.
+    await visit(page, `${baseURL}/login`)
+    await page.getByRole('button', { name: 'Login', exact: true }).waitFor()
+    expect(await page.getByRole('button', { name: 'Login as guest' }).count()).toBe(0)
+
+    await visit(page, `${baseURL}/AllBooks`)
+    await addToCart(page, bookA)
+    await addToCart(page, bookB)
+    await expectBadge(page, 2)
+    await expectHealthyPage(page)
+
+    const menu = await openPersonMenu(page)
+    await menu.getByRole('menuitem', { name: 'Register' }).click()
+    await expectOn(page, '/Register')
+    await page.getByText('You are shopping as a guest. Register to keep your cart and buy eBooks.').waitFor()
+    await expectHealthyPage(page)
+    const email = uniqueEmail('guest')
+    await postRegister(page, email, password)
+    await expectOn(page, '/')
+    await expectPersonMenu(page, email, accountItems)
+    await expectBadge(page, 2)
+
+    await expectCart(page, [bookA, bookB])
+    await expectHealthyPage(page)
+    await page.context().close()
+  })
+
+  test('an anonymous cart joins the account’s at login, each book once', async () => {
+    const email = uniqueEmail('merge')
+    const owner = await newVisitor(javaScriptEnabled)
+    await registerAndLand(owner, email)
+    await visit(owner, `${baseURL}/AllBooks`)
+    await addToCart(owner, bookA)
+    await logOutHere(owner)
+    // The account's cart stays with the account, not with the browser it was filled in.
+    await expectBadge(owner, 0)
+    await owner.context().close()
+
+    const page = await newVisitor(javaScriptEnabled)
+    await visit(page, `${baseURL}/AllBooks`)
+    await addToCart(page, bookA)
+    await addToCart(page, bookB)
+    await expectBadge(page, 2)
+    expect((await page.context().cookies(baseURL)).map((cookie) => cookie.name)).toContain('cb_cart')
+
+    // Login from the menu comes back to the page it was chosen on.
+    const menu = await openPersonMenu(page)
+    await menu.getByRole('menuitem', { name: 'Login' }).click()
+    await expectOn(page, `/login?${new URLSearchParams({ redirectTo: '/AllBooks' })}`)
+    await postLogin(page, email, password)
+    await expectOn(page, '/AllBooks')
+    await expectBadge(page, 2)
+    expect((await page.context().cookies(baseURL)).map((cookie) => cookie.name)).not.toContain('cb_cart')
+    await expectCart(page, [bookA, bookB])
+    await expectHealthyPage(page)
+
+    // Signed out again, the browser holds no cart: it went to the account.
+    await logOutHere(page)
+    await expectBadge(page, 0)
+    await page.context().close()
+  })
+
+  test('log out from a book page stays on it, signed out', async () => {
+    const page = await newVisitor(javaScriptEnabled)
+    const email = uniqueEmail('logout')
+    await registerAndLand(page, email)
+    await visit(page, `${baseURL}/books/django-framework`)
+    await expectPersonMenu(page, email, accountItems)
+    await logOutHere(page)
+    await expectOn(page, '/books/django-framework')
+    await page.getByRole('heading', { level: 1, name: bookA }).waitFor()
+    await expectHealthyPage(page)
+    // The session is gone on the server too, not only from this page.
+    await page.reload()
+    await expectPersonMenu(page, null, signedOutItems)
+    await page.context().close()
+  })
+
+  test('the session cookie is HttpOnly and SameSite=Lax, and goes at logout', async () => {
+    const page = await newVisitor(javaScriptEnabled)
+    const email = uniqueEmail('cookie')
+    await registerAndLand(page, email)
+    const registered = await sessionCookie(page)
+    expect(registered).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' })
+    await logOutHere(page)
+    expect(await sessionCookie(page)).toBeUndefined()
+
+    await visit(page, `${baseURL}/login`)
+    await postLogin(page, email, password)
+    await expectOn(page, '/')
+    const loggedIn = await sessionCookie(page)
+    expect(loggedIn).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' })
+    expect(loggedIn?.value).not.toBe(registered?.value)
+    // Scripts in the page cannot read it.
+    if (javaScriptEnabled) expect(await page.evaluate(() => document.cookie)).not.toContain('session_token')
+    await page.context().close()
+  })
+})
+
+test.each(themes)('the forms with their errors have no axe violations in the %s theme', async (colorScheme) => {
+  const page = await newVisitor(true, { colorScheme })
+  await visit(page, `${baseURL}/Register`)
+  await postRegister(page, 'name@example', 'football')
+  await expectFieldError(page, 'Email', messages.emailInvalid)
+  await expectFieldError(page, 'Password', messages.passwordCommon).catch(() => {})
+  await expectHealthyPage(page)
+
+  await visit(page, `${baseURL}/login`)
+  await postLogin(page, uniqueEmail('nobody'), password)
+  await page.getByRole('main').getByRole('alert').waitFor()
+  await expectHealthyPage(page)
+  await page.context().close()
+})
