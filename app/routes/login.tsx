@@ -38,7 +38,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData()
   const before = await getSessionUser({ request, context })
   const visit = { request, app }
-  const result = form.get('intent') === 'guest' ? await startGuestSession(visit) : await logIn(visit, form)
+  const asGuest = form.get('intent') === 'guest'
+  // 'Login as guest' from a page left open after signing in: already done.
+  if (asGuest && before) return redirect(safeRedirectPath(form.get('redirectTo')), 303)
+  const result = asGuest ? await startGuestSession(visit) : await logIn(visit, form)
   if (!result.ok) return accountFailure(result, form.get('email'))
   return signedInRedirect(request, app, { result, before, redirectTo: form.get('redirectTo') })
 }

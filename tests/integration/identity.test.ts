@@ -442,3 +442,31 @@ test('guests long gone are deleted with their carts; a guest with a live session
   expect(await exists()).toBe(0)
   expect(await database.db.select().from(carts).where(eq(carts.userId, guestId))).toHaveLength(0)
 })
+
+test('a session in use is renewed for 7 more days once a day (sliding expiry), through the root middleware', async () => {
+  const { sessionCookieMiddleware } = await import('#app/features/identity/session.server.ts')
+  const cookie = await registered('sliding@example.com')
+  const [row] = await database.db
+    .select({ id: session.id })
+    .from(session)
+    .innerJoin(user, eq(user.id, session.userId))
+    .where(eq(user.email, 'sliding@example.com'))
+  const day = 24 * 60 * 60 * 1000
+  // Last renewed two days ago: five days left.
+  await database.db
+    .update(session)
+    .set({ expiresAt: new Date(Date.now() + 5 * day), updatedAt: new Date(Date.now() - 2 * day) })
+    .where(eq(session.id, row!.id))
+
+  const args = routeArgs({ db: database.db, path: '/', cookie })
+  const response = await sessionCookieMiddleware({ ...args, params: {} }, async () => {
+    const page = await rootLoader(args)
+    expect(page.user?.email).toBe('sliding@example.com')
+    return new Response('page')
+  })
+  expect(response.headers.get('Cache-Control')).toBe('private, no-store')
+  const renewed = response.headers.getSetCookie().find((header) => header.includes('session_token='))
+  expect(renewed).toMatch(/Max-Age=604800/)
+  const [after] = await database.db.select().from(session).where(eq(session.id, row!.id))
+  expect(Math.abs(after!.expiresAt.getTime() - (Date.now() + 7 * day))).toBeLessThan(60_000)
+})

@@ -60,14 +60,14 @@ async function lookUpSession(
 /**
  * Sends the cookies Better Auth set while looking the session up: the renewed session cookie of the 7-day
  * sliding expiry, or the deletion of an expired one. Not when the response sets a session of its own (a
- * login replacing a guest session).
+ * login replacing a guest session). A page made for a signed-in visitor is marked for their browser only.
  */
 export const sessionCookieMiddleware: MiddlewareFunction<Response> = async ({ context }, next) => {
   const response = await next()
   const resolved = context.get(sessionContext)
   if (!resolved) return response
-  const { setCookies } = await resolved.catch(() => ({ setCookies: [] }))
-  if (setCookies.length === 0) return response
+  const { user, setCookies } = await resolved.catch(() => ({ user: null, setCookies: [] }))
+  if (user && !response.headers.has('Cache-Control')) response.headers.set('Cache-Control', 'private, no-store')
   const ownSession = response.headers.getSetCookie().some((cookie) => /session_token=/.test(cookie))
   if (!ownSession) for (const cookie of setCookies) response.headers.append('Set-Cookie', cookie)
   return response
