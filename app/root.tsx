@@ -26,7 +26,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const theme = readTheme(request)
   const sessionUser = await getSessionUser({ request, context })
   const cartBookIds = await getVisitorCartBookIds(request, app, sessionUser?.id)
-  const user = sessionUser ? { email: sessionUser.email, isGuest: sessionUser.isGuest } : null
+  // A guest's email is a placeholder Better Auth made up: not the browser's business.
+  const user = sessionUser
+    ? { email: sessionUser.isGuest ? '' : sessionUser.email, isGuest: sessionUser.isGuest }
+    : null
   return { theme, cartBookIds, user } satisfies RootCartData & RootUserData & { theme: Theme }
 }
 

@@ -38,8 +38,21 @@ async function cartCookie(): Promise<string> {
   return cookie
 }
 
+/** A registered reader's session cookie (registering signs in), made through the register form. */
+async function sessionCookie(): Promise<string> {
+  const response = await fetch(`${store.url}/Register`, {
+    method: 'POST',
+    body: new URLSearchParams({ email: 'bench.reader@example.com', password: 'correct horse battery staple' }),
+    redirect: 'manual',
+  })
+  const session = response.headers.getSetCookie().find((cookie) => cookie.includes('session_token='))
+  if (response.status !== 303 || !session) throw new Error('could not register the benchmark reader')
+  return session.split(';')[0]!
+}
+
 const browserHeaders = { 'Accept-Encoding': 'gzip, deflate, br', Accept: 'text/html' }
 const cart = await cartCookie()
+const session = await sessionCookie()
 const scenarios = [
   { name: '/ first-time visitor', path: '/', headers: browserHeaders },
   { name: '/ with a cart of 3 books', path: '/', headers: { ...browserHeaders, Cookie: cart } },
@@ -49,6 +62,8 @@ const scenarios = [
     path: '/',
     headers: { ...browserHeaders, Cookie: `${cart}; bench_bypass=1` },
   },
+  // A session is looked up in the database and the page rendered for its reader, on every request.
+  { name: '/ signed in', path: '/', headers: { ...browserHeaders, Cookie: session } },
   { name: '/AllBooks', path: '/AllBooks', headers: browserHeaders },
   { name: '/search?q=react', path: '/search?q=react', headers: browserHeaders },
 ]

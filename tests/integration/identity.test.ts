@@ -459,11 +459,11 @@ test('a session in use is renewed for 7 more days once a day (sliding expiry), t
     .where(eq(session.id, row!.id))
 
   const args = routeArgs({ db: database.db, path: '/', cookie })
-  const response = await sessionCookieMiddleware({ ...args, params: {} }, async () => {
+  const response = (await sessionCookieMiddleware({ ...args, params: {} }, async () => {
     const page = await rootLoader(args)
     expect(page.user?.email).toBe('sliding@example.com')
     return new Response('page')
-  })
+  })) as Response
   expect(response.headers.get('Cache-Control')).toBe('private, no-store')
   const renewed = response.headers.getSetCookie().find((header) => header.includes('session_token='))
   expect(renewed).toMatch(/Max-Age=604800/)
