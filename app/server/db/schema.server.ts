@@ -177,3 +177,123 @@ export const rateLimits = pgTable(
   },
   (table) => [index('rate_limits_reset_at_idx').on(table.resetAt)],
 )
+
+export const ORDER_STATUSES = ['pending', 'paid', 'failed', 'refunded'] as const
+export type OrderStatus = (typeof ORDER_STATUSES)[number]
+
+/**
+ * One checkout. Prices and the total are copied from the catalogue when the order is made (order_items keep
+ * each line as paid). The idempotency key comes from the checkout form: a double click, a retried post or a
+ * second tab on the same cart find the order already made (unique per buyer, except for failed attempts,
+ * which a new card may retry). Card data is never stored: only the brand and last 4 digits.
+ */
+export const orders = pgTable(
+  'orders',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** The number the buyer sees ('Order #1042'). */
+    number: integer('number').notNull().generatedAlwaysAsIdentity({ startWith: 1001 }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'restrict' }),
+    status: text('status', { enum: ORDER_STATUSES }).notNull().default('pending'),
+    totalCents: integer('total_cents').notNull(),
+    currency: text('currency').notNull(),
+    idempotencyKey: text('idempotency_key').notNull(),
+    paymentProvider: text('payment_provider').notNull(),
+    /** The provider's id for the payment: a test charge id, or a Stripe Checkout Session id. */
+    paymentReference: text('payment_reference'),
+    cardBrand: text('card_brand'),
+    cardLast4: text('card_last4'),
+    failureReason: text('failure_reason'),
+    paidAt: timestamp('paid_at', { withTimezone: true }),
+    ...timestamps,
+  },
+  (table) => [
+    uniqueIndex('orders_number_unique').on(table.number),
+    uniqueIndex('orders_idempotency_unique')
+      .on(table.userId, table.idempotencyKey)
+      .where(sql`${table.status} <> 'failed'`),
+    uniqueIndex('orders_payment_reference_unique').on(table.paymentProvider, table.paymentReference),
+    index('orders_user_created_at_idx').on(table.userId, table.createdAt),
+    check('orders_status_check', sql`${table.status} in ('pending', 'paid', 'failed', 'refunded')`),
+    check('orders_total_check', sql`${table.totalCents} >= 0`),
+    check('orders_currency_check', sql`${table.currency} ~ '^[A-Z]{3}$'`),
+    check('orders_card_last4_check', sql`${table.cardLast4} is null or ${table.cardLast4} ~ '^[0-9]{4}$'`),
+    check(
+      'orders_paid_at_check',
+      sql`(${table.status} in ('paid', 'refunded')) = (${table.paidAt} is not null)`,
+    ),
+  ],
+)
+
+/** A line of an order as it was bought: the title and price are a snapshot, whatever the catalogue says later. */
+export const orderItems = pgTable(
+  'order_items',
+  {
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    bookId: uuid('book_id')
+      .notNull()
+      .references(() => books.id, { onDelete: 'restrict' }),
+    title: text('title').notNull(),
+    priceCents: integer('price_cents').notNull(),
+    currency: text('currency').notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.orderId, table.bookId] }),
+    index('order_items_book_id_idx').on(table.bookId),
+    check('order_items_price_check', sql`${table.priceCents} >= 0`),
+  ],
+)
+
+/** The books a reader owns, each once: the (user, book) key is what stops a book being charged twice. */
+export const libraryItems = pgTable(
+  'library_items',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    bookId: uuid('book_id')
+      .notNull()
+      .references(() => books.id, { onDelete: 'restrict' }),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'restrict' }),
+    acquiredAt: timestamp('acquired_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.userId, table.bookId] }),
+    index('library_items_order_id_idx').on(table.orderId),
+  ],
+)
+
+/**
+ * Mail waiting to go out (receipts), written after the purchase commits and sent by a worker that retries
+ * with backoff: a mail server being down never fails a purchase, and no receipt is lost on a restart.
+ */
+export const emailOutbox = pgTable(
+  'email_outbox',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    kind: text('kind').notNull(),
+    /** What the mail is about, e.g. an order id: one receipt per order. */
+    subjectKey: text('subject_key').notNull(),
+    to: text('to').notNull(),
+    subject: text('subject').notNull(),
+    text: text('text').notNull(),
+    html: text('html').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    lastError: text('last_error'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('email_outbox_kind_subject_unique').on(table.kind, table.subjectKey),
+    index('email_outbox_due_idx')
+      .on(table.nextAttemptAt)
+      .where(sql`${table.sentAt} is null`),
+  ],
+)
