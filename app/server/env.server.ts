@@ -49,6 +49,24 @@ export const EnvSchema = z.object({
   BETTER_AUTH_URL: z.url({ error: 'expected an absolute http(s) URL' }).optional(),
   TRUST_PROXY: TrustProxySchema.default(false),
   LOG_LEVEL: LogLevelSchema.default('info'),
+  /** smtp(s)://user:pass@host:port — unset: mail is written as .eml files to DATA_DIR/outbox. */
+  SMTP_URL: z
+    .string()
+    .trim()
+    .regex(/^smtps?:\/\/\S+$/, 'expected an smtp:// or smtps:// URL')
+    .optional(),
+  MAIL_FROM: z.string().trim().min(3).default('CodeBook <orders@codebook.localhost>'),
+  /** Both set: payments go through Stripe Checkout; neither: the built-in test provider. */
+  STRIPE_SECRET_KEY: z
+    .string()
+    .trim()
+    .regex(/^(sk|rk)_\S+$/, 'expected a Stripe secret key (sk_…)')
+    .optional(),
+  STRIPE_WEBHOOK_SECRET: z
+    .string()
+    .trim()
+    .regex(/^whsec_\S+$/, 'expected a webhook signing secret (whsec_…)')
+    .optional(),
 })
 
 export type Env = z.infer<typeof EnvSchema> & {
@@ -79,13 +97,18 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
       'Invalid configuration:\n  BETTER_AUTH_SECRET: required in production with DATABASE_URL, so that every instance signs sessions with the same secret',
     )
   }
+  if (Boolean(env.STRIPE_SECRET_KEY) !== Boolean(env.STRIPE_WEBHOOK_SECRET)) {
+    throw new InvalidEnvError(
+      'Invalid configuration:\n  STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET: set both to take payments with Stripe, or neither for test mode',
+    )
+  }
   const publicUrl = new URL(env.BETTER_AUTH_URL ?? `http://localhost:${env.PORT}`)
   return { ...env, publicUrl }
 }
 
 /** Never print a secret back, even when it is the value being rejected. */
 function shorten(name: string, value: string) {
-  return name.includes('SECRET') || name === 'DATABASE_URL'
+  return name.includes('SECRET') || name === 'DATABASE_URL' || name === 'SMTP_URL'
     ? '***'
     : value.length > 80
       ? `${value.slice(0, 77)}...`
