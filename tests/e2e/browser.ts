@@ -36,13 +36,21 @@ export async function newPage(browser: Browser, options: BrowserContextOptions =
     if (issue.code === 'ContentSecurityPolicyIssue')
       errors.push(`${page.url()}: CSP ${JSON.stringify(issue.details)}`)
   })
+  // With JavaScript off a refused form post is a document navigation answered 4xx, which Chrome logs too.
+  const refusedPosts = new Set<string>()
+  page.on('response', (response) => {
+    const request = response.request()
+    if (request.method() === 'POST' && request.isNavigationRequest() && response.status() >= 400)
+      refusedPosts.add(response.url())
+  })
   page.on('console', (message) => {
     if (message.type() !== 'error') return
     // Expected: a 404 page logs its own failed document load, and Chrome logs every 4xx answer to React
-    // Router's data requests ('/login.data'), which is how a form is told its input was refused.
+    // Router's data requests ('/login.data') and to form posts, which is how a form is told its input was refused.
+    const url = message.location().url
     const expected =
       message.text().includes('404') ||
-      (/status of 4\d\d/.test(message.text()) && /\.data(\?|$)/.test(message.location().url))
+      (/status of 4\d\d/.test(message.text()) && (/\.data(\?|$)/.test(url) || refusedPosts.has(url)))
     if (!expected) errors.push(`${page.url()}: ${message.text()}`)
   })
   return page
