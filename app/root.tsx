@@ -4,6 +4,8 @@ import { getVisitorCartBookIds } from '#app/features/cart/visitor-cart.server.ts
 import type { RootCartData } from '#app/features/cart/use-cart.ts'
 import { getSessionUser, sessionCookieMiddleware } from '#app/features/identity/session.server.ts'
 import type { RootUserData } from '#app/features/identity/use-user.ts'
+import { listOwnedBookIds } from '#app/features/library/library.server.ts'
+import type { RootLibraryData } from '#app/features/library/use-owned-books.ts'
 import { readTheme } from '#app/features/theme/theme.server.ts'
 import { useTheme, type Theme } from '#app/features/theme/theme.ts'
 import { getAppContext } from '#app/server/context.server.ts'
@@ -25,12 +27,17 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const app = getAppContext(context)
   const theme = readTheme(request)
   const sessionUser = await getSessionUser({ request, context })
-  const cartBookIds = await getVisitorCartBookIds(request, app, sessionUser?.id)
+  const [cartBookIds, ownedBookIds] = await Promise.all([
+    getVisitorCartBookIds(request, app, sessionUser?.id),
+    sessionUser && !sessionUser.isGuest ? listOwnedBookIds(app.db, sessionUser.id) : [],
+  ])
   // A guest's email is a placeholder Better Auth made up: not the browser's business.
   const user = sessionUser
     ? { email: sessionUser.isGuest ? '' : sessionUser.email, isGuest: sessionUser.isGuest }
     : null
-  return { theme, cartBookIds, user } satisfies RootCartData & RootUserData & { theme: Theme }
+  return { theme, cartBookIds, user, ownedBookIds } satisfies RootCartData &
+    RootUserData &
+    RootLibraryData & { theme: Theme }
 }
 
 export function Layout({ children }: { children: ReactNode }) {

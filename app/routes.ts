@@ -18,5 +18,8 @@ export default [
   // The seed's /Register; /register matches too.
   route('Register', 'routes/register.tsx'),
   route('logout', 'routes/logout.tsx'),
+  route('checkout', 'routes/checkout.tsx'),
+  route('orders/:orderId', 'routes/order.tsx'),
+  route('account/orders', 'routes/account-orders.tsx'),
   route('*', 'routes/not-found.tsx'),
 ] satisfies RouteConfig

@@ -17,6 +17,8 @@ export function createStoreServices(options: {
   env: Env
   authSecret: string
   logger: Logger
+  /** The process's outbox worker (server/app.ts); tests deliver mail themselves. */
+  kickOutbox?: () => void
 }): StoreServices {
   const { db, env, authSecret, logger } = options
   const auth = createAuth({
@@ -26,5 +28,5 @@ export function createStoreServices(options: {
     onGuestLinked: (guestUserId, userId) => moveUserCart(db, guestUserId, userId),
     logger,
   })
-  return { db, env, authSecret, auth, logger }
+  return { db, env, authSecret, auth, logger, kickOutbox: options.kickOutbox ?? (() => {}) }
 }

@@ -42,7 +42,10 @@ async function cartCookie(): Promise<string> {
 async function sessionCookie(): Promise<string> {
   const response = await fetch(`${store.url}/Register`, {
     method: 'POST',
-    body: new URLSearchParams({ email: 'bench.reader@example.com', password: 'correct horse battery staple' }),
+    body: new URLSearchParams({
+      email: 'bench.reader@example.com',
+      password: 'correct horse battery staple',
+    }),
     redirect: 'manual',
   })
   const session = response.headers.getSetCookie().find((cookie) => cookie.includes('session_token='))

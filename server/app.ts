@@ -19,6 +19,8 @@ import { openDatabase, type DatabaseHandle } from '#app/server/db/database.serve
 import { parseEnv, type Env } from '#app/server/env.server.ts'
 import { deleteExpiredRateLimits } from '#app/server/rate-limit.server.ts'
 import { createLogger, type Logger } from '#app/server/logger.server.ts'
+import { createMailer } from '#app/server/mail.server.ts'
+import { startOutboxWorker } from '#app/server/outbox.server.ts'
 import { createHttpApp } from './http.ts'
 import { PageCache } from './page-cache.ts'
 
@@ -61,6 +63,15 @@ export async function start(options: { vite?: ViteDevServer } = {}): Promise<Run
     process.exit(1)
   }
 
+  // Mail (receipts) leaves through the outbox table after the purchase commits; this process sends what is due.
+  const mailer = createMailer({
+    smtpUrl: env.SMTP_URL,
+    from: env.MAIL_FROM,
+    outboxDir: path.join(env.DATA_DIR, 'outbox'),
+    logger,
+  })
+  const outbox = startOutboxWorker({ db: database.db, mailer, logger })
+
   let stopping = false
   const build = options.vite
     ? () => options.vite!.ssrLoadModule('virtual:react-router/server-build') as Promise<ServerBuild>
@@ -88,6 +99,7 @@ export async function start(options: { vite?: ViteDevServer } = {}): Promise<Run
             return `${readTheme(request)}\n${[...cart].sort().join(',')}`
           },
         }),
+    kickOutbox: outbox.kick,
     isStopping: () => stopping,
   })
 
@@ -97,6 +109,7 @@ export async function start(options: { vite?: ViteDevServer } = {}): Promise<Run
   }).catch(async (error: unknown) => {
     logger.fatal({ err: error }, 'could not listen')
     console.error(`\nThe store could not listen on ${env.HOST}:${env.PORT}: ${String(error)}`)
+    await outbox.stop()
     await database.close()
     lock?.release()
     process.exit(1)
@@ -136,6 +149,7 @@ export async function start(options: { vite?: ViteDevServer } = {}): Promise<Run
       process.exit(1)
     }, HARD_EXIT_MS).unref()
     await drain(server, logger)
+    await outbox.stop()
     await options.vite?.close()
     await database.close()
     lock?.release()

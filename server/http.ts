@@ -23,6 +23,8 @@ export type HttpAppOptions = {
   vite?: ViteDevServer
   /** Pages for visitors who carry no state, rendered once per TTL (server/page-cache.ts). */
   pageCache?: PageCache
+  /** Wakes the mail outbox worker (server/app.ts). */
+  kickOutbox?: () => void
   /** Turns true when the process is stopping: /readyz then fails so a load balancer stops sending work. */
   isStopping?: () => boolean
 }
@@ -31,7 +33,13 @@ const READY_TIMEOUT_MS = 2_000
 
 export function createHttpApp(options: HttpAppOptions): express.Express {
   const { env, database, logger, vite } = options
-  const services = createStoreServices({ db: database.db, env, authSecret: options.authSecret, logger })
+  const services = createStoreServices({
+    db: database.db,
+    env,
+    authSecret: options.authSecret,
+    logger,
+    kickOutbox: options.kickOutbox,
+  })
   const app = express()
   app.disable('x-powered-by')
   app.set('trust proxy', env.TRUST_PROXY)

@@ -1,10 +1,10 @@
-import { CartButton } from '#app/features/cart/components/cart-button.tsx'
 import type { BookCard as BookCardData } from '#app/features/catalog/catalog.server.ts'
 import { BookCard } from '#app/features/catalog/components/book-card.tsx'
+import { BookAction } from './book-action.tsx'
 
 /**
- * Books as cards, each with its cart button: the catalogue's card and the cart's button, composed here so
- * that neither feature knows the other. The first `eagerCount` covers load first (likely the largest paint).
+ * Books as cards, each with its cart button (or 'In your library'): the catalogue's card and the cart's
+ * button, composed here so that neither feature knows the other. The first `eagerCount` covers load first (likely the largest paint).
  */
 export function BookGrid({
   books,
@@ -23,7 +23,7 @@ export function BookGrid({
           book={book}
           headingLevel={headingLevel}
           eager={index < eagerCount}
-          action={<CartButton bookId={book.id} />}
+          action={<BookAction bookId={book.id} />}
         />
       ))}
     </div>

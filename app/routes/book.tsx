@@ -1,4 +1,4 @@
-import { CartButton } from '#app/features/cart/components/cart-button.tsx'
+import { BookAction } from '#app/components/book-action.tsx'
 import { bookNotFound } from '#app/features/catalog/book-not-found.server.ts'
 import { getBookBySlug } from '#app/features/catalog/catalog.server.ts'
 import { BookBadges } from '#app/features/catalog/components/book-badges.tsx'
@@ -54,7 +54,7 @@ export default function BookDetails({ loaderData }: Route.ComponentProps) {
           {formatPrice(book.priceCents, book.currency)}
         </p>
         <div className="flex">
-          <CartButton bookId={book.id} size="large" />
+          <BookAction bookId={book.id} size="large" />
         </div>
       </div>
     </article>

@@ -9,6 +9,7 @@ import { useCartBookIds } from '#app/features/cart/use-cart.ts'
 import { findVisitorCart, requireVisitorCart } from '#app/features/cart/visitor-cart.server.ts'
 import { formatPrice } from '#app/features/catalog/format.ts'
 import { getSessionUser } from '#app/features/identity/session.server.ts'
+import { listOwnedBookIds } from '#app/features/library/library.server.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import { isDataRequest } from '#app/server/data-request.ts'
 import { safeRedirectPath } from '#app/server/safe-redirect.ts'
@@ -35,6 +36,9 @@ export async function action({ request, url, context }: Route.ActionArgs) {
   }
   const { intent, bookId, redirectTo } = parsed.data
   const user = await getSessionUser({ request, context })
+  if (intent === 'add' && user && (await listOwnedBookIds(app.db, user.id)).includes(bookId)) {
+    return data({ error: 'You already own this eBook: it is in your library.' }, { status: 400 })
+  }
   const { cartId, setCookie } = await requireVisitorCart(request, app, user?.id)
   const headers = setCookie ? { 'Set-Cookie': setCookie } : undefined
   try {
@@ -96,6 +100,11 @@ export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
               <dd key={total.currency}>{formatPrice(total.cents, total.currency)}</dd>
             ))}
           </dl>
+          <div className="mt-6 flex justify-end">
+            <Link to="/checkout" className={`${primaryButton} px-6 py-3 text-base`}>
+              Checkout
+            </Link>
+          </div>
         </>
       )}
     </section>

@@ -16,6 +16,8 @@ export type AppContext = {
   auth: Auth
   /** For failures handled by showing a message: the operator still hears of them. */
   logger: Logger
+  /** Asks the mail outbox to send what is due now (after a purchase commits) instead of at its next tick. */
+  kickOutbox: () => void
 }
 
 export const appContext = createContext<AppContext>()

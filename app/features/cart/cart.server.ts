@@ -59,8 +59,11 @@ function cartCache(db: Db) {
   return cache
 }
 
-/** Called by every write: the next read of these carts goes to the database. */
-function forgetCarts(db: Db, ...cartIds: string[]) {
+/**
+ * Called by every write: the next read of these carts goes to the database. Exported for writes made inside
+ * another module's transaction (an order emptying its cart): call it before and after the transaction.
+ */
+export function forgetCarts(db: Db, ...cartIds: string[]) {
   const cache = cartCaches.get(db)
   if (!cache) return
   cache.generation++

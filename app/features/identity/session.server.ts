@@ -67,7 +67,8 @@ export const sessionCookieMiddleware: MiddlewareFunction<Response> = async ({ co
   const resolved = context.get(sessionContext)
   if (!resolved) return response
   const { user, setCookies } = await resolved.catch(() => ({ user: null, setCookies: [] }))
-  if (user && !response.headers.has('Cache-Control')) response.headers.set('Cache-Control', 'private, no-store')
+  if (user && !response.headers.has('Cache-Control'))
+    response.headers.set('Cache-Control', 'private, no-store')
   const ownSession = response.headers.getSetCookie().some((cookie) => /session_token=/.test(cookie))
   if (!ownSession) for (const cookie of setCookies) response.headers.append('Set-Cookie', cookie)
   return response

@@ -1,0 +1,71 @@
+import { z } from 'zod'
+import { cardBrand, hasExpired, normalizeCardNumber, parseExpiry, passesLuhn } from './card.ts'
+import { checkoutMessages, type CheckoutField } from './checkout-messages.ts'
+import type { CardDetails } from './payments.server.ts'
+
+/**
+ * The test provider's card form. Anything else posted (a price, a total, a book id) is not read: the order is
+ * made from the cart and the catalogue on the server.
+ */
+export const CardFormSchema = z.object({
+  idempotencyKey: z.string().min(1).max(100),
+  name: z
+    .string({ error: checkoutMessages.nameMissing })
+    .trim()
+    .min(1, checkoutMessages.nameMissing)
+    .max(100, 'Please use at most 100 characters'),
+  number: z
+    .string({ error: checkoutMessages.numberMissing })
+    .transform(normalizeCardNumber)
+    .pipe(
+      z.string().min(1, checkoutMessages.numberMissing).refine(passesLuhn, checkoutMessages.numberInvalid),
+    ),
+  expiry: z.string({ error: checkoutMessages.expiryInvalid }).transform((value, ctx) => {
+    const expiry = parseExpiry(value)
+    if (!expiry) {
+      ctx.addIssue({ code: 'custom', message: checkoutMessages.expiryInvalid })
+      return z.NEVER
+    }
+    if (hasExpired(expiry)) {
+      ctx.addIssue({ code: 'custom', message: checkoutMessages.expiryPast })
+      return z.NEVER
+    }
+    return `${String(expiry.month).padStart(2, '0')}/${String(expiry.year).slice(-2)}`
+  }),
+  cvc: z
+    .string({ error: checkoutMessages.cvcInvalid })
+    .trim()
+    .regex(/^\d{3,4}$/, checkoutMessages.cvcInvalid),
+})
+
+export function parseCardForm(
+  form: FormData,
+):
+  | { ok: true; idempotencyKey: string; card: CardDetails }
+  | { ok: false; fieldErrors: Partial<Record<CheckoutField, string>>; formError?: string } {
+  const text = (name: string) => {
+    const value = form.get(name)
+    return typeof value === 'string' ? value : undefined
+  }
+  const parsed = CardFormSchema.safeParse({
+    idempotencyKey: text('idempotencyKey'),
+    name: text('name'),
+    number: text('number'),
+    expiry: text('expiry'),
+    cvc: text('cvc'),
+  })
+  if (!parsed.success) {
+    const fieldErrors: Partial<Record<CheckoutField, string>> = {}
+    let formError: string | undefined
+    for (const issue of parsed.error.issues) {
+      const field = issue.path[0]
+      if (field === 'idempotencyKey')
+        formError = 'This checkout page is out of date. Please review your order and try again.'
+      else if (typeof field === 'string' && !fieldErrors[field as CheckoutField])
+        fieldErrors[field as CheckoutField] = issue.message
+    }
+    return { ok: false, fieldErrors, formError }
+  }
+  const { idempotencyKey, number, name, expiry, cvc } = parsed.data
+  return { ok: true, idempotencyKey, card: { number, brand: cardBrand(number), name, expiry, cvc } }
+}

@@ -1,0 +1,455 @@
+import crypto from 'node:crypto'
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm'
+import { forgetCarts } from '#app/features/cart/cart.server.ts'
+import type { Db } from '#app/server/db/database.server.ts'
+import {
+  books,
+  cartItems,
+  carts,
+  libraryItems,
+  orderItems,
+  orders,
+  user,
+} from '#app/server/db/schema.server.ts'
+import { enqueueEmail } from '#app/server/outbox.server.ts'
+import type { CardDetails, PaymentProvider } from './payments.server.ts'
+import { receiptEmail } from './receipt.ts'
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
+
+export type CheckoutLine = {
+  bookId: string
+  slug: string
+  title: string
+  coverPath: string
+  priceCents: number
+  currency: string
+}
+
+export type Checkout = {
+  /** The lines to pay for, at today's prices from the catalogue. */
+  lines: CheckoutLine[]
+  /** Books in the cart the buyer already owns: taken out at checkout, never charged twice. */
+  alreadyOwned: CheckoutLine[]
+  totalCents: number
+  currency: string
+  /**
+   * Names this cart as it is now (its id, books and last change): the form carries it, so a double click,
+   * a retried post or a second tab on the same cart all name the same order.
+   */
+  idempotencyKey: string
+}
+
+/** What a buyer is about to pay for. */
+export async function getCheckout(db: Db, userId: string): Promise<Checkout> {
+  const [cart] = await db
+    .select({ id: carts.id, updatedAt: carts.updatedAt })
+    .from(carts)
+    .where(eq(carts.userId, userId))
+    .limit(1)
+  const lines = cart ? await readLines(db, userId, cart.id) : []
+  return summarize(lines, cart ? idempotencyKeyOf(cart.id, lines, cart.updatedAt) : 'empty')
+}
+
+async function readLines(db: Db | Tx, userId: string, cartId: string) {
+  return db
+    .select({
+      bookId: books.id,
+      slug: books.slug,
+      title: books.title,
+      coverPath: books.coverPath,
+      priceCents: books.priceCents,
+      currency: books.currency,
+      owned: sql<boolean>`exists (select 1 from ${libraryItems} where ${libraryItems.userId} = ${userId} and ${libraryItems.bookId} = ${books.id})`,
+    })
+    .from(cartItems)
+    .innerJoin(books, eq(books.id, cartItems.bookId))
+    .where(eq(cartItems.cartId, cartId))
+    .orderBy(asc(cartItems.addedAt), asc(books.title))
+}
+
+function summarize(rows: (CheckoutLine & { owned: boolean })[], idempotencyKey: string): Checkout {
+  const strip = ({ owned: _owned, ...line }: CheckoutLine & { owned: boolean }): CheckoutLine => line
+  const lines = rows.filter((row) => !row.owned).map(strip)
+  return {
+    lines,
+    alreadyOwned: rows.filter((row) => row.owned).map(strip),
+    totalCents: lines.reduce((sum, line) => sum + line.priceCents, 0),
+    currency: lines[0]?.currency ?? 'USD',
+    idempotencyKey,
+  }
+}
+
+function idempotencyKeyOf(cartId: string, lines: { bookId: string }[], updatedAt: Date) {
+  const books = lines.map((line) => line.bookId).toSorted()
+  return crypto
+    .createHash('sha256')
+    .update(`${cartId}|${books.join(',')}|${updatedAt.toISOString()}`)
+    .digest('base64url')
+}
+
+export type PlaceOrderResult =
+  | { outcome: 'paid' | 'existing'; orderId: string }
+  | { outcome: 'declined'; reason: 'declined' | 'insufficient-funds'; message: string }
+  | { outcome: 'empty-cart' }
+  | { outcome: 'mixed-currencies' }
+
+/**
+ * Checkout with the card-form provider, in one transaction: the buyer's cart is locked (a second checkout of
+ * the same cart waits, then finds the order made), the order is made from the catalogue's prices at this
+ * moment, the card is charged, and on success the payment is recorded, the books granted, the cart emptied
+ * and the receipt queued. A declined card leaves the cart as it was, grants nothing, and keeps the failed
+ * attempt on record (its idempotency key may be used again with another card).
+ */
+export async function placeOrderWithCard(
+  db: Db,
+  input: {
+    userId: string
+    idempotencyKey: string
+    card: CardDetails
+    provider: Extract<PaymentProvider, { kind: 'card-form' }>
+    orderUrl: (orderId: string) => string
+  },
+): Promise<PlaceOrderResult> {
+  let cartId: string | undefined
+  const result = await db.transaction(async (tx) => {
+    const [cart] = await tx
+      .select({ id: carts.id })
+      .from(carts)
+      .where(eq(carts.userId, input.userId))
+      .for('update')
+    const existing = await findOrderByKey(tx, input.userId, input.idempotencyKey)
+    if (existing) return { outcome: 'existing', orderId: existing } as const
+    if (!cart) return { outcome: 'empty-cart' } as const
+    cartId = cart.id
+    const checkout = summarize(await readLines(tx, input.userId, cart.id), input.idempotencyKey)
+    await removeOwnedFromCart(tx, input.userId, cart.id)
+    if (checkout.lines.length === 0) return { outcome: 'empty-cart' } as const
+    if (checkout.lines.some((line) => line.currency !== checkout.currency))
+      return { outcome: 'mixed-currencies' } as const
+
+    const orderId = await insertOrder(tx, input.userId, checkout, input.provider.name)
+    const charge = await input.provider.charge({
+      card: input.card,
+      amountCents: checkout.totalCents,
+      currency: checkout.currency,
+    })
+    if (!charge.ok) {
+      await tx
+        .update(orders)
+        .set({
+          status: 'failed',
+          failureReason: charge.reason,
+          cardBrand: charge.brand,
+          cardLast4: charge.last4,
+        })
+        .where(eq(orders.id, orderId))
+      return { outcome: 'declined', reason: charge.reason, message: charge.message } as const
+    }
+    await markPaid(tx, orderId, {
+      reference: charge.reference,
+      cardBrand: charge.brand,
+      cardLast4: charge.last4,
+      orderUrl: input.orderUrl(orderId),
+    })
+    return { outcome: 'paid', orderId } as const
+  })
+  if (cartId) forgetCarts(db, cartId)
+  return result
+}
+
+/**
+ * Checkout with a redirect provider, step one: a pending order made from the cart (or the one this
+ * idempotency key already made). The cart stays as it is until the provider says the order is paid.
+ */
+export async function createPendingOrder(
+  db: Db,
+  input: { userId: string; idempotencyKey: string; providerName: string },
+): Promise<
+  | { outcome: 'created' | 'existing'; orderId: string; status: string }
+  | { outcome: 'empty-cart' }
+  | { outcome: 'mixed-currencies' }
+> {
+  let cartId: string | undefined
+  const result = await db.transaction(async (tx) => {
+    const [cart] = await tx
+      .select({ id: carts.id })
+      .from(carts)
+      .where(eq(carts.userId, input.userId))
+      .for('update')
+    const existing = await findOrderByKey(tx, input.userId, input.idempotencyKey)
+    if (existing) {
+      const [order] = await tx.select({ status: orders.status }).from(orders).where(eq(orders.id, existing))
+      return { outcome: 'existing', orderId: existing, status: order!.status } as const
+    }
+    if (!cart) return { outcome: 'empty-cart' } as const
+    cartId = cart.id
+    const checkout = summarize(await readLines(tx, input.userId, cart.id), input.idempotencyKey)
+    await removeOwnedFromCart(tx, input.userId, cart.id)
+    if (checkout.lines.length === 0) return { outcome: 'empty-cart' } as const
+    if (checkout.lines.some((line) => line.currency !== checkout.currency))
+      return { outcome: 'mixed-currencies' } as const
+    const orderId = await insertOrder(tx, input.userId, checkout, input.providerName)
+    return { outcome: 'created', orderId, status: 'pending' } as const
+  })
+  if (cartId) forgetCarts(db, cartId)
+  return result
+}
+
+/** Records the provider's reference for a pending order (e.g. the Stripe Checkout Session id). */
+export async function setPaymentReference(db: Db, orderId: string, reference: string): Promise<void> {
+  await db
+    .update(orders)
+    .set({ paymentReference: reference })
+    .where(and(eq(orders.id, orderId), eq(orders.status, 'pending')))
+}
+
+/**
+ * A redirect provider confirmed the payment (Stripe's signed webhook): the order is marked paid, its books
+ * granted, the cart emptied of them and the receipt queued, in one transaction. Only the payment this order
+ * was sent to pay counts: a reference other than the one recorded by `setPaymentReference` (an unknown or
+ * older Checkout Session) changes nothing. Idempotent: a replayed confirmation finds the order paid and
+ * changes nothing.
+ */
+export async function completePaidOrder(
+  db: Db,
+  input: { orderId: string; reference: string; orderUrl: string },
+): Promise<'paid' | 'already-paid' | 'not-pending' | 'not-found' | 'unknown-reference'> {
+  let userId: string | undefined
+  const outcome = await db.transaction(async (tx) => {
+    const [order] = await tx
+      .select({ status: orders.status, userId: orders.userId, paymentReference: orders.paymentReference })
+      .from(orders)
+      .where(eq(orders.id, input.orderId))
+      .for('update')
+    if (!order) return 'not-found' as const
+    if (order.paymentReference !== input.reference) return 'unknown-reference' as const
+    if (order.status === 'paid') return 'already-paid' as const
+    if (order.status !== 'pending') return 'not-pending' as const
+    userId = order.userId
+    await markPaid(tx, input.orderId, { reference: input.reference, orderUrl: input.orderUrl })
+    return 'paid' as const
+  })
+  if (userId) {
+    const [cart] = await db.select({ id: carts.id }).from(carts).where(eq(carts.userId, userId))
+    if (cart) forgetCarts(db, cart.id)
+  }
+  return outcome
+}
+
+/**
+ * A redirect provider says a pending order will not be paid (its Checkout Session expired, or a delayed
+ * payment failed): the order is marked failed, so that the same cart may be checked out again as a new
+ * order. Nothing else changes: the cart was never touched. As with `completePaidOrder`, only the payment
+ * this order was sent to pay counts.
+ */
+export async function failPendingOrder(
+  db: Db,
+  input: { orderId: string; reference: string; reason: string },
+): Promise<'failed' | 'not-pending' | 'not-found' | 'unknown-reference'> {
+  return db.transaction(async (tx) => {
+    const [order] = await tx
+      .select({ status: orders.status, paymentReference: orders.paymentReference })
+      .from(orders)
+      .where(eq(orders.id, input.orderId))
+      .for('update')
+    if (!order) return 'not-found' as const
+    if (order.paymentReference !== input.reference) return 'unknown-reference' as const
+    if (order.status !== 'pending') return 'not-pending' as const
+    await tx
+      .update(orders)
+      .set({ status: 'failed', failureReason: input.reason })
+      .where(eq(orders.id, input.orderId))
+    return 'failed' as const
+  })
+}
+
+async function findOrderByKey(tx: Tx, userId: string, idempotencyKey: string) {
+  const [order] = await tx
+    .select({ id: orders.id })
+    .from(orders)
+    .where(
+      and(
+        eq(orders.userId, userId),
+        eq(orders.idempotencyKey, idempotencyKey),
+        sql`${orders.status} <> 'failed'`,
+      ),
+    )
+    .limit(1)
+  return order?.id
+}
+
+async function insertOrder(tx: Tx, userId: string, checkout: Checkout, providerName: string) {
+  const [order] = await tx
+    .insert(orders)
+    .values({
+      userId,
+      totalCents: checkout.totalCents,
+      currency: checkout.currency,
+      idempotencyKey: checkout.idempotencyKey,
+      paymentProvider: providerName,
+    })
+    .returning({ id: orders.id })
+  await tx.insert(orderItems).values(
+    checkout.lines.map((line) => ({
+      orderId: order!.id,
+      bookId: line.bookId,
+      title: line.title,
+      priceCents: line.priceCents,
+      currency: line.currency,
+    })),
+  )
+  return order!.id
+}
+
+/** Books the buyer owns leave the cart: they are never charged twice. */
+async function removeOwnedFromCart(tx: Tx, userId: string, cartId: string) {
+  await tx
+    .delete(cartItems)
+    .where(
+      and(
+        eq(cartItems.cartId, cartId),
+        inArray(
+          cartItems.bookId,
+          tx
+            .select({ bookId: libraryItems.bookId })
+            .from(libraryItems)
+            .where(eq(libraryItems.userId, userId)),
+        ),
+      ),
+    )
+}
+
+async function markPaid(
+  tx: Tx,
+  orderId: string,
+  payment: { reference: string; cardBrand?: string; cardLast4?: string; orderUrl: string },
+) {
+  const [order] = await tx
+    .update(orders)
+    .set({
+      status: 'paid',
+      paidAt: new Date(),
+      paymentReference: payment.reference,
+      cardBrand: payment.cardBrand,
+      cardLast4: payment.cardLast4,
+    })
+    .where(eq(orders.id, orderId))
+    .returning({
+      userId: orders.userId,
+      number: orders.number,
+      totalCents: orders.totalCents,
+      currency: orders.currency,
+    })
+  const lines = await tx
+    .select({ bookId: orderItems.bookId, title: orderItems.title, priceCents: orderItems.priceCents })
+    .from(orderItems)
+    .where(eq(orderItems.orderId, orderId))
+  await tx
+    .insert(libraryItems)
+    .values(lines.map((line) => ({ userId: order!.userId, bookId: line.bookId, orderId })))
+    .onConflictDoNothing()
+  const [cart] = await tx.select({ id: carts.id }).from(carts).where(eq(carts.userId, order!.userId))
+  if (cart) {
+    await tx.delete(cartItems).where(
+      and(
+        eq(cartItems.cartId, cart.id),
+        inArray(
+          cartItems.bookId,
+          lines.map((line) => line.bookId),
+        ),
+      ),
+    )
+    await tx.update(carts).set({ updatedAt: new Date() }).where(eq(carts.id, cart.id))
+  }
+  const [buyer] = await tx.select({ email: user.email }).from(user).where(eq(user.id, order!.userId))
+  await enqueueEmail(tx, {
+    kind: 'receipt',
+    subjectKey: orderId,
+    to: buyer!.email,
+    ...receiptEmail({
+      number: order!.number,
+      lines,
+      totalCents: order!.totalCents,
+      currency: order!.currency,
+      orderUrl: payment.orderUrl,
+    }),
+  })
+}
+
+export type OrderSummary = {
+  id: string
+  number: number
+  status: string
+  totalCents: number
+  currency: string
+  createdAt: Date
+  paidAt: Date | null
+  cardBrand: string | null
+  cardLast4: string | null
+  lines: {
+    bookId: string
+    slug: string
+    title: string
+    coverPath: string
+    priceCents: number
+    currency: string
+  }[]
+}
+
+/** One order, if it is this buyer's; anyone else gets nothing (the route answers 404 either way). */
+export async function getOrderForUser(
+  db: Db,
+  userId: string,
+  orderId: string,
+): Promise<OrderSummary | undefined> {
+  const [order] = await listOrders(db, userId, orderId)
+  return order
+}
+
+/** The buyer's orders, newest first. */
+export function listOrdersForUser(db: Db, userId: string): Promise<OrderSummary[]> {
+  return listOrders(db, userId)
+}
+
+async function listOrders(db: Db, userId: string, orderId?: string): Promise<OrderSummary[]> {
+  const rows = await db
+    .select({
+      id: orders.id,
+      number: orders.number,
+      status: orders.status,
+      totalCents: orders.totalCents,
+      currency: orders.currency,
+      createdAt: orders.createdAt,
+      paidAt: orders.paidAt,
+      cardBrand: orders.cardBrand,
+      cardLast4: orders.cardLast4,
+    })
+    .from(orders)
+    .where(and(eq(orders.userId, userId), orderId ? eq(orders.id, orderId) : undefined))
+    .orderBy(desc(orders.createdAt), desc(orders.number))
+  if (rows.length === 0) return []
+  const lines = await db
+    .select({
+      orderId: orderItems.orderId,
+      bookId: orderItems.bookId,
+      slug: books.slug,
+      title: orderItems.title,
+      coverPath: books.coverPath,
+      priceCents: orderItems.priceCents,
+      currency: orderItems.currency,
+    })
+    .from(orderItems)
+    .innerJoin(books, eq(books.id, orderItems.bookId))
+    .where(
+      inArray(
+        orderItems.orderId,
+        rows.map((row) => row.id),
+      ),
+    )
+    .orderBy(asc(orderItems.title))
+  return rows.map((row) => ({
+    ...row,
+    lines: lines.filter((line) => line.orderId === row.id).map(({ orderId: _orderId, ...line }) => line),
+  }))
+}

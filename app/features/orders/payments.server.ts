@@ -1,0 +1,83 @@
+import crypto from 'node:crypto'
+import type { CardBrand } from './card.ts'
+
+/** Card details as the checkout form sent them, already validated (checkout-form.server.ts). */
+export type CardDetails = { number: string; brand: CardBrand; name: string; expiry: string; cvc: string }
+
+export type ChargeResult =
+  | { ok: true; reference: string; brand: CardBrand; last4: string }
+  | { ok: false; reason: 'declined' | 'insufficient-funds'; message: string; brand: CardBrand; last4: string }
+
+/**
+ * How the store is paid. Two kinds, because the flows differ:
+ * - 'card-form': the store's own checkout form collects the card and `charge` answers at once (the test
+ *   provider; a real processor taking card data would also need PCI DSS scope, which we avoid);
+ * - 'redirect': the buyer pays on the provider's page (Stripe Checkout) and a signed webhook marks the order
+ *   paid later.
+ */
+export type PaymentProvider =
+  | {
+      kind: 'card-form'
+      name: 'test'
+      charge(input: { card: CardDetails; amountCents: number; currency: string }): Promise<ChargeResult>
+    }
+  | {
+      kind: 'redirect'
+      name: 'stripe'
+      startCheckout(input: {
+        orderId: string
+        orderNumber: number
+        customerEmail: string
+        lines: { title: string; priceCents: number; currency: string }[]
+        successUrl: string
+        cancelUrl: string
+      }): Promise<{ reference: string; url: string }>
+      /** Verifies a webhook's signature on the raw body and says what it means for an order. */
+      readWebhook(payload: string, signature: string | null): Promise<PaymentWebhook>
+    }
+
+/**
+ * A provider's webhook, once read: refused (bad or missing signature, too old), or a verified event that
+ * pays an order, ends an unpaid one, or concerns nothing the store acts on.
+ */
+export type PaymentWebhook =
+  | { ok: false; message: string }
+  | {
+      ok: true
+      eventId: string
+      eventType: string
+      effect:
+        | { kind: 'paid'; orderId: string; reference: string }
+        | { kind: 'failed'; orderId: string; reference: string; reason: 'expired' | 'payment-failed' }
+        | { kind: 'ignored'; reason: string }
+    }
+
+export const paymentMessages = {
+  declined: 'Your card was declined.',
+  'insufficient-funds': 'Your card has insufficient funds.',
+} as const
+
+/** Test cards with a set outcome, as Stripe documents them; any other valid card succeeds. */
+const TEST_CARD_OUTCOMES: Record<string, 'declined' | 'insufficient-funds'> = {
+  '4000000000000002': 'declined',
+  '4000000000009995': 'insufficient-funds',
+}
+
+/**
+ * The default when no real provider is configured, labelled 'Test mode — no real money' on the checkout:
+ * 4242 4242 4242 4242 succeeds, 4000 0000 0000 0002 is declined, 4000 0000 0000 9995 fails for insufficient
+ * funds. Nothing leaves the process.
+ */
+export function createTestPaymentProvider(): PaymentProvider {
+  return {
+    kind: 'card-form',
+    name: 'test',
+    async charge({ card }) {
+      const last4 = card.number.slice(-4)
+      const outcome = TEST_CARD_OUTCOMES[card.number]
+      if (outcome)
+        return { ok: false, reason: outcome, message: paymentMessages[outcome], brand: card.brand, last4 }
+      return { ok: true, reference: `test_${crypto.randomUUID()}`, brand: card.brand, last4 }
+    },
+  }
+}

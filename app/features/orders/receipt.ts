@@ -1,0 +1,44 @@
+import { formatPrice } from '#app/features/catalog/format.ts'
+
+export type ReceiptInput = {
+  number: number
+  lines: { title: string; priceCents: number }[]
+  totalCents: number
+  currency: string
+  orderUrl: string
+}
+
+/** The receipt mailed after a purchase: order number, books, total and a link to the order, as text and HTML. */
+export function receiptEmail(order: ReceiptInput): { subject: string; text: string; html: string } {
+  const price = (cents: number) => formatPrice(cents, order.currency)
+  const subject = `Your CodeBook receipt — order #${order.number}`
+  const text = [
+    `Thank you for your order #${order.number}.`,
+    '',
+    ...order.lines.map((line) => `- ${line.title}: ${price(line.priceCents)}`),
+    '',
+    `Total: ${price(order.totalCents)}`,
+    '',
+    `Your order: ${order.orderUrl}`,
+    '',
+    'Your eBooks are in your CodeBook library, ready to download.',
+  ].join('\n')
+  const rows = order.lines
+    .map(
+      (line) =>
+        `<tr><td style="padding:4px 12px 4px 0">${escapeHtml(line.title)}</td><td style="padding:4px 0;text-align:right">${escapeHtml(price(line.priceCents))}</td></tr>`,
+    )
+    .join('')
+  const html = `<!doctype html><html lang="en"><body style="font-family:system-ui,sans-serif;color:#0f172a">
+<h1 style="font-size:20px">Thank you for your order #${order.number}</h1>
+<table style="border-collapse:collapse">${rows}
+<tr><th style="padding:8px 12px 0 0;text-align:left">Total</th><th style="padding:8px 0 0;text-align:right">${escapeHtml(price(order.totalCents))}</th></tr></table>
+<p><a href="${escapeHtml(order.orderUrl)}">View your order</a></p>
+<p>Your eBooks are in your CodeBook library, ready to download.</p>
+</body></html>`
+  return { subject, text, html }
+}
+
+function escapeHtml(value: string) {
+  return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
+}

@@ -1,0 +1,248 @@
+import { useEffect, useRef } from 'react'
+import { data, Form, Link, redirect, useNavigation } from 'react-router'
+import { primaryButton } from '#app/components/ui/button-styles.ts'
+import { SectionHeading } from '#app/components/ui/section-heading.tsx'
+import { TextField } from '#app/components/ui/text-field.tsx'
+import { formatPrice } from '#app/features/catalog/format.ts'
+import { requireUser } from '#app/features/identity/session.server.ts'
+import { parseCardForm } from '#app/features/orders/checkout-form.server.ts'
+import { checkoutMessages, type CheckoutField } from '#app/features/orders/checkout-messages.ts'
+import {
+  createPendingOrder,
+  getCheckout,
+  getOrderForUser,
+  placeOrderWithCard,
+  setPaymentReference,
+} from '#app/features/orders/orders.server.ts'
+import { paymentProviderFor } from '#app/features/orders/payment-provider.server.ts'
+import { getAppContext } from '#app/server/context.server.ts'
+import type { Route } from './+types/checkout'
+
+export const meta: Route.MetaFunction = () => [
+  { title: 'Checkout — CodeBook' },
+  { name: 'robots', content: 'noindex' },
+]
+
+type CheckoutActionData = { fieldErrors?: Partial<Record<CheckoutField, string>>; formError?: string }
+
+/** Buying needs an account: anyone else is sent to log in (or register) and comes back here, cart intact. */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = await requireUser({ request, context })
+  const app = getAppContext(context)
+  const checkout = await getCheckout(app.db, user.id)
+  const provider = paymentProviderFor(app.env)
+  return { checkout, provider: provider.name, email: user.email }
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = await requireUser({ request, context })
+  const app = getAppContext(context)
+  const form = await request.formData()
+  const provider = paymentProviderFor(app.env)
+  const orderUrl = (orderId: string) => new URL(`/orders/${orderId}`, app.env.publicUrl).toString()
+
+  if (provider.kind === 'redirect') {
+    const idempotencyKey = form.get('idempotencyKey')
+    if (typeof idempotencyKey !== 'string' || !idempotencyKey || idempotencyKey.length > 100)
+      return failure(400, {
+        formError: 'This checkout page is out of date. Please review your order and try again.',
+      })
+    const pending = await createPendingOrder(app.db, {
+      userId: user.id,
+      idempotencyKey,
+      providerName: provider.name,
+    })
+    if (pending.outcome === 'empty-cart' || pending.outcome === 'mixed-currencies')
+      return nothingToBuy(pending.outcome)
+    if (pending.status !== 'pending') return redirect(`/orders/${pending.orderId}`, 303)
+    const order = (await getOrderForUser(app.db, user.id, pending.orderId))!
+    let session: { reference: string; url: string }
+    try {
+      session = await provider.startCheckout({
+        orderId: order.id,
+        orderNumber: order.number,
+        customerEmail: user.email,
+        lines: order.lines,
+        successUrl: orderUrl(order.id),
+        cancelUrl: new URL('/checkout', app.env.publicUrl).toString(),
+      })
+    } catch (error) {
+      // The order stays pending and the cart as it was: the next attempt reuses both.
+      app.logger.error({ err: error, orderId: order.id }, 'could not start a Stripe Checkout session')
+      return failure(502, {
+        formError: 'We could not reach the payment service, and nothing was charged. Please try again.',
+      })
+    }
+    await setPaymentReference(app.db, order.id, session.reference)
+    return redirect(session.url, 303)
+  }
+
+  const parsed = parseCardForm(form)
+  if (!parsed.ok) return failure(400, { fieldErrors: parsed.fieldErrors, formError: parsed.formError })
+  const result = await placeOrderWithCard(app.db, {
+    userId: user.id,
+    idempotencyKey: parsed.idempotencyKey,
+    card: parsed.card,
+    provider,
+    orderUrl,
+  })
+  if (result.outcome === 'paid') app.kickOutbox()
+  if (result.outcome === 'paid' || result.outcome === 'existing')
+    return redirect(`/orders/${result.orderId}`, 303)
+  if (result.outcome === 'declined') return failure(402, { formError: result.message })
+  return nothingToBuy(result.outcome)
+}
+
+function failure(status: number, body: CheckoutActionData) {
+  return data(body, { status })
+}
+
+function nothingToBuy(outcome: 'empty-cart' | 'mixed-currencies') {
+  return failure(409, {
+    formError:
+      outcome === 'empty-cart'
+        ? 'Your cart is empty: there is nothing to pay for.'
+        : 'These eBooks are priced in different currencies and cannot be bought together.',
+  })
+}
+
+export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
+  const { checkout, provider, email } = loaderData
+  const navigation = useNavigation()
+  const paying = navigation.state !== 'idle' && navigation.formAction === '/checkout'
+  const formRef = useRef<HTMLFormElement>(null)
+  useEffect(() => {
+    if (!actionData) return
+    formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"], [data-form-error]')?.focus()
+  }, [actionData])
+  const price = (cents: number) => formatPrice(cents, checkout.currency)
+
+  return (
+    <section className="mx-auto max-w-3xl px-4 py-12">
+      <SectionHeading level={1}>Checkout</SectionHeading>
+      {checkout.alreadyOwned.length > 0 ? (
+        <div
+          role="status"
+          className="mb-6 rounded-lg border border-sky-300 bg-sky-50 p-4 text-sky-900 dark:border-sky-800 dark:bg-sky-950 dark:text-sky-100"
+        >
+          <p>
+            You already own {checkout.alreadyOwned.map((line) => line.title).join(', ')}, so{' '}
+            {checkout.alreadyOwned.length === 1 ? 'it is' : 'they are'} not charged again and will leave your
+            cart.
+          </p>
+        </div>
+      ) : null}
+      {checkout.lines.length === 0 ? (
+        <div className="flex flex-col items-center gap-6 py-8 text-center">
+          <p className="text-lg">Your cart is empty: there is nothing to pay for.</p>
+          <Link to="/AllBooks" className={primaryButton}>
+            Browse all eBooks
+          </Link>
+        </div>
+      ) : (
+        <div className="grid gap-10 md:grid-cols-2">
+          <div>
+            <h2 className="mb-4 text-xl font-semibold">Your order</h2>
+            <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200 dark:divide-gray-700 dark:border-gray-700">
+              {checkout.lines.map((line) => (
+                <li key={line.bookId} className="flex items-center gap-3 p-3">
+                  <img
+                    src={line.coverPath}
+                    alt=""
+                    width={400}
+                    height={600}
+                    className="h-16 w-11 rounded object-cover"
+                  />
+                  <span className="flex-1">{line.title}</span>
+                  <span>{price(line.priceCents)}</span>
+                </li>
+              ))}
+            </ul>
+            <dl className="mt-4 flex justify-between text-xl font-semibold">
+              <dt>Total</dt>
+              <dd>{price(checkout.totalCents)}</dd>
+            </dl>
+            <p className="mt-4 text-sm text-slate-600 dark:text-slate-300">
+              The receipt goes to {email}. Your eBooks are in your library as soon as the payment goes
+              through.
+            </p>
+          </div>
+          <Form ref={formRef} method="post" action="/checkout" className="flex flex-col gap-4">
+            <input type="hidden" name="idempotencyKey" value={checkout.idempotencyKey} />
+            <h2 className="text-xl font-semibold">Payment</h2>
+            {actionData?.formError ? (
+              <p
+                role="alert"
+                tabIndex={-1}
+                data-form-error
+                className="rounded-lg border border-red-300 bg-red-50 p-3 text-sm text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200"
+              >
+                {actionData.formError}
+              </p>
+            ) : null}
+            {provider === 'test' ? (
+              <>
+                <p className="rounded-lg border border-amber-700 bg-amber-50 p-3 text-sm font-semibold text-amber-900 dark:border-amber-400 dark:bg-amber-950 dark:text-amber-100">
+                  Test mode — no real money. Use 4242 4242 4242 4242 with any future expiry and any CVC.
+                </p>
+                <TextField
+                  label="Name on card"
+                  name="name"
+                  autoComplete="cc-name"
+                  required
+                  maxLength={100}
+                  requiredMessage={checkoutMessages.nameMissing}
+                  error={actionData?.fieldErrors?.name}
+                />
+                <TextField
+                  label="Card number"
+                  name="number"
+                  inputMode="numeric"
+                  autoComplete="cc-number"
+                  required
+                  maxLength={23}
+                  requiredMessage={checkoutMessages.numberMissing}
+                  error={actionData?.fieldErrors?.number}
+                />
+                <div className="grid grid-cols-2 gap-4">
+                  <TextField
+                    label="Expiry (MM/YY)"
+                    name="expiry"
+                    autoComplete="cc-exp"
+                    required
+                    maxLength={7}
+                    placeholder="MM/YY"
+                    requiredMessage={checkoutMessages.expiryInvalid}
+                    error={actionData?.fieldErrors?.expiry}
+                  />
+                  <TextField
+                    label="CVC"
+                    name="cvc"
+                    inputMode="numeric"
+                    autoComplete="cc-csc"
+                    required
+                    maxLength={4}
+                    requiredMessage={checkoutMessages.cvcInvalid}
+                    error={actionData?.fieldErrors?.cvc}
+                  />
+                </div>
+              </>
+            ) : (
+              <p className="text-sm">You will pay on Stripe's secure page, then come back here.</p>
+            )}
+            <button
+              type="submit"
+              className={`${primaryButton} py-3 text-base`}
+              disabled={paying}
+              aria-busy={paying}
+            >
+              {paying ? 'Paying…' : `Pay ${price(checkout.totalCents)}`}
+            </button>
+          </Form>
+        </div>
+      )}
+    </section>
+  )
+}
+
+export { GeneralErrorBoundary as ErrorBoundary } from '#app/components/error-boundary.tsx'

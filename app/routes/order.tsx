@@ -1,0 +1,99 @@
+import { data, Link } from 'react-router'
+import { z } from 'zod'
+import { errorData } from '#app/components/error-boundary.tsx'
+import { SectionHeading } from '#app/components/ui/section-heading.tsx'
+import { formatPrice } from '#app/features/catalog/format.ts'
+import { requireUser } from '#app/features/identity/session.server.ts'
+import { OrderStatus } from '#app/features/orders/components/order-status.tsx'
+import { getOrderForUser } from '#app/features/orders/orders.server.ts'
+import { getAppContext } from '#app/server/context.server.ts'
+import type { Route } from './+types/order'
+
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: loaderData ? `Order #${loaderData.order.number} — CodeBook` : 'Order not found — CodeBook' },
+  { name: 'robots', content: 'noindex' },
+]
+
+/** An order's page, for its buyer only: for anyone else it does not exist (404, never 403). */
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const user = await requireUser({ request, context })
+  const orderId = z.uuid().safeParse(params.orderId)
+  const order = orderId.success
+    ? await getOrderForUser(getAppContext(context).db, user.id, orderId.data)
+    : undefined
+  if (!order)
+    throw data(errorData('Order not found', 'We could not find that order in your account.'), { status: 404 })
+  return { order }
+}
+
+export default function Order({ loaderData }: Route.ComponentProps) {
+  const { order } = loaderData
+  const price = (cents: number) => formatPrice(cents, order.currency)
+  return (
+    <section className="mx-auto max-w-3xl px-4 py-12">
+      <SectionHeading level={1}>Order #{order.number}</SectionHeading>
+      {order.status === 'paid' ? (
+        <p role="status" className="mb-6 text-center text-lg">
+          Thank you! Your payment went through and your eBooks are in your library. A receipt is on its way.
+        </p>
+      ) : order.status === 'pending' ? (
+        <p role="status" className="mb-6 text-center text-lg">
+          We are waiting for the payment to be confirmed. This page shows it as soon as it is.
+        </p>
+      ) : null}
+      <dl className="mb-6 grid grid-cols-2 gap-x-6 gap-y-2 text-sm sm:grid-cols-4">
+        <div>
+          <dt className="font-semibold">Status</dt>
+          <dd className="mt-1">
+            <OrderStatus status={order.status} />
+          </dd>
+        </div>
+        <div>
+          <dt className="font-semibold">Date</dt>
+          <dd className="mt-1">
+            <time dateTime={new Date(order.createdAt).toISOString()}>{formatDate(order.createdAt)}</time>
+          </dd>
+        </div>
+        <div>
+          <dt className="font-semibold">Paid with</dt>
+          <dd className="mt-1">{order.cardLast4 ? `${order.cardBrand} ending ${order.cardLast4}` : '—'}</dd>
+        </div>
+        <div>
+          <dt className="font-semibold">Total</dt>
+          <dd className="mt-1">{price(order.totalCents)}</dd>
+        </div>
+      </dl>
+      <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200 dark:divide-gray-700 dark:border-gray-700">
+        {order.lines.map((line) => (
+          <li key={line.bookId} className="flex items-center gap-3 p-3">
+            <img
+              src={line.coverPath}
+              alt=""
+              width={400}
+              height={600}
+              className="h-16 w-11 rounded object-cover"
+            />
+            <Link to={`/books/${line.slug}`} className="flex-1 font-medium hover:underline">
+              {line.title}
+            </Link>
+            <span>{price(line.priceCents)}</span>
+          </li>
+        ))}
+      </ul>
+      <p className="mt-8 flex flex-wrap justify-center gap-6">
+        <Link to="/account/orders" className="font-medium text-blue-700 underline dark:text-sky-300">
+          All my orders
+        </Link>
+        <Link to="/AllBooks" className="font-medium text-blue-700 underline dark:text-sky-300">
+          Keep browsing
+        </Link>
+      </p>
+    </section>
+  )
+}
+
+function formatDate(date: Date | string) {
+  return new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(date))
+}
+
+export { GeneralErrorBoundary as ErrorBoundary } from '#app/components/error-boundary.tsx'

@@ -1,0 +1,276 @@
+import { and, eq } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { addToCart, listCartBookIds, requireUserCart } from '#app/features/cart/cart.server.ts'
+import { listBooks } from '#app/features/catalog/catalog.server.ts'
+import { paymentMessages } from '#app/features/orders/payments.server.ts'
+import { checkoutMessages } from '#app/features/orders/checkout-messages.ts'
+import { loader as rootLoader } from '#app/root.tsx'
+import { action as cartAction } from '#app/routes/cart.tsx'
+import { action as checkoutAction, loader as checkoutLoader } from '#app/routes/checkout.tsx'
+import { loader as orderLoader } from '#app/routes/order.tsx'
+import { loader as ordersLoader } from '#app/routes/account-orders.tsx'
+import { emailOutbox, libraryItems, orderItems, orders } from '#app/server/db/schema.server.ts'
+import { createTestDatabase } from '#tests/db.ts'
+import { routeArgs, servicesFor, thrownBy } from '#tests/route-args.ts'
+
+let database: Awaited<ReturnType<typeof createTestDatabase>>
+let catalogue: Awaited<ReturnType<typeof listBooks>>
+beforeAll(async () => {
+  database = await createTestDatabase()
+  catalogue = await listBooks(database.db)
+})
+afterAll(() => database.dispose())
+
+const GOOD_CARD = { name: 'Ada Reader', number: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' }
+let readers = 0
+
+/** A registered reader with `bookCount` books in the cart; returns their session cookie and user id. */
+async function readerWithCart(bookCount: number) {
+  const email = `buyer${++readers}@example.com`
+  const signedUp = await servicesFor(database.db).auth.api.signUpEmail({
+    body: { email, password: 'correct horse battery staple', name: email },
+    returnHeaders: true,
+  })
+  const cookie = signedUp.headers
+    .getSetCookie()
+    .map((header) => header.split(';')[0])
+    .join('; ')
+  const cartId = await requireUserCart(database.db, signedUp.response.user.id)
+  for (const book of catalogue.slice(0, bookCount)) await addToCart(database.db, cartId, book.id)
+  return { cookie, userId: signedUp.response.user.id, email, cartId }
+}
+
+async function checkoutPage(cookie: string) {
+  return checkoutLoader(routeArgs({ db: database.db, path: '/checkout', cookie }))
+}
+
+async function pay(cookie: string, fields: Record<string, string>) {
+  const result = await checkoutAction(
+    routeArgs({
+      db: database.db,
+      path: '/checkout',
+      cookie,
+      init: { method: 'POST', body: new URLSearchParams(fields) },
+    }),
+  )
+  if (result instanceof Response)
+    return { status: result.status, location: result.headers.get('Location'), body: null }
+  const { data, init } = result as unknown as { data: unknown; init: ResponseInit }
+  return { status: init.status, location: null, body: data as { fieldErrors?: object; formError?: string } }
+}
+
+const ordersOf = (userId: string) => database.db.select().from(orders).where(eq(orders.userId, userId))
+
+describe('who may buy', () => {
+  test('a signed-out visitor or a guest is sent to log in and brought back to checkout', async () => {
+    const signedOut = await thrownBy(() => checkoutPage(''))
+    expect((signedOut as Response).headers.get('Location')).toBe('/login?redirectTo=%2Fcheckout')
+    const guest = await servicesFor(database.db).auth.api.signInAnonymous({
+      returnHeaders: true,
+      headers: new Headers(),
+    })
+    const guestCookie = guest.headers.getSetCookie()[0]!.split(';')[0]!
+    const asGuest = await thrownBy(() => checkoutPage(guestCookie))
+    expect((asGuest as Response).headers.get('Location')).toBe('/login?redirectTo=%2Fcheckout')
+  })
+})
+
+describe('paying with the test provider', () => {
+  test('prices come from the catalogue: price-like fields in the form are ignored', async () => {
+    const reader = await readerWithCart(2)
+    const page = await checkoutPage(reader.cookie)
+    const expected = catalogue[0]!.priceCents + catalogue[1]!.priceCents
+    expect(page.checkout.totalCents).toBe(expected)
+    const paid = await pay(reader.cookie, {
+      ...GOOD_CARD,
+      idempotencyKey: page.checkout.idempotencyKey,
+      total: '1',
+      totalCents: '1',
+      priceCents: '1',
+      [`price-${catalogue[0]!.id}`]: '0',
+    })
+    expect(paid.status).toBe(303)
+    const [order] = await ordersOf(reader.userId)
+    expect(paid.location).toBe(`/orders/${order!.id}`)
+    expect(order).toMatchObject({
+      status: 'paid',
+      totalCents: expected,
+      cardBrand: 'Visa',
+      cardLast4: '4242',
+    })
+    const lines = await database.db.select().from(orderItems).where(eq(orderItems.orderId, order!.id))
+    expect(lines.map((line) => line.priceCents).toSorted()).toEqual(
+      [catalogue[0]!.priceCents, catalogue[1]!.priceCents].toSorted(),
+    )
+    // Granted, cart emptied, badge 0, the books shown as owned, the receipt queued.
+    const owned = await database.db.select().from(libraryItems).where(eq(libraryItems.userId, reader.userId))
+    expect(owned.map((item) => item.bookId).toSorted()).toEqual(
+      [catalogue[0]!.id, catalogue[1]!.id].toSorted(),
+    )
+    expect(await listCartBookIds(database.db, reader.cartId)).toEqual([])
+    const root = await rootLoader(routeArgs({ db: database.db, path: '/', cookie: reader.cookie }))
+    expect(root.cartBookIds).toEqual([])
+    expect(root.ownedBookIds.toSorted()).toEqual([catalogue[0]!.id, catalogue[1]!.id].toSorted())
+    const [receipt] = await database.db
+      .select()
+      .from(emailOutbox)
+      .where(and(eq(emailOutbox.kind, 'receipt'), eq(emailOutbox.subjectKey, order!.id)))
+    expect(receipt).toMatchObject({
+      to: reader.email,
+      subject: `Your CodeBook receipt — order #${order!.number}`,
+    })
+    expect(receipt!.text).toContain(`http://localhost:3000/orders/${order!.id}`)
+  })
+
+  test('the same idempotency key twice gives one order', async () => {
+    const reader = await readerWithCart(1)
+    const { checkout } = await checkoutPage(reader.cookie)
+    const first = await pay(reader.cookie, { ...GOOD_CARD, idempotencyKey: checkout.idempotencyKey })
+    const again = await pay(reader.cookie, { ...GOOD_CARD, idempotencyKey: checkout.idempotencyKey })
+    expect(again.location).toBe(first.location)
+    expect(await ordersOf(reader.userId)).toHaveLength(1)
+  })
+
+  test('two concurrent checkouts of one cart give one order', async () => {
+    const reader = await readerWithCart(2)
+    const { checkout } = await checkoutPage(reader.cookie)
+    const results = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        pay(reader.cookie, { ...GOOD_CARD, idempotencyKey: checkout.idempotencyKey }),
+      ),
+    )
+    expect(new Set(results.map((result) => result.location)).size).toBe(1)
+    expect(await ordersOf(reader.userId)).toHaveLength(1)
+  })
+
+  test.each([
+    ['4000 0000 0000 0002', paymentMessages.declined],
+    ['4000 0000 0000 9995', paymentMessages['insufficient-funds']],
+  ])(
+    'card %s is refused: the cart stays, nothing is granted, a new card may try again',
+    async (number, message) => {
+      const reader = await readerWithCart(2)
+      const { checkout } = await checkoutPage(reader.cookie)
+      const refused = await pay(reader.cookie, {
+        ...GOOD_CARD,
+        number,
+        idempotencyKey: checkout.idempotencyKey,
+      })
+      expect(refused).toMatchObject({ status: 402, body: { formError: message } })
+      expect(await listCartBookIds(database.db, reader.cartId)).toHaveLength(2)
+      expect(
+        await database.db.select().from(libraryItems).where(eq(libraryItems.userId, reader.userId)),
+      ).toEqual([])
+      expect((await ordersOf(reader.userId)).map((order) => order.status)).toEqual(['failed'])
+
+      const retried = await pay(reader.cookie, { ...GOOD_CARD, idempotencyKey: checkout.idempotencyKey })
+      expect(retried.status).toBe(303)
+      expect((await ordersOf(reader.userId)).map((order) => order.status).toSorted()).toEqual([
+        'failed',
+        'paid',
+      ])
+    },
+  )
+
+  test.each([
+    [
+      'a card number failing Luhn',
+      { number: '4242 4242 4242 4241' },
+      { number: checkoutMessages.numberInvalid },
+    ],
+    ['an empty card number', { number: '' }, { number: checkoutMessages.numberMissing }],
+    ['an expired card', { expiry: '01/20' }, { expiry: checkoutMessages.expiryPast }],
+    ['an unreadable expiry', { expiry: '2030-01' }, { expiry: checkoutMessages.expiryInvalid }],
+    ['a 2-digit CVC', { cvc: '12' }, { cvc: checkoutMessages.cvcInvalid }],
+    ['no name', { name: ' ' }, { name: checkoutMessages.nameMissing }],
+  ])('%s: 400 with the message next to the field, nothing charged', async (_, override, fieldErrors) => {
+    const reader = await readerWithCart(1)
+    const { checkout } = await checkoutPage(reader.cookie)
+    const refused = await pay(reader.cookie, {
+      ...GOOD_CARD,
+      ...override,
+      idempotencyKey: checkout.idempotencyKey,
+    })
+    expect(refused).toMatchObject({ status: 400, body: { fieldErrors } })
+    expect(await ordersOf(reader.userId)).toEqual([])
+  })
+
+  test('a book already owned leaves the cart at checkout and is never charged twice', async () => {
+    const reader = await readerWithCart(1)
+    const first = await checkoutPage(reader.cookie)
+    await pay(reader.cookie, { ...GOOD_CARD, idempotencyKey: first.checkout.idempotencyKey })
+    // The owned book cannot be added again…
+    const refused = await cartAction(
+      routeArgs({
+        db: database.db,
+        path: '/cart',
+        cookie: reader.cookie,
+        dataRequest: true,
+        init: { method: 'POST', body: new URLSearchParams({ intent: 'add', bookId: catalogue[0]!.id }) },
+      }),
+    )
+    expect(refused).toMatchObject({ init: { status: 400 } })
+    // …and if it is in the cart anyway (put there from another device before the purchase), checkout drops it.
+    await addToCart(database.db, reader.cartId, catalogue[0]!.id)
+    await addToCart(database.db, reader.cartId, catalogue[1]!.id)
+    const second = await checkoutPage(reader.cookie)
+    expect(second.checkout.alreadyOwned.map((line) => line.bookId)).toEqual([catalogue[0]!.id])
+    expect(second.checkout.lines.map((line) => line.bookId)).toEqual([catalogue[1]!.id])
+    await pay(reader.cookie, { ...GOOD_CARD, idempotencyKey: second.checkout.idempotencyKey })
+    const paid = (await ordersOf(reader.userId)).find(
+      (order) => order.totalCents === catalogue[1]!.priceCents,
+    )
+    expect(paid?.status).toBe('paid')
+    expect(await listCartBookIds(database.db, reader.cartId)).toEqual([])
+  })
+
+  test('an empty cart has nothing to pay for', async () => {
+    const reader = await readerWithCart(0)
+    const { checkout } = await checkoutPage(reader.cookie)
+    expect(checkout.lines).toEqual([])
+    const refused = await pay(reader.cookie, { ...GOOD_CARD, idempotencyKey: checkout.idempotencyKey })
+    expect(refused.status).toBe(409)
+  })
+})
+
+describe('after the purchase', () => {
+  test("an order's page is its buyer's alone: 404 for anyone else, and for ids that are not ids", async () => {
+    const buyer = await readerWithCart(1)
+    const { checkout } = await checkoutPage(buyer.cookie)
+    const paid = await pay(buyer.cookie, { ...GOOD_CARD, idempotencyKey: checkout.idempotencyKey })
+    const orderId = paid.location!.split('/').pop()!
+    const own = await orderLoader(
+      routeArgs({ db: database.db, path: paid.location!, cookie: buyer.cookie, params: { orderId } }),
+    )
+    expect(own.order.lines).toHaveLength(1)
+
+    const stranger = await readerWithCart(0)
+    for (const id of [orderId, '00000000-0000-0000-0000-000000000000', 'not-a-uuid', "1' or '1'='1"]) {
+      const thrown = await thrownBy(() =>
+        orderLoader(
+          routeArgs({
+            db: database.db,
+            path: `/orders/${id}`,
+            cookie: stranger.cookie,
+            params: { orderId: id },
+          }),
+        ),
+      )
+      expect(thrown).toMatchObject({ init: { status: 404 } })
+    }
+  })
+
+  test('the orders list shows the buyer’s orders, newest first', async () => {
+    const reader = await readerWithCart(1)
+    const first = await checkoutPage(reader.cookie)
+    await pay(reader.cookie, { ...GOOD_CARD, idempotencyKey: first.checkout.idempotencyKey })
+    await addToCart(database.db, reader.cartId, catalogue[3]!.id)
+    const second = await checkoutPage(reader.cookie)
+    await pay(reader.cookie, { ...GOOD_CARD, idempotencyKey: second.checkout.idempotencyKey })
+    const { orders: list } = await ordersLoader(
+      routeArgs({ db: database.db, path: '/account/orders', cookie: reader.cookie }),
+    )
+    expect(list.map((order) => order.lines[0]!.bookId)).toEqual([catalogue[3]!.id, catalogue[0]!.id])
+    expect(list[0]!.number).toBeGreaterThan(list[1]!.number)
+  })
+})
