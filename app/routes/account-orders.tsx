@@ -13,8 +13,8 @@ export const meta: Route.MetaFunction = () => [
   { name: 'robots', content: 'noindex' },
 ]
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = await requireUser({ request, context })
+export async function loader({ request, context, url }: Route.LoaderArgs) {
+  const user = await requireUser({ request, context, url })
   return { orders: await listOrdersForUser(getAppContext(context).db, user.id) }
 }
 

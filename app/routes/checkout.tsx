@@ -26,16 +26,16 @@ export const meta: Route.MetaFunction = () => [
 type CheckoutActionData = { fieldErrors?: Partial<Record<CheckoutField, string>>; formError?: string }
 
 /** Buying needs an account: anyone else is sent to log in (or register) and comes back here, cart intact. */
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = await requireUser({ request, context })
+export async function loader({ request, context, url }: Route.LoaderArgs) {
+  const user = await requireUser({ request, context, url })
   const app = getAppContext(context)
   const checkout = await getCheckout(app.db, user.id)
   const provider = paymentProviderFor(app.env)
   return { checkout, provider: provider.name, email: user.email }
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
-  const user = await requireUser({ request, context })
+export async function action({ request, context, url }: Route.ActionArgs) {
+  const user = await requireUser({ request, context, url })
   const app = getAppContext(context)
   const form = await request.formData()
   const provider = paymentProviderFor(app.env)

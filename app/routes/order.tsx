@@ -15,8 +15,8 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 ]
 
 /** An order's page, for its buyer only: for anyone else it does not exist (404, never 403). */
-export async function loader({ request, context, params }: Route.LoaderArgs) {
-  const user = await requireUser({ request, context })
+export async function loader({ request, context, params, url }: Route.LoaderArgs) {
+  const user = await requireUser({ request, context, url })
   const orderId = z.uuid().safeParse(params.orderId)
   const order = orderId.success
     ? await getOrderForUser(getAppContext(context).db, user.id, orderId.data)

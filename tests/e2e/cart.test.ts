@@ -178,8 +178,14 @@ describe('the header menus', () => {
       await visit(page, `${baseURL}/`)
       await page.getByRole('button', { name: 'Display settings' }).click()
       const choice = page.getByRole('menuitemradio', { name: theme === 'dark' ? 'Dark' : 'Light' })
+      // The page changes at once; the cookie arrives with the answer to the post, which is awaited here.
+      const saved = page.waitForResponse(
+        (response) =>
+          response.request().method() === 'POST' && new URL(response.url()).pathname.startsWith('/theme'),
+      )
       await choice.click()
       await page.waitForFunction((expected) => document.documentElement.dataset.theme === expected, theme)
+      expect((await saved).ok()).toBe(true)
       const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor)
       const expected = theme === 'dark' ? slate800 : white
       expect(await background()).toBe(expected)

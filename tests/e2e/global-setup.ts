@@ -4,6 +4,8 @@ import { spawnStore, waitUntilReady, type StoreProcess } from '#tests/store-proc
 declare module 'vitest' {
   export interface ProvidedContext {
     baseURL: string
+    /** The store's DATA_DIR: receipts are written to its outbox/ folder as .eml files (no SMTP_URL). */
+    dataDir: string
   }
 }
 
@@ -18,6 +20,7 @@ export async function setup(project: TestProject) {
   store = await spawnStore({ TRUST_PROXY: 'loopback' })
   await waitUntilReady(store)
   project.provide('baseURL', store.url)
+  project.provide('dataDir', store.dataDir)
 }
 
 export async function teardown() {

@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { addToCart, listCartBookIds, requireUserCart } from '#app/features/cart/cart.server.ts'
 import { listBooks } from '#app/features/catalog/catalog.server.ts'
+import { formatPrice } from '#app/features/catalog/format.ts'
 import { paymentMessages } from '#app/features/orders/payments.server.ts'
 import { checkoutMessages } from '#app/features/orders/checkout-messages.ts'
 import { loader as rootLoader } from '#app/root.tsx'
@@ -10,7 +11,11 @@ import { action as checkoutAction, loader as checkoutLoader } from '#app/routes/
 import { loader as orderLoader } from '#app/routes/order.tsx'
 import { loader as ordersLoader } from '#app/routes/account-orders.tsx'
 import { emailOutbox, libraryItems, orderItems, orders } from '#app/server/db/schema.server.ts'
+import { createLogger } from '#app/server/logger.server.ts'
+import { createMailer } from '#app/server/mail.server.ts'
+import { deliverDueEmails } from '#app/server/outbox.server.ts'
 import { createTestDatabase } from '#tests/db.ts'
+import { startSmtpServer } from '#tests/smtp.ts'
 import { routeArgs, servicesFor, thrownBy } from '#tests/route-args.ts'
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>
@@ -62,16 +67,21 @@ async function pay(cookie: string, fields: Record<string, string>) {
 const ordersOf = (userId: string) => database.db.select().from(orders).where(eq(orders.userId, userId))
 
 describe('who may buy', () => {
-  test('a signed-out visitor or a guest is sent to log in and brought back to checkout', async () => {
+  test('a signed-out visitor is sent to log in, a guest to register, and both are brought back to checkout', async () => {
     const signedOut = await thrownBy(() => checkoutPage(''))
     expect((signedOut as Response).headers.get('Location')).toBe('/login?redirectTo=%2Fcheckout')
+    // A client-side navigation asks for '/checkout.data': the way back is still the page.
+    const navigated = await thrownBy(() =>
+      checkoutLoader(routeArgs({ db: database.db, path: '/checkout', dataRequest: true })),
+    )
+    expect((navigated as Response).headers.get('Location')).toBe('/login?redirectTo=%2Fcheckout')
     const guest = await servicesFor(database.db).auth.api.signInAnonymous({
       returnHeaders: true,
       headers: new Headers(),
     })
     const guestCookie = guest.headers.getSetCookie()[0]!.split(';')[0]!
     const asGuest = await thrownBy(() => checkoutPage(guestCookie))
-    expect((asGuest as Response).headers.get('Location')).toBe('/login?redirectTo=%2Fcheckout')
+    expect((asGuest as Response).headers.get('Location')).toBe('/Register?redirectTo=%2Fcheckout')
   })
 })
 
@@ -234,6 +244,39 @@ describe('paying with the test provider', () => {
 })
 
 describe('after the purchase', () => {
+  test('the receipt reaches a real SMTP server: order number, books, total and a link to the order', async () => {
+    const reader = await readerWithCart(2)
+    const { checkout } = await checkoutPage(reader.cookie)
+    await pay(reader.cookie, { ...GOOD_CARD, idempotencyKey: checkout.idempotencyKey })
+    const [order] = await ordersOf(reader.userId)
+    const smtp = await startSmtpServer()
+    try {
+      const logger = createLogger('silent')
+      const mailer = createMailer({
+        smtpUrl: smtp.url,
+        from: 'CodeBook <orders@codebook.localhost>',
+        outboxDir: '/nonexistent',
+        logger,
+      })
+      await deliverDueEmails(database.db, mailer, { logger })
+      const mail = smtp.received.find((received) => received.envelope.to.includes(reader.email))
+      expect(mail, 'a receipt for the buyer').toBeDefined()
+      expect(mail!.parsed.subject).toBe(`Your CodeBook receipt — order #${order!.number}`)
+      const total = formatPrice(checkout.totalCents, checkout.currency)
+      const orderUrl = `http://localhost:3000/orders/${order!.id}`
+      for (const body of [mail!.parsed.text!, mail!.parsed.html as string]) {
+        expect(body).toContain(`#${order!.number}`)
+        for (const line of checkout.lines) expect(body).toContain(line.title)
+        expect(body).toContain(total)
+        expect(body).toContain(orderUrl)
+      }
+      // Card data never travels in the receipt.
+      expect(mail!.parsed.text).not.toContain('4242 4242')
+    } finally {
+      await smtp.close()
+    }
+  })
+
   test("an order's page is its buyer's alone: 404 for anyone else, and for ids that are not ids", async () => {
     const buyer = await readerWithCart(1)
     const { checkout } = await checkoutPage(buyer.cookie)

@@ -23,12 +23,15 @@ export function getSessionUser(args: Args): Promise<SessionUser | null> {
   return resolveSession(args).then((session) => session.user)
 }
 
-/** A signed-in account (not a guest), or a redirect to log in and come back. */
-export async function requireUser(args: Args): Promise<SessionUser> {
+/** A signed-in account (not a guest), or a redirect to log in (a guest: to register) and come back. */
+export async function requireUser(args: Args & { url: URL }): Promise<SessionUser> {
   const user = await getSessionUser(args)
   if (user && !user.isGuest) return user
-  const url = new URL(args.request.url)
-  throw redirect(`/login?${new URLSearchParams({ redirectTo: `${url.pathname}${url.search}` })}`)
+  // `url`, not `request.url`: a client navigation's request is for '/checkout.data', the page is '/checkout'.
+  const { url } = args
+  // A guest has a cart worth keeping: registering turns the guest into an account and keeps it.
+  const page = user?.isGuest ? '/Register' : '/login'
+  throw redirect(`${page}?${new URLSearchParams({ redirectTo: `${url.pathname}${url.search}` })}`)
 }
 
 function resolveSession({ request, context }: Args): Promise<ResolvedSession> {

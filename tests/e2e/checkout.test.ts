@@ -1,0 +1,239 @@
+import fs from 'node:fs/promises'
+import path from 'node:path'
+import { simpleParser, type ParsedMail } from 'mailparser'
+import type { Browser, Page, Response } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
+import { expectHealthyPage, launchBrowser, newPage, visit } from './browser.ts'
+
+const baseURL = inject('baseURL')
+const dataDir = inject('dataDir')
+let browser: Browser
+beforeAll(async () => {
+  browser = await launchBrowser()
+})
+afterAll(() => browser?.close())
+
+const password = 'correct horse battery staple'
+const bookA = 'Django Framework'
+const bookB = 'The Future of Design Systems'
+// Spelled out rather than imported from the app, so that a changed wording fails here.
+const messages = {
+  testMode: 'Test mode — no real money',
+  declined: 'Your card was declined.',
+  numberInvalid: 'This card number is not valid. Please check it.',
+  owned: 'In your library',
+}
+
+const scripts = new WeakMap<Page, boolean>()
+
+async function newVisitor(javaScriptEnabled: boolean) {
+  const page = await newPage(browser, { javaScriptEnabled })
+  scripts.set(page, javaScriptEnabled)
+  return page
+}
+
+function uniqueEmail(name: string) {
+  return `${name}-${Date.now()}-${Math.random().toString(36).slice(2, 7)}@example.com`
+}
+
+/** Runs `act`, which posts a form, and returns the answer; without JavaScript also waits for the page it loads. */
+async function submit(page: Page, act: () => Promise<void>): Promise<Response> {
+  const answered = page.waitForResponse((response) => response.request().method() === 'POST')
+  const loaded = scripts.get(page) === false ? page.waitForEvent('load') : undefined
+  const [response] = await Promise.all([answered, loaded, act()])
+  return response
+}
+
+async function register(page: Page, email: string) {
+  await page.getByLabel('Email', { exact: true }).fill(email)
+  await page.getByLabel('Password', { exact: true }).fill(password)
+  await submit(page, () => page.getByRole('button', { name: 'Register', exact: true }).click())
+}
+
+async function expectBadge(page: Page, count: number) {
+  const name = `Cart, ${count} ${count === 1 ? 'book' : 'books'}`
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name, exact: true })
+    .waitFor({ timeout: 5_000 })
+}
+
+const bookCard = (page: Page, title: string) => page.getByRole('article').filter({ hasText: title })
+
+async function addToCart(page: Page, title: string) {
+  const card = bookCard(page, title)
+  await submit(page, () => card.getByRole('button', { name: 'Add To Cart' }).click())
+  await card.getByRole('button', { name: 'Remove Item' }).waitFor()
+}
+
+/** From the cart page's 'Checkout' to the checkout page. */
+async function goToCheckout(page: Page) {
+  await visit(page, `${baseURL}/cart`)
+  await page.getByRole('main').getByRole('link', { name: 'Checkout' }).click()
+}
+
+async function fillCard(page: Page, number: string) {
+  await page.getByLabel('Name on card').fill('Ada Reader')
+  await page.getByLabel('Card number').fill(number)
+  await page.getByLabel('Expiry (MM/YY)').fill('12/34')
+  await page.getByLabel('CVC').fill('123')
+}
+
+const payButton = (page: Page) => page.getByRole('button', { name: /^Pay / })
+
+/** The checkout lists exactly `titles`. */
+async function expectCheckoutOf(page: Page, titles: string[]) {
+  await page.waitForURL(`${baseURL}/checkout`)
+  await page.getByRole('heading', { level: 1, name: 'Checkout' }).waitFor()
+  const listed = await page
+    .getByRole('main')
+    .getByRole('list')
+    .first()
+    .getByRole('listitem')
+    .allTextContents()
+  expect(listed.length).toBe(titles.length)
+  for (const title of titles) expect(listed.some((text) => text.includes(title))).toBe(true)
+}
+
+/** The receipt the store wrote to DATA_DIR/outbox (no SMTP_URL in tests) for `email`, parsed, once it is there. */
+async function receiptFor(email: string) {
+  const outbox = path.join(dataDir, 'outbox')
+  let found: ParsedMail | undefined
+  await expect
+    .poll(
+      async () => {
+        for (const name of await fs.readdir(outbox).catch(() => [])) {
+          const mail = await simpleParser(await fs.readFile(path.join(outbox, name)))
+          if (mail.text && JSON.stringify(mail.to).includes(email)) found = mail
+        }
+        return found !== undefined
+      },
+      { timeout: 10_000 },
+    )
+    .toBe(true)
+  return found!
+}
+
+describe.each([
+  ['with JavaScript', true],
+  ['without JavaScript', false],
+])('%s', (_, javaScriptEnabled) => {
+  test('register → two books → pay with 4242… → confirmation → my orders → badge 0 → owned', async () => {
+    const page = await newVisitor(javaScriptEnabled)
+    const email = uniqueEmail('buyer')
+    await visit(page, `${baseURL}/Register`)
+    await register(page, email)
+    await page.waitForURL(`${baseURL}/`)
+
+    await visit(page, `${baseURL}/AllBooks`)
+    await addToCart(page, bookA)
+    await addToCart(page, bookB)
+    await expectBadge(page, 2)
+
+    await goToCheckout(page)
+    await expectCheckoutOf(page, [bookA, bookB])
+    await page.getByText(messages.testMode).waitFor()
+    await expectHealthyPage(page)
+
+    await fillCard(page, '4242 4242 4242 4242')
+    await submit(page, () => payButton(page).click())
+    await page.waitForURL(/\/orders\/[0-9a-f-]{36}$/)
+    const orderHeading = page.getByRole('heading', { level: 1, name: /^Order #\d+$/ })
+    await orderHeading.waitFor()
+    const orderName = (await orderHeading.textContent())!
+    expect(await page.getByRole('main').textContent()).toContain('Visa ending 4242')
+    await page.getByText('Thank you! Your payment went through').waitFor()
+    await expectBadge(page, 0)
+    await expectHealthyPage(page)
+
+    // The receipt: order number, both books and a link to this page.
+    const receipt = await receiptFor(email)
+    expect(receipt.subject).toBe(`Your CodeBook receipt — ${orderName.replace('Order ', 'order ')}`)
+    expect(receipt.text).toContain(bookA)
+    expect(receipt.text).toContain(bookB)
+    expect(receipt.text).toContain(new URL(page.url()).pathname)
+
+    await page.getByRole('link', { name: 'All my orders' }).click()
+    await page.waitForURL(`${baseURL}/account/orders`)
+    const order = page.getByRole('listitem').filter({ has: page.getByRole('link', { name: orderName }) })
+    expect(await order.textContent()).toContain(bookA)
+    expect(await order.textContent()).toContain(bookB)
+    expect(await order.textContent()).toContain('Paid')
+    await expectHealthyPage(page)
+
+    // Owned books say so instead of offering the cart, on cards and on the detail page.
+    await visit(page, `${baseURL}/AllBooks`)
+    for (const title of [bookA, bookB]) {
+      await bookCard(page, title).getByText(messages.owned).waitFor()
+      expect(await bookCard(page, title).getByRole('button', { name: 'Add To Cart' }).count()).toBe(0)
+    }
+    await bookCard(page, bookA).getByRole('link').first().click()
+    await page.getByRole('heading', { level: 1, name: bookA }).waitFor()
+    await page.getByRole('main').getByText(messages.owned).waitFor()
+    expect(await page.getByRole('main').getByRole('button', { name: 'Add To Cart' }).count()).toBe(0)
+    await page.context().close()
+  })
+
+  test('a declined card keeps the cart and says why; a bad number is marked next to its field', async () => {
+    const page = await newVisitor(javaScriptEnabled)
+    await visit(page, `${baseURL}/Register`)
+    await register(page, uniqueEmail('declined'))
+    await page.waitForURL(`${baseURL}/`)
+    await visit(page, `${baseURL}/AllBooks`)
+    await addToCart(page, bookA)
+    await goToCheckout(page)
+    await expectCheckoutOf(page, [bookA])
+
+    await fillCard(page, '4242 4242 4242 4241')
+    const refused = await submit(page, () => payButton(page).click())
+    expect(refused.status()).toBe(400)
+    const number = page.getByLabel('Card number')
+    await expect.poll(() => number.getAttribute('aria-invalid')).toBe('true')
+    const described = (await number.getAttribute('aria-describedby'))!.split(' ')
+    const descriptions = await Promise.all(described.map((id) => page.locator(`[id="${id}"]`).textContent()))
+    expect(descriptions).toContain(messages.numberInvalid)
+    await expectHealthyPage(page)
+
+    await fillCard(page, '4000 0000 0000 0002')
+    const declined = await submit(page, () => payButton(page).click())
+    expect(declined.status()).toBe(402)
+    await page.getByRole('alert').filter({ hasText: messages.declined }).waitFor()
+    await expectHealthyPage(page)
+    await expectBadge(page, 1)
+    await expectCheckoutOf(page, [bookA])
+    await page.context().close()
+  })
+})
+
+test('a guest is sent to register and comes back to checkout with the cart', async () => {
+  const page = await newVisitor(true)
+  await visit(page, `${baseURL}/login`)
+  await submit(page, () => page.getByRole('button', { name: 'Login as guest' }).click())
+  await visit(page, `${baseURL}/AllBooks`)
+  await addToCart(page, bookB)
+  await goToCheckout(page)
+  await page.waitForURL(`${baseURL}/Register?redirectTo=%2Fcheckout`)
+  await register(page, uniqueEmail('guest'))
+  await expectCheckoutOf(page, [bookB])
+  await expectBadge(page, 1)
+  await page.context().close()
+})
+
+test('a signed-out visitor logs in from checkout and comes back to it', async () => {
+  const page = await newVisitor(false)
+  const email = uniqueEmail('returning')
+  await visit(page, `${baseURL}/Register`)
+  await register(page, email)
+  await page.waitForURL(`${baseURL}/`)
+  await page.context().clearCookies()
+  await visit(page, `${baseURL}/AllBooks`)
+  await addToCart(page, bookA)
+  await goToCheckout(page)
+  await page.waitForURL(`${baseURL}/login?redirectTo=%2Fcheckout`)
+  await page.getByLabel('Email', { exact: true }).fill(email)
+  await page.getByLabel('Password', { exact: true }).fill(password)
+  await submit(page, () => page.getByRole('button', { name: 'Login', exact: true }).click())
+  // The anonymous visitor's cart was merged into the account's at login.
+  await expectCheckoutOf(page, [bookA])
+  await page.context().close()
+})

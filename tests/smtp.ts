@@ -1,0 +1,82 @@
+import type { AddressInfo } from 'node:net'
+import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser'
+import { SMTPServer } from 'smtp-server'
+
+export type ReceivedMail = { envelope: { from: string | false; to: string[] }; parsed: ParsedMail }
+
+export type TestSmtpServer = {
+  url: string
+  port: number
+  received: ReceivedMail[]
+  /** Answer every RCPT TO with a temporary refusal. */
+  refuseRecipients: boolean
+  /** When set, AUTH must use this password (and any AUTH with another fails). */
+  acceptedPassword: string | undefined
+  /** How many messages have been held so far. */
+  held: number
+  /** Holds the next message's DATA reply until the returned function is called. */
+  holdNextMessage(): () => void
+  close(): Promise<void>
+}
+
+/** A real SMTP server on a free local port, keeping what it accepts. */
+export async function startSmtpServer(): Promise<TestSmtpServer> {
+  let nextHold: Promise<void> | undefined
+  const state: TestSmtpServer = {
+    url: '',
+    port: 0,
+    received: [],
+    refuseRecipients: false,
+    acceptedPassword: undefined,
+    held: 0,
+    holdNextMessage() {
+      let release!: () => void
+      nextHold = new Promise((resolve) => (release = resolve))
+      return release
+    },
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  }
+  const server = new SMTPServer({
+    authOptional: true,
+    allowInsecureAuth: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onAuth(auth, _session, callback) {
+      if (auth.password === state.acceptedPassword) callback(null, { user: auth.username })
+      else callback(Object.assign(new Error('Authentication failed'), { responseCode: 535 }))
+    },
+    onRcptTo(_address, _session, callback) {
+      if (state.refuseRecipients) {
+        callback(Object.assign(new Error('Mailbox busy, try later'), { responseCode: 451 }))
+      } else callback()
+    },
+    onData(stream, session, callback) {
+      const hold = nextHold
+      nextHold = undefined
+      if (hold) state.held++
+      simpleParser(stream)
+        .then(async (parsed) => {
+          await hold
+          state.received.push({
+            envelope: {
+              from: session.envelope.mailFrom && session.envelope.mailFrom.address,
+              to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
+            },
+            parsed,
+          })
+          callback()
+        })
+        .catch(callback)
+    },
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  state.port = (server.server.address() as AddressInfo).port
+  state.url = `smtp://127.0.0.1:${state.port}`
+  return state
+}
+
+export function addresses(field: AddressObject | AddressObject[] | undefined) {
+  return [field ?? []]
+    .flat()
+    .flatMap((object) => object.value.map(({ name, address }) => ({ name, address })))
+}
