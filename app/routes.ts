@@ -21,5 +21,7 @@ export default [
   route('checkout', 'routes/checkout.tsx'),
   route('orders/:orderId', 'routes/order.tsx'),
   route('account/orders', 'routes/account-orders.tsx'),
+  // Stripe's signed payment events (docs/decisions/009-stripe-checkout.md).
+  route('webhooks/stripe', 'routes/stripe-webhook.ts'),
   route('*', 'routes/not-found.tsx'),
 ] satisfies RouteConfig

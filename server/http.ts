@@ -91,7 +91,8 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
       build: options.build,
       mode: vite ? 'development' : 'production',
       pageCache: options.pageCache,
-      cachedPagePolicy: (scriptHashes) => contentSecurityPolicy(scriptHashes, Boolean(vite)),
+      cachedPagePolicy: (scriptHashes) =>
+        contentSecurityPolicy(scriptHashes, Boolean(vite), formTargetsOf(env)),
       getLoadContext: (req, res) => {
         const context = new RouterContextProvider()
         context.set(appContext, { ...services, clientIp: req.ip ?? req.socket.remoteAddress ?? '' })
@@ -124,8 +125,16 @@ function logRequests(logger: Logger): RequestHandler {
   }
 }
 
-/** The policy for a response whose inline scripts carry `scriptSources` ('nonce-…' or 'sha256-…'). */
-export function contentSecurityPolicy(scriptSources: string[], development: boolean): string {
+/**
+ * The policy for a response whose inline scripts carry `scriptSources` ('nonce-…' or 'sha256-…').
+ * `formTargets`: other origins a form post may lead to. Chrome applies form-action to the redirects that
+ * follow a post too, so the checkout's 303 to Stripe Checkout needs its origin when Stripe is configured.
+ */
+export function contentSecurityPolicy(
+  scriptSources: string[],
+  development: boolean,
+  formTargets: string[] = [],
+): string {
   return [
     "default-src 'self'",
     `script-src 'self' ${scriptSources.join(' ')}${development ? " 'unsafe-eval'" : ''}`,
@@ -136,9 +145,14 @@ export function contentSecurityPolicy(scriptSources: string[], development: bool
     `connect-src 'self'${development ? ' ws: wss:' : ''}`,
     "object-src 'none'",
     "base-uri 'none'",
-    "form-action 'self'",
+    ["form-action 'self'", ...formTargets].join(' '),
     "frame-ancestors 'none'",
   ].join('; ')
+}
+
+/** Where the checkout's form may send the buyer: Stripe Checkout's pages when Stripe takes the payments. */
+function formTargetsOf(env: Env): string[] {
+  return env.STRIPE_SECRET_KEY ? ['https://checkout.stripe.com'] : []
 }
 
 function securityHeaders(env: Env, development: boolean): RequestHandler {
@@ -147,7 +161,7 @@ function securityHeaders(env: Env, development: boolean): RequestHandler {
     const nonce = crypto.randomBytes(16).toString('base64')
     res.locals.cspNonce = nonce
     res.set({
-      'Content-Security-Policy': contentSecurityPolicy([`'nonce-${nonce}'`], development),
+      'Content-Security-Policy': contentSecurityPolicy([`'nonce-${nonce}'`], development, formTargetsOf(env)),
       'X-Content-Type-Options': 'nosniff',
       'Referrer-Policy': 'strict-origin-when-cross-origin',
       'X-Frame-Options': 'DENY',

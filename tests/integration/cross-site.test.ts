@@ -33,6 +33,20 @@ test.each([
   expect(response.status).not.toBe(403)
 })
 
+test('Stripe’s webhook POST, which carries neither Origin nor Sec-Fetch-Site, goes through', async () => {
+  const response = await fetch(`${baseUrl}/webhooks/stripe`, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json; charset=utf-8',
+      'User-Agent': 'Stripe/1.0 (+https://stripe.com/docs/webhooks)',
+      'Stripe-Signature': 't=1,v1=00',
+    },
+    body: '{}',
+  })
+  expect(response.status).not.toBe(403)
+  expect(await response.text()).not.toContain('Cross-site request refused')
+})
+
 test('reads are never refused', async () => {
   const response = await fetch(`${baseUrl}/healthz`, {
     headers: { Origin: 'https://evil.example', 'Sec-Fetch-Site': 'cross-site' },
@@ -51,3 +65,19 @@ test.each(['/login', '/Register', '/logout', '/cart', '/theme'])(
     expect(response.status).toBe(403)
   },
 )
+
+test('forms may lead only to this site, and to Stripe Checkout when Stripe takes the payments', async () => {
+  const formAction = async (env: Record<string, string>) => {
+    const store = await startHttpApp(env)
+    try {
+      const policy = (await fetch(`${store.url}/healthz`)).headers.get('Content-Security-Policy') ?? ''
+      return policy.split('; ').find((directive) => directive.startsWith('form-action'))
+    } finally {
+      await store.close()
+    }
+  }
+  expect(await formAction({})).toBe("form-action 'self'")
+  expect(
+    await formAction({ STRIPE_SECRET_KEY: 'sk_test_codebook', STRIPE_WEBHOOK_SECRET: 'whsec_codebook' }),
+  ).toBe("form-action 'self' https://checkout.stripe.com")
+})

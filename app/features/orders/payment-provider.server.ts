@@ -1,5 +1,6 @@
 import type { Env } from '#app/server/env.server.ts'
 import { createTestPaymentProvider, type PaymentProvider } from './payments.server.ts'
+import { createStripePaymentProvider } from './stripe.server.ts'
 
 const providers = new WeakMap<Env, PaymentProvider>()
 
@@ -7,7 +8,14 @@ const providers = new WeakMap<Env, PaymentProvider>()
 export function paymentProviderFor(env: Env): PaymentProvider {
   let provider = providers.get(env)
   if (!provider) {
-    provider = createTestPaymentProvider()
+    // env.server.ts refuses one key without the other.
+    provider =
+      env.STRIPE_SECRET_KEY && env.STRIPE_WEBHOOK_SECRET
+        ? createStripePaymentProvider({
+            secretKey: env.STRIPE_SECRET_KEY,
+            webhookSecret: env.STRIPE_WEBHOOK_SECRET,
+          })
+        : createTestPaymentProvider()
     providers.set(env, provider)
   }
   return provider

@@ -1,0 +1,134 @@
+import Stripe from 'stripe'
+import { z } from 'zod'
+import type { PaymentProvider, PaymentWebhook } from './payments.server.ts'
+
+export type StripeOptions = {
+  secretKey: string
+  webhookSecret: string
+  /**
+   * How the SDK reaches Stripe's API: its Node client by default. Tests pass a fake
+   * (`Stripe.createFetchHttpClient` over a local function) to check the request we build without the network.
+   */
+  httpClient?: Stripe.HttpClient
+}
+
+/** Seconds a webhook's signature stays valid (the SDK's default): an older one is a replay, refused. */
+const WEBHOOK_TOLERANCE_SECONDS = 300
+
+/**
+ * Stripe Checkout: the buyer pays on Stripe's page, and only the signed `checkout.session.completed` (or
+ * `…async_payment_succeeded`) webhook marks the order paid. The success page the buyer returns to proves
+ * nothing, so it changes nothing. The SDK sends the API version it was built for (stripe@23: 2026-10-28);
+ * the fields read here (ids, metadata, payment_status) are the same in every version.
+ */
+export function createStripePaymentProvider(
+  options: StripeOptions,
+): Extract<PaymentProvider, { kind: 'redirect' }> {
+  const stripe = new Stripe(options.secretKey, {
+    httpClient: options.httpClient,
+    // Retries are safe: every create call carries an idempotency key.
+    maxNetworkRetries: 2,
+    timeout: 20_000,
+    appInfo: { name: 'CodeBook' },
+  })
+  return {
+    kind: 'redirect',
+    name: 'stripe',
+    async startCheckout(input) {
+      const session = await stripe.checkout.sessions.create(
+        {
+          mode: 'payment',
+          line_items: input.lines.map((line) => ({
+            quantity: 1,
+            price_data: {
+              currency: line.currency.toLowerCase(),
+              unit_amount: line.priceCents,
+              product_data: { name: line.title },
+            },
+          })),
+          customer_email: input.customerEmail,
+          client_reference_id: input.orderId,
+          metadata: { orderId: input.orderId, orderNumber: String(input.orderNumber) },
+          // So that the payment itself, as the dashboard and refunds show it, names the order too.
+          payment_intent_data: {
+            description: `CodeBook order #${input.orderNumber}`,
+            metadata: { orderId: input.orderId, orderNumber: String(input.orderNumber) },
+          },
+          success_url: input.successUrl,
+          cancel_url: input.cancelUrl,
+        },
+        // A retried or doubled POST for this order gets the same session back, never a second one.
+        { idempotencyKey: `checkout-${input.orderId}` },
+      )
+      if (!session.url) throw new Error(`Stripe returned Checkout Session ${session.id} without a URL`)
+      return { reference: session.id, url: session.url }
+    },
+    async readWebhook(payload, signature) {
+      if (!signature) return { ok: false, message: 'Missing Stripe-Signature header.' }
+      let event: unknown
+      try {
+        event = await stripe.webhooks.constructEventAsync(
+          payload,
+          signature,
+          options.webhookSecret,
+          WEBHOOK_TOLERANCE_SECONDS,
+        )
+      } catch (error) {
+        // A bad signature, a timestamp outside the tolerance, or a signed body that is not JSON.
+        return { ok: false, message: error instanceof Error ? error.message : String(error) }
+      }
+      return interpretEvent(event)
+    },
+  }
+}
+
+const CheckoutSessionSchema = z.object({
+  object: z.literal('checkout.session'),
+  id: z.string().min(1),
+  payment_status: z.string(),
+  client_reference_id: z.string().nullish(),
+  metadata: z.record(z.string(), z.string()).nullish(),
+})
+
+const EventSchema = z.object({
+  id: z.string().min(1),
+  type: z.string().min(1),
+  data: z.object({ object: z.unknown() }),
+})
+
+/** What a verified event means to the store; its shape is checked too: signed is not the same as expected. */
+function interpretEvent(raw: unknown): PaymentWebhook {
+  const event = EventSchema.safeParse(raw)
+  if (!event.success) return { ok: false, message: 'Not a Stripe event.' }
+  const { id: eventId, type: eventType } = event.data
+  const result = (effect: Extract<PaymentWebhook, { ok: true }>['effect']): PaymentWebhook => ({
+    ok: true,
+    eventId,
+    eventType,
+    effect,
+  })
+  if (!eventType.startsWith('checkout.session.'))
+    return result({ kind: 'ignored', reason: 'event type not handled' })
+
+  const session = CheckoutSessionSchema.safeParse(event.data.data.object)
+  if (!session.success) return result({ kind: 'ignored', reason: 'not a Checkout Session' })
+  const orderId = z.uuid().safeParse(session.data.metadata?.orderId ?? session.data.client_reference_id)
+  // Another integration on the same Stripe account, or a session made by hand in the dashboard.
+  if (!orderId.success) return result({ kind: 'ignored', reason: 'session names no CodeBook order' })
+  const order = { orderId: orderId.data, reference: session.data.id }
+
+  switch (eventType) {
+    case 'checkout.session.completed':
+    case 'checkout.session.async_payment_succeeded':
+      // A delayed method (a bank debit) completes the session unpaid; its money arrives, or not, later.
+      return session.data.payment_status === 'paid'
+        ? result({ kind: 'paid', ...order })
+        : result({ kind: 'ignored', reason: `payment status ${session.data.payment_status}` })
+    case 'checkout.session.async_payment_failed':
+      return result({ kind: 'failed', reason: 'payment-failed', ...order })
+    case 'checkout.session.expired':
+      return result({ kind: 'failed', reason: 'expired', ...order })
+    default:
+      return result({ kind: 'ignored', reason: 'event type not handled' })
+  }
+}

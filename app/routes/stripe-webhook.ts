@@ -1,0 +1,55 @@
+import { completePaidOrder, failPendingOrder } from '#app/features/orders/orders.server.ts'
+import { paymentProviderFor } from '#app/features/orders/payment-provider.server.ts'
+import { getAppContext } from '#app/server/context.server.ts'
+import type { Route } from './+types/stripe-webhook'
+
+/**
+ * Stripe's webhook (docs/decisions/009-stripe-checkout.md). Only a correctly signed, recent event is read;
+ * anything else is 400 and changes nothing. A verified event is always acknowledged with 200, even when it
+ * names no order of ours or repeats one already applied, so that Stripe stops resending it; a failure of our
+ * own (the database down) is a 500, which Stripe retries for up to three days.
+ */
+export function loader() {
+  return methodNotAllowed()
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  if (request.method !== 'POST') return methodNotAllowed()
+  const app = getAppContext(context)
+  const provider = paymentProviderFor(app.env)
+  if (provider.name !== 'stripe') return Response.json({ error: 'Not found.' }, { status: 404 })
+
+  // The signature covers the exact bytes Stripe sent, so the body is read raw, never parsed first.
+  const webhook = await provider.readWebhook(await request.text(), request.headers.get('Stripe-Signature'))
+  if (!webhook.ok) {
+    app.logger.warn({ reason: webhook.message }, 'stripe webhook refused')
+    return Response.json({ error: 'Webhook signature verification failed.' }, { status: 400 })
+  }
+
+  const { effect, eventId, eventType } = webhook
+  const log = { eventId, eventType, ...effect }
+  if (effect.kind === 'ignored') {
+    app.logger.info(log, 'stripe webhook ignored')
+  } else if (effect.kind === 'paid') {
+    const outcome = await completePaidOrder(app.db, {
+      orderId: effect.orderId,
+      reference: effect.reference,
+      orderUrl: new URL(`/orders/${effect.orderId}`, app.env.publicUrl).toString(),
+    })
+    if (outcome === 'paid') app.kickOutbox()
+    if (outcome === 'paid' || outcome === 'already-paid')
+      app.logger.info({ ...log, outcome }, 'stripe payment')
+    // Money was taken for an order we will not fulfil as it stands: someone must grant or refund it by hand.
+    else if (outcome === 'not-pending')
+      app.logger.error({ ...log, outcome }, 'stripe payment for an order that is not pending')
+    else app.logger.warn({ ...log, outcome }, 'stripe payment for an unknown order or session ignored')
+  } else {
+    const outcome = await failPendingOrder(app.db, effect)
+    app.logger.info({ ...log, outcome }, 'stripe checkout ended unpaid')
+  }
+  return Response.json({ received: true })
+}
+
+function methodNotAllowed() {
+  return Response.json({ error: 'Method not allowed.' }, { status: 405, headers: { Allow: 'POST' } })
+}

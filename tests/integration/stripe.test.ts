@@ -1,0 +1,521 @@
+import crypto from 'node:crypto'
+import { and, eq } from 'drizzle-orm'
+import Stripe from 'stripe'
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
+import { addToCart, listCartBookIds, requireUserCart } from '#app/features/cart/cart.server.ts'
+import { listBooks } from '#app/features/catalog/catalog.server.ts'
+import { paymentProviderFor } from '#app/features/orders/payment-provider.server.ts'
+import { createStripePaymentProvider } from '#app/features/orders/stripe.server.ts'
+import { action as checkoutAction, loader as checkoutLoader } from '#app/routes/checkout.tsx'
+import { action as webhookAction, loader as webhookLoader } from '#app/routes/stripe-webhook.ts'
+import { emailOutbox, libraryItems, orders } from '#app/server/db/schema.server.ts'
+import { parseEnv } from '#app/server/env.server.ts'
+import { createLogger } from '#app/server/logger.server.ts'
+import { createStoreServices, type StoreServices } from '#app/services.server.ts'
+import { createTestDatabase } from '#tests/db.ts'
+import { routeArgs } from '#tests/route-args.ts'
+
+const WEBHOOK_SECRET = 'whsec_codebook_test_secret'
+const STRIPE_ENV = { STRIPE_SECRET_KEY: 'sk_test_codebook', STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET }
+
+let database: Awaited<ReturnType<typeof createTestDatabase>>
+let catalogue: Awaited<ReturnType<typeof listBooks>>
+let services: StoreServices
+const kickOutbox = vi.fn()
+const stripeApi = fakeStripeApi()
+
+beforeAll(async () => {
+  database = await createTestDatabase()
+  catalogue = await listBooks(database.db)
+  services = createStoreServices({
+    db: database.db,
+    env: parseEnv(STRIPE_ENV),
+    authSecret: 'test-secret-that-is-long-enough-0123456789',
+    logger: createLogger('silent'),
+    kickOutbox,
+  })
+  // The store's own Stripe provider for this configuration, talking to the fake API below instead of Stripe.
+  const viaFakeApi = createStripePaymentProvider({ ...secrets(), httpClient: stripeApi.httpClient })
+  const provider = paymentProviderFor(services.env)
+  if (provider.kind !== 'redirect') throw new Error('expected the Stripe provider')
+  vi.spyOn(provider, 'startCheckout').mockImplementation(viaFakeApi.startCheckout)
+})
+afterAll(() => database.dispose())
+
+function secrets() {
+  return { secretKey: STRIPE_ENV.STRIPE_SECRET_KEY, webhookSecret: WEBHOOK_SECRET }
+}
+
+/**
+ * Stripe's API as far as Checkout Sessions go, behind the SDK's own fetch client: it records each request
+ * and, like Stripe, answers a repeated idempotency key with the session it made the first time.
+ */
+function fakeStripeApi() {
+  const requests: { method: string; url: URL; headers: Headers; body: URLSearchParams }[] = []
+  const sessions = new Map<string, object>()
+  let refuse = false
+  const fetchFn = async (input: string | URL | Request, init?: RequestInit) => {
+    const request = new Request(input, init)
+    const body = new URLSearchParams(await request.text())
+    requests.push({ method: request.method, url: new URL(request.url), headers: request.headers, body })
+    if (refuse)
+      return Response.json(
+        { error: { type: 'invalid_request_error', message: 'Invalid API Key provided: sk_test_***book' } },
+        { status: 401 },
+      )
+    const key = request.headers.get('Idempotency-Key') ?? crypto.randomUUID()
+    if (!sessions.has(key)) {
+      const id = `cs_test_${crypto.randomBytes(12).toString('hex')}`
+      sessions.set(key, {
+        id,
+        object: 'checkout.session',
+        mode: body.get('mode'),
+        status: 'open',
+        payment_status: 'unpaid',
+        currency: body.get('line_items[0][price_data][currency]'),
+        customer_email: body.get('customer_email'),
+        client_reference_id: body.get('client_reference_id'),
+        metadata: { orderId: body.get('metadata[orderId]') },
+        success_url: body.get('success_url'),
+        cancel_url: body.get('cancel_url'),
+        url: `https://checkout.stripe.com/c/pay/${id}#fidkdWxOYHwnPyd1blpxYHZxWjA0`,
+        livemode: false,
+      })
+    }
+    return Response.json(sessions.get(key))
+  }
+  return {
+    requests,
+    httpClient: Stripe.createFetchHttpClient(fetchFn as typeof fetch),
+    refuse: (value: boolean) => (refuse = value),
+  }
+}
+
+let readers = 0
+
+/** A registered reader with `bookCount` books in the cart. */
+async function readerWithCart(bookCount: number, offset = 0) {
+  const email = `stripe-buyer${++readers}@example.com`
+  const signedUp = await services.auth.api.signUpEmail({
+    body: { email, password: 'correct horse battery staple', name: email },
+    returnHeaders: true,
+  })
+  const cookie = signedUp.headers
+    .getSetCookie()
+    .map((header) => header.split(';')[0])
+    .join('; ')
+  const userId = signedUp.response.user.id
+  const cartId = await requireUserCart(database.db, userId)
+  for (const book of catalogue.slice(offset, offset + bookCount))
+    await addToCart(database.db, cartId, book.id)
+  return { cookie, userId, email, cartId }
+}
+
+/** Checks out in Stripe mode: the order made and the Checkout Session it was sent to. */
+async function startCheckout(reader: { cookie: string; userId: string }) {
+  const { checkout } = await checkoutLoader(
+    routeArgs({ db: database.db, path: '/checkout', cookie: reader.cookie, services }),
+  )
+  const response = await postCheckout(reader.cookie, checkout.idempotencyKey)
+  if (!(response instanceof Response)) throw new Error('expected a redirect to Stripe')
+  const [order] = await database.db
+    .select()
+    .from(orders)
+    .where(eq(orders.paymentReference, sessionIdOf(response)))
+  return {
+    response,
+    order: order!,
+    sessionId: sessionIdOf(response),
+    idempotencyKey: checkout.idempotencyKey,
+  }
+}
+
+function postCheckout(cookie: string, idempotencyKey: string) {
+  return checkoutAction(
+    routeArgs({
+      db: database.db,
+      path: '/checkout',
+      cookie,
+      services,
+      init: { method: 'POST', body: new URLSearchParams({ idempotencyKey }) },
+    }),
+  )
+}
+
+function sessionIdOf(response: Response) {
+  return new URL(response.headers.get('Location')!).pathname.split('/').pop()!
+}
+
+/** A Stripe event about a Checkout Session, as Stripe would send it (only the fields that matter here). */
+function checkoutEvent(
+  type: string,
+  session: { id: string; orderId?: string; paymentStatus?: string },
+  eventId = `evt_${crypto.randomBytes(12).toString('hex')}`,
+) {
+  return JSON.stringify({
+    id: eventId,
+    object: 'event',
+    api_version: '2026-10-28.endive',
+    created: Math.floor(Date.now() / 1000),
+    livemode: false,
+    type,
+    data: {
+      object: {
+        id: session.id,
+        object: 'checkout.session',
+        mode: 'payment',
+        status: type === 'checkout.session.expired' ? 'expired' : 'complete',
+        payment_status: session.paymentStatus ?? 'paid',
+        client_reference_id: session.orderId ?? null,
+        metadata: session.orderId ? { orderId: session.orderId } : {},
+        // Not ASCII: the signature must hold over the body's exact characters.
+        customer_details: { name: 'Zoë Ångström — reader' },
+      },
+    },
+  })
+}
+
+/** Posts `payload` to the webhook signed as Stripe signs it, or with the given Stripe-Signature header. */
+async function deliver(
+  payload: string,
+  options: { signature?: string | null; secret?: string; timestamp?: number; via?: StoreServices } = {},
+) {
+  const signature =
+    options.signature === undefined
+      ? Stripe.webhooks.generateTestHeaderString({
+          payload,
+          secret: options.secret ?? WEBHOOK_SECRET,
+          timestamp: options.timestamp,
+        })
+      : options.signature
+  const response = await webhookAction(
+    routeArgs({
+      db: database.db,
+      path: '/webhooks/stripe',
+      services: options.via ?? services,
+      init: {
+        method: 'POST',
+        body: payload,
+        headers: {
+          'Content-Type': 'application/json; charset=utf-8',
+          ...(signature === null ? {} : { 'Stripe-Signature': signature }),
+        },
+      },
+    }),
+  )
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> }
+}
+
+/** What the buyer would notice: the order, their library, their cart, the receipts queued. */
+async function stateOf(reader: { userId: string; cartId: string }, orderId: string) {
+  const [order] = await database.db.select().from(orders).where(eq(orders.id, orderId))
+  const owned = await database.db.select().from(libraryItems).where(eq(libraryItems.userId, reader.userId))
+  const receipts = await database.db
+    .select()
+    .from(emailOutbox)
+    .where(and(eq(emailOutbox.kind, 'receipt'), eq(emailOutbox.subjectKey, orderId)))
+  return {
+    status: order!.status,
+    owned: owned.map((item) => item.bookId).toSorted(),
+    cart: (await listCartBookIds(database.db, reader.cartId)).toSorted(),
+    receipts: receipts.length,
+  }
+}
+
+describe('choosing the provider', () => {
+  test('Stripe when both keys are set, the test provider otherwise; one instance per configuration', () => {
+    const stripe = paymentProviderFor(parseEnv(STRIPE_ENV))
+    expect(stripe).toMatchObject({ kind: 'redirect', name: 'stripe' })
+    expect(paymentProviderFor(parseEnv({}))).toMatchObject({ kind: 'card-form', name: 'test' })
+    expect(paymentProviderFor(services.env)).toBe(paymentProviderFor(services.env))
+  })
+
+  test('the checkout page offers no card form in Stripe mode', async () => {
+    const reader = await readerWithCart(1)
+    const page = await checkoutLoader(
+      routeArgs({ db: database.db, path: '/checkout', cookie: reader.cookie, services }),
+    )
+    expect(page.provider).toBe('stripe')
+  })
+})
+
+describe('starting a Stripe Checkout', () => {
+  test('the session is asked for with the order’s lines, the buyer and our URLs', async () => {
+    const provider = createStripePaymentProvider({ ...secrets(), httpClient: stripeApi.httpClient })
+    if (provider.kind !== 'redirect') throw new Error('expected the Stripe provider')
+    const before = stripeApi.requests.length
+    const orderId = crypto.randomUUID()
+    const session = await provider.startCheckout({
+      orderId,
+      orderNumber: 1042,
+      customerEmail: 'ada@example.com',
+      lines: [
+        { title: 'Clean Code', priceCents: 2999, currency: 'USD' },
+        { title: 'Zoë’s Rust — 2nd edition', priceCents: 1500, currency: 'USD' },
+      ],
+      successUrl: `https://books.example/orders/${orderId}`,
+      cancelUrl: 'https://books.example/checkout',
+    })
+    expect(stripeApi.requests).toHaveLength(before + 1)
+    const request = stripeApi.requests.at(-1)!
+    expect(request.method).toBe('POST')
+    expect(request.url.href).toBe('https://api.stripe.com/v1/checkout/sessions')
+    expect(request.headers.get('Authorization')).toBe('Bearer sk_test_codebook')
+    expect(request.headers.get('Idempotency-Key')).toBe(`checkout-${orderId}`)
+    expect(Object.fromEntries(request.body)).toEqual({
+      mode: 'payment',
+      'line_items[0][quantity]': '1',
+      'line_items[0][price_data][currency]': 'usd',
+      'line_items[0][price_data][unit_amount]': '2999',
+      'line_items[0][price_data][product_data][name]': 'Clean Code',
+      'line_items[1][quantity]': '1',
+      'line_items[1][price_data][currency]': 'usd',
+      'line_items[1][price_data][unit_amount]': '1500',
+      'line_items[1][price_data][product_data][name]': 'Zoë’s Rust — 2nd edition',
+      customer_email: 'ada@example.com',
+      client_reference_id: orderId,
+      'metadata[orderId]': orderId,
+      'metadata[orderNumber]': '1042',
+      'payment_intent_data[description]': 'CodeBook order #1042',
+      'payment_intent_data[metadata][orderId]': orderId,
+      'payment_intent_data[metadata][orderNumber]': '1042',
+      success_url: `https://books.example/orders/${orderId}`,
+      cancel_url: 'https://books.example/checkout',
+    })
+    expect(session.reference).toMatch(/^cs_test_/)
+    expect(session.url).toBe(
+      `https://checkout.stripe.com/c/pay/${session.reference}#fidkdWxOYHwnPyd1blpxYHZxWjA0`,
+    )
+  })
+
+  test('checkout makes a pending order, sends the buyer to Stripe and leaves the cart alone', async () => {
+    const reader = await readerWithCart(2)
+    const { response, order, sessionId } = await startCheckout(reader)
+    expect(response.status).toBe(303)
+    expect(response.headers.get('Location')).toMatch(/^https:\/\/checkout\.stripe\.com\/c\/pay\/cs_test_/)
+    expect(order).toMatchObject({
+      userId: reader.userId,
+      paymentProvider: 'stripe',
+      paymentReference: sessionId,
+    })
+    expect(await stateOf(reader, order.id)).toEqual({
+      status: 'pending',
+      owned: [],
+      cart: [catalogue[0]!.id, catalogue[1]!.id].toSorted(),
+      receipts: 0,
+    })
+    // The amounts sent are the catalogue's, not anything the form said.
+    const sent = stripeApi.requests.at(-1)!.body
+    expect(sent.get('line_items[0][price_data][unit_amount]')).toBe(String(catalogue[0]!.priceCents))
+    expect(sent.get('success_url')).toBe(`http://localhost:3000/orders/${order.id}`)
+  })
+
+  test('a doubled or retried POST gives one order and one session', async () => {
+    const reader = await readerWithCart(1)
+    const first = await startCheckout(reader)
+    const again = await postCheckout(reader.cookie, first.idempotencyKey)
+    expect((again as Response).headers.get('Location')).toBe(first.response.headers.get('Location'))
+    expect(await database.db.select().from(orders).where(eq(orders.userId, reader.userId))).toHaveLength(1)
+  })
+
+  test('when Stripe refuses, the buyer is told, nothing is charged and the next attempt works', async () => {
+    const reader = await readerWithCart(1)
+    const { checkout } = await checkoutLoader(
+      routeArgs({ db: database.db, path: '/checkout', cookie: reader.cookie, services }),
+    )
+    stripeApi.refuse(true)
+    try {
+      const refused = await postCheckout(reader.cookie, checkout.idempotencyKey)
+      expect(refused).toMatchObject({
+        init: { status: 502 },
+        data: { formError: expect.stringContaining('nothing was charged') },
+      })
+    } finally {
+      stripeApi.refuse(false)
+    }
+    const [order] = await database.db.select().from(orders).where(eq(orders.userId, reader.userId))
+    expect(order).toMatchObject({ status: 'pending', paymentReference: null })
+    expect(await listCartBookIds(database.db, reader.cartId)).toHaveLength(1)
+    const retried = await postCheckout(reader.cookie, checkout.idempotencyKey)
+    expect((retried as Response).status).toBe(303)
+  })
+})
+
+describe('the webhook', () => {
+  test('a good signature marks the order paid once, even when delivered twice', async () => {
+    const reader = await readerWithCart(2)
+    const { order, sessionId } = await startCheckout(reader)
+    const payload = checkoutEvent('checkout.session.completed', { id: sessionId, orderId: order.id })
+    kickOutbox.mockClear()
+
+    expect(await deliver(payload)).toEqual({ status: 200, body: { received: true } })
+    const paid = {
+      status: 'paid',
+      owned: [catalogue[0]!.id, catalogue[1]!.id].toSorted(),
+      cart: [],
+      receipts: 1,
+    }
+    expect(await stateOf(reader, order.id)).toEqual(paid)
+    expect(kickOutbox).toHaveBeenCalledTimes(1)
+    const [receipt] = await database.db.select().from(emailOutbox).where(eq(emailOutbox.subjectKey, order.id))
+    expect(receipt).toMatchObject({
+      to: reader.email,
+      subject: `Your CodeBook receipt — order #${order.number}`,
+    })
+
+    // Stripe delivers at least once: the same event again, freshly signed, changes nothing.
+    expect(await deliver(payload)).toEqual({ status: 200, body: { received: true } })
+    expect(await stateOf(reader, order.id)).toEqual(paid)
+    expect(
+      await database.db.select().from(libraryItems).where(eq(libraryItems.userId, reader.userId)),
+    ).toHaveLength(2)
+    expect(kickOutbox).toHaveBeenCalledTimes(1)
+  })
+
+  test('two deliveries of one event at the same moment pay once', async () => {
+    const reader = await readerWithCart(1)
+    const { order, sessionId } = await startCheckout(reader)
+    const payload = checkoutEvent('checkout.session.completed', { id: sessionId, orderId: order.id })
+    kickOutbox.mockClear()
+    const replies = await Promise.all([deliver(payload), deliver(payload), deliver(payload)])
+    expect(replies.map((reply) => reply.status)).toEqual([200, 200, 200])
+    expect(await stateOf(reader, order.id)).toEqual({
+      status: 'paid',
+      owned: [catalogue[0]!.id],
+      cart: [],
+      receipts: 1,
+    })
+    expect(kickOutbox).toHaveBeenCalledTimes(1)
+  })
+
+  test.each([
+    ['no Stripe-Signature header', { signature: null }],
+    ['a signature made with another secret', { secret: 'whsec_someone_else' }],
+    ['a garbled signature header', { signature: 't=123,v1=deadbeef' }],
+    ['a signature older than five minutes (a replay)', { timestamp: Math.floor(Date.now() / 1000) - 301 }],
+  ])('%s: 400, and nothing changes', async (_, options) => {
+    const reader = await readerWithCart(1)
+    const { order, sessionId } = await startCheckout(reader)
+    const payload = checkoutEvent('checkout.session.completed', { id: sessionId, orderId: order.id })
+    const refused = await deliver(payload, options)
+    expect(refused.status).toBe(400)
+    expect(refused.body).toEqual({ error: expect.any(String) })
+    expect(await stateOf(reader, order.id)).toEqual({
+      status: 'pending',
+      owned: [],
+      cart: [catalogue[0]!.id],
+      receipts: 0,
+    })
+  })
+
+  test('a body changed after signing: 400, and nothing changes', async () => {
+    const reader = await readerWithCart(1)
+    const { order, sessionId } = await startCheckout(reader)
+    const signedFor = checkoutEvent('checkout.session.completed', { id: sessionId, orderId: order.id })
+    const signature = Stripe.webhooks.generateTestHeaderString({ payload: signedFor, secret: WEBHOOK_SECRET })
+    const refused = await deliver(signedFor.replace('"paid"', '"paid" '), { signature })
+    expect(refused.status).toBe(400)
+    expect((await stateOf(reader, order.id)).status).toBe('pending')
+  })
+
+  test('an unknown or mismatched session is acknowledged and changes nothing', async () => {
+    const reader = await readerWithCart(1)
+    const { order, sessionId } = await startCheckout(reader)
+    const untouched = { status: 'pending', owned: [], cart: [catalogue[0]!.id], receipts: 0 }
+    for (const session of [
+      // Another session naming this order: not the payment it was sent to make.
+      { id: 'cs_test_someone_elses_session', orderId: order.id },
+      // This session, but naming an order that does not exist.
+      { id: sessionId, orderId: crypto.randomUUID() },
+      // A session from another integration on the same Stripe account.
+      { id: 'cs_test_not_ours' },
+    ]) {
+      expect(await deliver(checkoutEvent('checkout.session.completed', session))).toEqual({
+        status: 200,
+        body: { received: true },
+      })
+      expect(await stateOf(reader, order.id)).toEqual(untouched)
+    }
+  })
+
+  test('events about other things are acknowledged and ignored', async () => {
+    const reader = await readerWithCart(1)
+    const { order, sessionId } = await startCheckout(reader)
+    const payload = JSON.stringify({
+      id: 'evt_other',
+      object: 'event',
+      type: 'payment_intent.succeeded',
+      data: { object: { id: 'pi_123', object: 'payment_intent', metadata: { orderId: order.id } } },
+    })
+    expect((await deliver(payload)).status).toBe(200)
+    expect((await stateOf(reader, order.id)).status).toBe('pending')
+    expect(order.paymentReference).toBe(sessionId)
+  })
+
+  test('a delayed payment: completed unpaid changes nothing, the later success pays', async () => {
+    const reader = await readerWithCart(1)
+    const { order, sessionId } = await startCheckout(reader)
+    const session = { id: sessionId, orderId: order.id }
+    await deliver(checkoutEvent('checkout.session.completed', { ...session, paymentStatus: 'unpaid' }))
+    expect((await stateOf(reader, order.id)).status).toBe('pending')
+    await deliver(checkoutEvent('checkout.session.async_payment_succeeded', session))
+    expect(await stateOf(reader, order.id)).toMatchObject({
+      status: 'paid',
+      owned: [catalogue[0]!.id],
+      cart: [],
+    })
+  })
+
+  test('an expired session fails its order; the same cart can then be checked out again', async () => {
+    const reader = await readerWithCart(1)
+    const first = await startCheckout(reader)
+    await deliver(checkoutEvent('checkout.session.expired', { id: first.sessionId, orderId: first.order.id }))
+    const [failed] = await database.db.select().from(orders).where(eq(orders.id, first.order.id))
+    expect(failed).toMatchObject({ status: 'failed', failureReason: 'expired' })
+    expect(await listCartBookIds(database.db, reader.cartId)).toEqual([catalogue[0]!.id])
+
+    const second = await startCheckout(reader)
+    expect(second.order.id).not.toBe(first.order.id)
+    expect(second.sessionId).not.toBe(first.sessionId)
+    // A late success for the expired session (Stripe sends none, but if it came) grants nothing.
+    await deliver(
+      checkoutEvent('checkout.session.completed', { id: first.sessionId, orderId: first.order.id }),
+    )
+    expect((await stateOf(reader, first.order.id)).status).toBe('failed')
+    await deliver(
+      checkoutEvent('checkout.session.completed', { id: second.sessionId, orderId: second.order.id }),
+    )
+    expect(await stateOf(reader, second.order.id)).toEqual({
+      status: 'paid',
+      owned: [catalogue[0]!.id],
+      cart: [],
+      receipts: 1,
+    })
+  })
+
+  test('a store not configured for Stripe has no webhook: 404', async () => {
+    const reader = await readerWithCart(1)
+    const { order, sessionId } = await startCheckout(reader)
+    const testMode = createStoreServices({
+      db: database.db,
+      env: parseEnv({}),
+      authSecret: 'test-secret-that-is-long-enough-0123456789',
+      logger: createLogger('silent'),
+    })
+    const payload = checkoutEvent('checkout.session.completed', { id: sessionId, orderId: order.id })
+    expect((await deliver(payload, { via: testMode })).status).toBe(404)
+    expect((await stateOf(reader, order.id)).status).toBe('pending')
+  })
+
+  test('only POST: anything else is 405', async () => {
+    const args = routeArgs({ db: database.db, path: '/webhooks/stripe', services })
+    const get = webhookLoader()
+    expect(get.status).toBe(405)
+    expect(get.headers.get('Allow')).toBe('POST')
+    const put = await webhookAction({
+      ...args,
+      request: new Request(args.request, { method: 'PUT', body: '{}' }),
+    })
+    expect(put.status).toBe(405)
+  })
+})
