@@ -21,6 +21,10 @@ export default [
   route('checkout', 'routes/checkout.tsx'),
   route('orders/:orderId', 'routes/order.tsx'),
   route('account/orders', 'routes/account-orders.tsx'),
+  route('account/library', 'routes/library.tsx'),
+  // Downloads: the owner's stamped copies, and every book's free sample.
+  route('library/:slug/:file', 'routes/library-download.ts'),
+  route('books/:slug/sample.pdf', 'routes/book-sample.ts'),
   // Stripe's signed payment events (docs/decisions/009-stripe-checkout.md).
   route('webhooks/stripe', 'routes/stripe-webhook.ts'),
   route('*', 'routes/not-found.tsx'),

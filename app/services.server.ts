@@ -1,9 +1,11 @@
+import path from 'node:path'
 import { moveUserCart } from '#app/features/cart/cart.server.ts'
 import { createAuth } from '#app/server/auth.server.ts'
 import type { AppContext } from '#app/server/context.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
 import type { Env } from '#app/server/env.server.ts'
 import type { Logger } from '#app/server/logger.server.ts'
+import { createLocalStorage, type FileStorage } from '#app/server/storage.server.ts'
 
 export type StoreServices = Omit<AppContext, 'clientIp'>
 
@@ -19,6 +21,8 @@ export function createStoreServices(options: {
   logger: Logger
   /** The process's outbox worker (server/app.ts); tests deliver mail themselves. */
   kickOutbox?: () => void
+  /** Where book files live; default the local folder DATA_DIR/files. */
+  storage?: FileStorage
 }): StoreServices {
   const { db, env, authSecret, logger } = options
   const auth = createAuth({
@@ -28,5 +32,13 @@ export function createStoreServices(options: {
     onGuestLinked: (guestUserId, userId) => moveUserCart(db, guestUserId, userId),
     logger,
   })
-  return { db, env, authSecret, auth, logger, kickOutbox: options.kickOutbox ?? (() => {}) }
+  return {
+    db,
+    env,
+    authSecret,
+    auth,
+    logger,
+    kickOutbox: options.kickOutbox ?? (() => {}),
+    storage: options.storage ?? createLocalStorage(path.join(env.DATA_DIR, 'files')),
+  }
 }

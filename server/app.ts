@@ -12,6 +12,7 @@ import { deleteAbandonedCarts } from '#app/features/cart/cart.server.ts'
 import { getVisitorCartBookIds } from '#app/features/cart/visitor-cart.server.ts'
 import { seedCatalog } from '#app/features/catalog/catalog.server.ts'
 import { deleteIdleGuests } from '#app/features/identity/account.server.ts'
+import { publishBookFiles } from '#app/features/library/book-files.server.ts'
 import { readTheme } from '#app/features/theme/theme.server.ts'
 import { resolveAuthSecret } from '#app/server/auth-secret.server.ts'
 import { lockDataDir, type DataDirLock } from '#app/server/data-dir-lock.server.ts'
@@ -21,6 +22,7 @@ import { deleteExpiredRateLimits } from '#app/server/rate-limit.server.ts'
 import { createLogger, type Logger } from '#app/server/logger.server.ts'
 import { createMailer } from '#app/server/mail.server.ts'
 import { startOutboxWorker } from '#app/server/outbox.server.ts'
+import { createLocalStorage } from '#app/server/storage.server.ts'
 import { createHttpApp } from './http.ts'
 import { PageCache } from './page-cache.ts'
 
@@ -43,6 +45,7 @@ export async function start(options: { vite?: ViteDevServer } = {}): Promise<Run
   }
   const logger = createLogger(env.LOG_LEVEL)
 
+  const storage = createLocalStorage(path.join(env.DATA_DIR, 'files'))
   let lock: DataDirLock | undefined
   let database: DatabaseHandle
   let authSecret: string
@@ -56,6 +59,8 @@ export async function start(options: { vite?: ViteDevServer } = {}): Promise<Run
     )
     await database.migrate()
     await seedCatalog(database.db)
+    // Every book's PDF, EPUB and sample, rendered from content/books when new or changed (under a second).
+    await publishBookFiles(database.db, storage, logger)
   } catch (error) {
     logger.fatal({ err: error }, 'the store could not start')
     console.error(`\nThe store could not start: ${error instanceof Error ? error.message : String(error)}`)
@@ -100,6 +105,7 @@ export async function start(options: { vite?: ViteDevServer } = {}): Promise<Run
           },
         }),
     kickOutbox: outbox.kick,
+    storage,
     isStopping: () => stopping,
   })
 

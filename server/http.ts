@@ -9,6 +9,7 @@ import type { DatabaseHandle } from '#app/server/db/database.server.ts'
 import type { Env } from '#app/server/env.server.ts'
 import type { Logger } from '#app/server/logger.server.ts'
 import { findProjectRoot } from '#app/server/project-root.server.ts'
+import type { FileStorage } from '#app/server/storage.server.ts'
 import { createStoreServices } from '#app/services.server.ts'
 import type { PageCache } from './page-cache.ts'
 import { reactRouterHandler } from './react-router-handler.ts'
@@ -25,6 +26,8 @@ export type HttpAppOptions = {
   pageCache?: PageCache
   /** Wakes the mail outbox worker (server/app.ts). */
   kickOutbox?: () => void
+  /** Book files (server/app.ts publishes them at start); default DATA_DIR/files. */
+  storage?: FileStorage
   /** Turns true when the process is stopping: /readyz then fails so a load balancer stops sending work. */
   isStopping?: () => boolean
 }
@@ -39,6 +42,7 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
     authSecret: options.authSecret,
     logger,
     kickOutbox: options.kickOutbox,
+    storage: options.storage,
   })
   const app = express()
   app.disable('x-powered-by')

@@ -3,7 +3,8 @@ import { bookNotFound } from '#app/features/catalog/book-not-found.server.ts'
 import { getBookBySlug } from '#app/features/catalog/catalog.server.ts'
 import { BookBadges } from '#app/features/catalog/components/book-badges.tsx'
 import { StarRating } from '#app/features/catalog/components/star-rating.tsx'
-import { formatPrice } from '#app/features/catalog/format.ts'
+import { formatFileSize, formatPrice } from '#app/features/catalog/format.ts'
+import { listFilesOf, purchasedFormats } from '#app/features/library/library.server.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import type { Route } from './+types/book'
 
@@ -19,11 +20,17 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const { db } = getAppContext(context)
   const book = await getBookBySlug(db, params.slug.toLowerCase())
   if (!book) throw bookNotFound()
-  return { book }
+  const files = (await listFilesOf(db, [book.id])).get(book.id)
+  const formats = purchasedFormats.flatMap((format) => {
+    const file = files?.get(format)
+    return file ? [{ label: format.toUpperCase(), sizeBytes: file.sizeBytes }] : []
+  })
+  const sample = files?.get('sample')
+  return { book, formats, sampleSizeBytes: sample?.sizeBytes ?? null }
 }
 
 export default function BookDetails({ loaderData }: Route.ComponentProps) {
-  const { book } = loaderData
+  const { book, formats, sampleSizeBytes } = loaderData
   return (
     <article
       id={`book-${book.id}`}
@@ -44,17 +51,22 @@ export default function BookDetails({ loaderData }: Route.ComponentProps) {
         </div>
         <p className="text-lg leading-relaxed">{book.description}</p>
         <StarRating rating={book.rating} />
-        <BookBadges
-          bestSeller={book.bestSeller}
-          available={book.available}
-          fileSizeBytes={book.fileSizeBytes}
-        />
+        <BookBadges bestSeller={book.bestSeller} available={book.available} formats={formats} />
         <p className="text-3xl font-semibold">
           <span className="sr-only">Price: </span>
           {formatPrice(book.priceCents, book.currency)}
         </p>
-        <div className="flex">
+        <div className="flex flex-wrap items-center gap-x-6 gap-y-3">
           <BookAction bookId={book.id} size="large" />
+          {sampleSizeBytes ? (
+            <a
+              href={`/books/${book.slug}/sample.pdf`}
+              download
+              className="font-medium text-blue-700 underline underline-offset-4 dark:text-sky-300"
+            >
+              Free sample: the first chapter (PDF, {formatFileSize(sampleSizeBytes)})
+            </a>
+          ) : null}
         </div>
       </div>
     </article>

@@ -81,6 +81,11 @@ export default function Order({ loaderData }: Route.ComponentProps) {
         ))}
       </ul>
       <p className="mt-8 flex flex-wrap justify-center gap-6">
+        {order.status === 'paid' ? (
+          <Link to="/account/library" className="font-medium text-blue-700 underline dark:text-sky-300">
+            Download your eBooks from My Library
+          </Link>
+        ) : null}
         <Link to="/account/orders" className="font-medium text-blue-700 underline dark:text-sky-300">
           All my orders
         </Link>

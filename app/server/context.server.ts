@@ -3,6 +3,7 @@ import type { Auth } from './auth.server.ts'
 import type { Db } from './db/database.server.ts'
 import type { Env } from './env.server.ts'
 import type { Logger } from './logger.server.ts'
+import type { FileStorage } from './storage.server.ts'
 
 /** What every loader and action may use, set once per request by the HTTP host (server/app.ts). */
 export type AppContext = {
@@ -18,6 +19,8 @@ export type AppContext = {
   logger: Logger
   /** Asks the mail outbox to send what is due now (after a purchase commits) instead of at its next tick. */
   kickOutbox: () => void
+  /** The books' files and their stamped copies (DATA_DIR/files by default). */
+  storage: FileStorage
 }
 
 export const appContext = createContext<AppContext>()

@@ -1,9 +1,24 @@
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import { simpleParser, type ParsedMail } from 'mailparser'
-import type { Browser, Page, Response } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
-import { expectHealthyPage, launchBrowser, newPage, visit } from './browser.ts'
+import { expectHealthyPage, launchBrowser, visit } from './browser.ts'
+import {
+  addToCart,
+  bookA,
+  bookB,
+  bookCard,
+  expectBadge,
+  fillCard,
+  goToCheckout,
+  newShopper,
+  payButton,
+  register,
+  shopperPassword,
+  submit,
+  uniqueEmail,
+} from './shopper.ts'
 
 const baseURL = inject('baseURL')
 const dataDir = inject('dataDir')
@@ -11,11 +26,9 @@ let browser: Browser
 beforeAll(async () => {
   browser = await launchBrowser()
 })
+const newVisitor = (javaScriptEnabled: boolean) => newShopper(browser, javaScriptEnabled)
 afterAll(() => browser?.close())
 
-const password = 'correct horse battery staple'
-const bookA = 'Django Framework'
-const bookB = 'The Future of Design Systems'
 // Spelled out rather than imported from the app, so that a changed wording fails here.
 const messages = {
   testMode: 'Test mode — no real money',
@@ -23,63 +36,6 @@ const messages = {
   numberInvalid: 'This card number is not valid. Please check it.',
   owned: 'In your library',
 }
-
-const scripts = new WeakMap<Page, boolean>()
-
-async function newVisitor(javaScriptEnabled: boolean) {
-  const page = await newPage(browser, { javaScriptEnabled })
-  scripts.set(page, javaScriptEnabled)
-  return page
-}
-
-function uniqueEmail(name: string) {
-  return `${name}-${Date.now()}-${Math.random().toString(36).slice(2, 7)}@example.com`
-}
-
-/** Runs `act`, which posts a form, and returns the answer; without JavaScript also waits for the page it loads. */
-async function submit(page: Page, act: () => Promise<void>): Promise<Response> {
-  const answered = page.waitForResponse((response) => response.request().method() === 'POST')
-  const loaded = scripts.get(page) === false ? page.waitForEvent('load') : undefined
-  const [response] = await Promise.all([answered, loaded, act()])
-  return response
-}
-
-async function register(page: Page, email: string) {
-  await page.getByLabel('Email', { exact: true }).fill(email)
-  await page.getByLabel('Password', { exact: true }).fill(password)
-  await submit(page, () => page.getByRole('button', { name: 'Register', exact: true }).click())
-}
-
-async function expectBadge(page: Page, count: number) {
-  const name = `Cart, ${count} ${count === 1 ? 'book' : 'books'}`
-  await page
-    .getByRole('navigation', { name: 'Main' })
-    .getByRole('link', { name, exact: true })
-    .waitFor({ timeout: 5_000 })
-}
-
-const bookCard = (page: Page, title: string) => page.getByRole('article').filter({ hasText: title })
-
-async function addToCart(page: Page, title: string) {
-  const card = bookCard(page, title)
-  await submit(page, () => card.getByRole('button', { name: 'Add To Cart' }).click())
-  await card.getByRole('button', { name: 'Remove Item' }).waitFor()
-}
-
-/** From the cart page's 'Checkout' to the checkout page. */
-async function goToCheckout(page: Page) {
-  await visit(page, `${baseURL}/cart`)
-  await page.getByRole('main').getByRole('link', { name: 'Checkout' }).click()
-}
-
-async function fillCard(page: Page, number: string) {
-  await page.getByLabel('Name on card').fill('Ada Reader')
-  await page.getByLabel('Card number').fill(number)
-  await page.getByLabel('Expiry (MM/YY)').fill('12/34')
-  await page.getByLabel('CVC').fill('123')
-}
-
-const payButton = (page: Page) => page.getByRole('button', { name: /^Pay / })
 
 /** The checkout lists exactly `titles`. */
 async function expectCheckoutOf(page: Page, titles: string[]) {
@@ -231,7 +187,7 @@ test('a signed-out visitor logs in from checkout and comes back to it', async ()
   await goToCheckout(page)
   await page.waitForURL(`${baseURL}/login?redirectTo=%2Fcheckout`)
   await page.getByLabel('Email', { exact: true }).fill(email)
-  await page.getByLabel('Password', { exact: true }).fill(password)
+  await page.getByLabel('Password', { exact: true }).fill(shopperPassword)
   await submit(page, () => page.getByRole('button', { name: 'Login', exact: true }).click())
   // The anonymous visitor's cart was merged into the account's at login.
   await expectCheckoutOf(page, [bookA])

@@ -7,7 +7,7 @@ const LOGOUT_FORM = 'logout-form'
 
 /**
  * The person icon's menu. Signed out: All eBooks, Login, Register. Signed in: the email, All eBooks,
- * My orders, Log out. A guest: 'Guest', All eBooks, Register (to keep the cart), Log out. Log out is a form post
+ * My Library, My orders, Log out. A guest: 'Guest', All eBooks, Register (to keep the cart), Log out. Log out is a form post
  * (JavaScript off: the action redirects back here); with JavaScript a fetcher, whose failure is shown
  * beside the menu while the visitor stays signed in.
  */
@@ -19,7 +19,12 @@ export function PersonMenu({ buttonClassName }: { buttonClassName: string }) {
   const links = user
     ? [
         { to: '/AllBooks', label: 'All eBooks' },
-        user.isGuest ? { to: '/Register', label: 'Register' } : { to: '/account/orders', label: 'My orders' },
+        ...(user.isGuest
+          ? [{ to: '/Register', label: 'Register' }]
+          : [
+              { to: '/account/library', label: 'My Library' },
+              { to: '/account/orders', label: 'My orders' },
+            ]),
       ]
     : [
         { to: '/AllBooks', label: 'All eBooks' },

@@ -1,6 +1,6 @@
-import { eq } from 'drizzle-orm'
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm'
 import type { Db } from '#app/server/db/database.server.ts'
-import { libraryItems } from '#app/server/db/schema.server.ts'
+import { bookFiles, books, libraryItems, orders } from '#app/server/db/schema.server.ts'
 
 /** The ids of the books a reader owns (bought and paid for). */
 export async function listOwnedBookIds(db: Db, userId: string): Promise<string[]> {
@@ -9,4 +9,131 @@ export async function listOwnedBookIds(db: Db, userId: string): Promise<string[]
     .from(libraryItems)
     .where(eq(libraryItems.userId, userId))
   return rows.map((row) => row.bookId)
+}
+
+export type BookFileFormat = (typeof bookFiles.$inferSelect)['format']
+/** The formats a buyer downloads, in the order they are offered. */
+export const purchasedFormats = ['pdf', 'epub'] as const satisfies readonly BookFileFormat[]
+export type PurchasedFormat = (typeof purchasedFormats)[number]
+
+export type BookFile = {
+  format: BookFileFormat
+  storageKey: string
+  sizeBytes: number
+  sha256: string
+}
+
+export type LibraryBook = {
+  bookId: string
+  slug: string
+  title: string
+  author: string
+  coverPath: string
+  orderId: string
+  orderNumber: number
+  acquiredAt: Date
+  downloadCount: number
+  files: { format: PurchasedFormat; sizeBytes: number }[]
+}
+
+/** Every book the reader owns, most recently bought first, with the formats they may download. */
+export async function listLibrary(db: Db, userId: string): Promise<LibraryBook[]> {
+  const rows = await db
+    .select({
+      bookId: books.id,
+      slug: books.slug,
+      title: books.title,
+      author: books.author,
+      coverPath: books.coverPath,
+      orderId: orders.id,
+      orderNumber: orders.number,
+      acquiredAt: libraryItems.acquiredAt,
+      downloadCount: libraryItems.downloadCount,
+    })
+    .from(libraryItems)
+    .innerJoin(books, eq(books.id, libraryItems.bookId))
+    .innerJoin(orders, eq(orders.id, libraryItems.orderId))
+    .where(eq(libraryItems.userId, userId))
+    .orderBy(desc(libraryItems.acquiredAt), asc(books.title))
+  const files = await listFilesOf(
+    db,
+    rows.map((row) => row.bookId),
+  )
+  return rows.map((row) => ({
+    ...row,
+    files: purchasedFormats.flatMap((format) => {
+      const file = files.get(row.bookId)?.get(format)
+      return file ? [{ format, sizeBytes: file.sizeBytes }] : []
+    }),
+  }))
+}
+
+/** The stored files of some books, by book id and format. */
+export async function listFilesOf(
+  db: Db,
+  bookIds: string[],
+): Promise<Map<string, Map<BookFileFormat, BookFile>>> {
+  const byBook = new Map<string, Map<BookFileFormat, BookFile>>()
+  if (bookIds.length === 0) return byBook
+  const rows = await db
+    .select({
+      bookId: bookFiles.bookId,
+      format: bookFiles.format,
+      storageKey: bookFiles.storageKey,
+      sizeBytes: bookFiles.sizeBytes,
+      sha256: bookFiles.sha256,
+    })
+    .from(bookFiles)
+    .where(inArray(bookFiles.bookId, bookIds))
+  for (const { bookId, ...file } of rows) {
+    if (!byBook.has(bookId)) byBook.set(bookId, new Map())
+    byBook.get(bookId)!.set(file.format, file)
+  }
+  return byBook
+}
+
+/** A book's file in one format, looked up by the book's slug; null when either is unknown. */
+export async function getBookFile(
+  db: Db,
+  slug: string,
+  format: BookFileFormat,
+): Promise<(BookFile & { bookId: string; slug: string; title: string }) | null> {
+  const [row] = await db
+    .select({
+      bookId: books.id,
+      slug: books.slug,
+      title: books.title,
+      format: bookFiles.format,
+      storageKey: bookFiles.storageKey,
+      sizeBytes: bookFiles.sizeBytes,
+      sha256: bookFiles.sha256,
+    })
+    .from(books)
+    .innerJoin(bookFiles, and(eq(bookFiles.bookId, books.id), eq(bookFiles.format, format)))
+    .where(eq(books.slug, slug))
+    .limit(1)
+  return row ?? null
+}
+
+/** The order that put `bookId` in the reader's library, or null when they do not own it. */
+export async function getOwnership(
+  db: Db,
+  userId: string,
+  bookId: string,
+): Promise<{ orderNumber: number } | null> {
+  const [row] = await db
+    .select({ orderNumber: orders.number })
+    .from(libraryItems)
+    .innerJoin(orders, eq(orders.id, libraryItems.orderId))
+    .where(and(eq(libraryItems.userId, userId), eq(libraryItems.bookId, bookId)))
+    .limit(1)
+  return row ?? null
+}
+
+/** Counts one download of an owned book ('downloaded N times'). */
+export async function recordDownload(db: Db, userId: string, bookId: string): Promise<void> {
+  await db
+    .update(libraryItems)
+    .set({ downloadCount: sql`${libraryItems.downloadCount} + 1`, lastDownloadedAt: new Date() })
+    .where(and(eq(libraryItems.userId, userId), eq(libraryItems.bookId, bookId)))
 }

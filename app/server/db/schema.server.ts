@@ -262,10 +262,39 @@ export const libraryItems = pgTable(
       .notNull()
       .references(() => orders.id, { onDelete: 'restrict' }),
     acquiredAt: timestamp('acquired_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Downloads of any format of this book by its owner ('downloaded N times' in the library). */
+    downloadCount: integer('download_count').notNull().default(0),
+    lastDownloadedAt: timestamp('last_downloaded_at', { withTimezone: true }),
   },
   (table) => [
     primaryKey({ columns: [table.userId, table.bookId] }),
     index('library_items_order_id_idx').on(table.orderId),
+  ],
+)
+
+/**
+ * A book's files as sold (the PDF and the EPUB) and its free sample, kept in file storage
+ * (app/server/storage.server.ts) under `storageKey`. `sha256` is the file's version: stamped copies are cached
+ * under it, so a new edition is stamped afresh. `sourceHash` says which manuscript and renderer made it, so
+ * start-up renders a book again only when either changed.
+ */
+export const bookFiles = pgTable(
+  'book_files',
+  {
+    bookId: uuid('book_id')
+      .notNull()
+      .references(() => books.id, { onDelete: 'cascade' }),
+    format: text('format', { enum: ['pdf', 'epub', 'sample'] }).notNull(),
+    storageKey: text('storage_key').notNull(),
+    sizeBytes: integer('size_bytes').notNull(),
+    sha256: text('sha256').notNull(),
+    sourceHash: text('source_hash').notNull(),
+    ...timestamps,
+  },
+  (table) => [
+    primaryKey({ columns: [table.bookId, table.format] }),
+    check('book_files_format_check', sql`${table.format} in ('pdf', 'epub', 'sample')`),
+    check('book_files_size_check', sql`${table.sizeBytes} > 0`),
   ],
 )
 

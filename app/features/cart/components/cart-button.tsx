@@ -22,7 +22,8 @@ export function CartButton({ bookId, size = 'normal' }: { bookId: string; size?:
         name="intent"
         value={inCart ? 'remove' : 'add'}
         aria-busy={pending}
-        className={`${inCart ? dangerButton : primaryButton} ${sizing} ${pending ? 'cursor-progress opacity-80' : ''}`}
+        // While the server confirms, only the cursor says so: fading the button would fail text contrast.
+        className={`${inCart ? dangerButton : primaryButton} ${sizing} ${pending ? 'cursor-progress' : ''}`}
       >
         {inCart ? 'Remove Item' : 'Add To Cart'}
       </button>

@@ -2,14 +2,15 @@ import { formatFileSize } from '../format.ts'
 
 const badge = 'rounded-md border px-2 py-1 text-xs font-semibold tracking-wide'
 
+/** BEST SELLER, INSTOCK, and the size of each format offered ('PDF 1.2 MB', 'EPUB 240 KB'). */
 export function BookBadges({
   bestSeller,
   available,
-  fileSizeBytes,
+  formats,
 }: {
   bestSeller: boolean
   available: boolean
-  fileSizeBytes: number
+  formats: { label: string; sizeBytes: number }[]
 }) {
   return (
     <ul className="flex flex-wrap gap-2" aria-label="About this eBook">
@@ -21,9 +22,11 @@ export function BookBadges({
       ) : (
         <li className={`${badge} border-slate-300 bg-slate-100 text-slate-700`}>UNAVAILABLE</li>
       )}
-      <li className={`${badge} border-blue-300 bg-slate-100 text-blue-800`}>
-        {formatFileSize(fileSizeBytes)}
-      </li>
+      {formats.map((format) => (
+        <li key={format.label} className={`${badge} border-blue-300 bg-slate-100 text-blue-800`}>
+          {format.label} {formatFileSize(format.sizeBytes)}
+        </li>
+      ))}
     </ul>
   )
 }

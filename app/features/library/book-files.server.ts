@@ -1,0 +1,90 @@
+import { createHash } from 'node:crypto'
+import { and, eq, ne, sql } from 'drizzle-orm'
+import type { Db } from '#app/server/db/database.server.ts'
+import { bookFiles, books } from '#app/server/db/schema.server.ts'
+import type { Logger } from '#app/server/logger.server.ts'
+import type { FileStorage } from '#app/server/storage.server.ts'
+import {
+  editionKeys,
+  publishEditions,
+  readManuscript,
+  type EditionKind,
+} from './editions/build-editions.server.ts'
+import type { BookFileFormat } from './library.server.ts'
+
+const formatOf: Record<EditionKind, BookFileFormat> = { pdf: 'pdf', epub: 'epub', samplePdf: 'sample' }
+
+export type PublishSummary = { books: number; rendered: number; missingManuscripts: string[]; ms: number }
+
+/**
+ * Makes sure every book in the catalogue has its PDF, EPUB and sample in storage and listed in `book_files`
+ * with their sizes and versions, rendering a book only when its manuscript (or the renderer) changed since
+ * it was last rendered. Run at start-up; the renderer is deterministic, so instances that each render into
+ * their own storage serve identical files. The PDF's size becomes the book's `file_size_bytes`.
+ */
+export async function publishBookFiles(
+  db: Db,
+  storage: FileStorage,
+  logger: Logger,
+  /** The manuscript of a book: content/books/<slug>.md (tests give a new edition their own text). */
+  readSource: (slug: string) => Promise<string> = readManuscript,
+): Promise<PublishSummary> {
+  const started = performance.now()
+  const catalogue = await db
+    .select({ id: books.id, slug: books.slug, title: books.title, author: books.author })
+    .from(books)
+  const missingManuscripts: string[] = []
+  let rendered = 0
+  for (const book of catalogue) {
+    let manuscript: string
+    try {
+      manuscript = await readSource(book.slug)
+    } catch (error) {
+      logger.warn({ slug: book.slug, err: error }, 'no manuscript: the book has no files to download')
+      missingManuscripts.push(book.slug)
+      continue
+    }
+    const result = await publishEditions(storage, book, manuscript)
+    if (result.rendered) rendered++
+    const keys = editionKeys(book.slug)
+    const sourceHash = createHash('sha256').update(manuscript).digest('hex')
+    for (const kind of Object.keys(keys) as EditionKind[]) {
+      const bytes = await storage.read(keys[kind])
+      if (!bytes) throw new Error(`${keys[kind]} is missing right after it was published`)
+      const row = {
+        bookId: book.id,
+        format: formatOf[kind],
+        storageKey: keys[kind],
+        sizeBytes: bytes.length,
+        sha256: createHash('sha256').update(bytes).digest('hex'),
+        sourceHash,
+      }
+      await db
+        .insert(bookFiles)
+        .values(row)
+        .onConflictDoUpdate({
+          target: [bookFiles.bookId, bookFiles.format],
+          set: {
+            storageKey: row.storageKey,
+            sizeBytes: row.sizeBytes,
+            sha256: row.sha256,
+            sourceHash: row.sourceHash,
+            updatedAt: sql`case when ${bookFiles.sha256} = ${row.sha256} then ${bookFiles.updatedAt} else now() end`,
+          },
+        })
+      if (kind === 'pdf')
+        await db
+          .update(books)
+          .set({ fileSizeBytes: bytes.length })
+          .where(and(eq(books.id, book.id), ne(books.fileSizeBytes, bytes.length)))
+    }
+  }
+  const summary = {
+    books: catalogue.length,
+    rendered,
+    missingManuscripts,
+    ms: Math.round(performance.now() - started),
+  }
+  logger.info(summary, 'book files published')
+  return summary
+}

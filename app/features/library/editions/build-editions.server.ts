@@ -1,0 +1,104 @@
+import { createHash } from 'node:crypto'
+import fs from 'node:fs/promises'
+import path from 'node:path'
+import { findProjectRoot } from '#app/server/project-root.server.ts'
+import type { FileStorage } from '#app/server/storage.server.ts'
+import { type BookInfo, parseManuscript } from './manuscript.ts'
+import { renderBookEpub } from './render-epub.server.ts'
+import { renderBookPdf } from './render-pdf.server.ts'
+
+export type Editions = { pdf: Uint8Array; epub: Uint8Array; samplePdf: Uint8Array }
+export type EditionKind = keyof Editions
+
+/**
+ * Bump when the renderers change their output, so editions already in storage are rendered again
+ * (publishEditions compares a fingerprint of this, the book and its manuscript).
+ */
+export const editionFormatVersion = 1
+
+const slugPattern = /^[a-z0-9][a-z0-9-]*$/
+
+/** Where each edition of a book lives in the file storage. */
+export function editionKeys(slug: string): Record<EditionKind, string> {
+  assertSlug(slug)
+  return {
+    pdf: `books/${slug}/${slug}.pdf`,
+    epub: `books/${slug}/${slug}.epub`,
+    samplePdf: `books/${slug}/${slug}-sample.pdf`,
+  }
+}
+
+/** Renders the three files of a book; `source` names the manuscript in parse errors. */
+export async function buildEditions(
+  book: BookInfo,
+  manuscriptText: string,
+  { source = `content/books/${book.slug}.md` }: { source?: string } = {},
+): Promise<Editions> {
+  const manuscript = parseManuscript(manuscriptText, source)
+  const pdf = await renderBookPdf(book, manuscript)
+  const samplePdf = await renderBookPdf(book, manuscript, { sampleOnly: true })
+  const epub = await renderBookEpub(book, manuscript)
+  return { pdf, epub, samplePdf }
+}
+
+/** The folder of manuscripts, found from package.json so it works under tsx, Vitest and the built server. */
+export function manuscriptDir(): string {
+  return path.join(findProjectRoot(), 'content', 'books')
+}
+
+/** Reads `content/books/<slug>.md`. */
+export async function readManuscript(slug: string): Promise<string> {
+  assertSlug(slug)
+  const file = path.join(manuscriptDir(), `${slug}.md`)
+  try {
+    return await fs.readFile(file, 'utf8')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      throw new Error(`No manuscript for "${slug}": ${file} does not exist`, { cause: error })
+    }
+    throw error
+  }
+}
+
+export type PublishResult = { rendered: boolean; sizes: Record<EditionKind, number> }
+
+/**
+ * Renders a book's editions into storage unless the stored ones were made from the same book, manuscript and
+ * renderer version. The fingerprint is written last, so an interrupted run renders again next time.
+ */
+export async function publishEditions(
+  storage: FileStorage,
+  book: BookInfo,
+  manuscriptText: string,
+  { force = false }: { force?: boolean } = {},
+): Promise<PublishResult> {
+  const keys = editionKeys(book.slug)
+  const fingerprintKey = `books/${book.slug}/edition.sha256`
+  const fingerprint = createHash('sha256')
+    .update(JSON.stringify([editionFormatVersion, book.slug, book.title, book.author, manuscriptText]))
+    .digest('hex')
+
+  if (!force) {
+    const stored = await storage.read(fingerprintKey)
+    if (stored && new TextDecoder().decode(stored) === fingerprint) {
+      const stats = await Promise.all(Object.values(keys).map((key) => storage.stat(key)))
+      if (stats.every((stat) => stat !== null)) {
+        const [pdf, epub, samplePdf] = stats.map((stat) => stat!.size) as [number, number, number]
+        return { rendered: false, sizes: { pdf, epub, samplePdf } }
+      }
+    }
+  }
+
+  const editions = await buildEditions(book, manuscriptText)
+  await storage.delete(fingerprintKey)
+  for (const kind of Object.keys(keys) as EditionKind[]) await storage.put(keys[kind], editions[kind])
+  await storage.put(fingerprintKey, new TextEncoder().encode(fingerprint))
+  return {
+    rendered: true,
+    sizes: { pdf: editions.pdf.length, epub: editions.epub.length, samplePdf: editions.samplePdf.length },
+  }
+}
+
+function assertSlug(slug: string): void {
+  if (!slugPattern.test(slug)) throw new Error(`Invalid book slug ${JSON.stringify(slug)}`)
+}

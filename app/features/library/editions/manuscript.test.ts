@@ -1,0 +1,81 @@
+import { expect, test } from 'vitest'
+import { chapterLabel, inlineSpans, ManuscriptError, parseManuscript } from './manuscript.ts'
+
+test('chapters, sections, multi-line paragraphs, lists and code blocks are parsed', () => {
+  const source = [
+    '# Getting Started',
+    '',
+    'A paragraph that spans',
+    'two lines with `inline code`.',
+    '',
+    '## A section',
+    '- first item',
+    '- second item that',
+    '  continues here',
+    'A paragraph right after the list.',
+    '',
+    '```ts',
+    '',
+    'const x = 1',
+    '',
+    'console.log(x)',
+    '```',
+    '',
+    '# Café “Quotes” — and…',
+    '',
+    'Done.',
+    '',
+  ].join('\n')
+  expect(parseManuscript(source)).toEqual({
+    chapters: [
+      {
+        title: 'Getting Started',
+        blocks: [
+          { type: 'paragraph', text: 'A paragraph that spans two lines with `inline code`.' },
+          { type: 'heading', text: 'A section' },
+          { type: 'list', items: ['first item', 'second item that continues here'] },
+          { type: 'paragraph', text: 'A paragraph right after the list.' },
+          { type: 'code', lang: 'ts', lines: ['const x = 1', '', 'console.log(x)'] },
+        ],
+      },
+      { title: 'Café “Quotes” — and…', blocks: [{ type: 'paragraph', text: 'Done.' }] },
+    ],
+  })
+})
+
+test('chapters are numbered by the renderer and inline code is split out', () => {
+  const { chapters } = parseManuscript('# Using `useEffect`\n\nText.\n')
+  expect(chapterLabel(0, chapters[0]!)).toBe('Chapter 1 — Using useEffect')
+  expect(inlineSpans('Call `f()` twice')).toEqual([
+    { code: false, text: 'Call ' },
+    { code: true, text: 'f()' },
+    { code: false, text: ' twice' },
+  ])
+})
+
+test.each([
+  ['text before a chapter', 'Hello\n', 'book.md:1: text before the first chapter'],
+  ['a character the PDF fonts lack', '# A\n\nOK\n\nSmile 😀 here\n', 'book.md:5: character "😀" (U+1F600)'],
+  [
+    'a non-ASCII character in code',
+    '# A\n\n```js\nconst s = “x”\n```\n',
+    'book.md:4: code may only hold printable ASCII',
+  ],
+  [
+    'a code line over 80 columns',
+    `# A\n\n\`\`\`\n${'x'.repeat(81)}\n\`\`\`\n`,
+    'book.md:4: code line is 81 characters',
+  ],
+  ['an unclosed code block', '# A\n\nText\n\n```js\nx\n', 'book.md:5: code block is never closed'],
+  ['an unpaired backtick', '# A\n\nSome\n`code here\n', 'book.md:3: unpaired `'],
+  ['a third-level heading', '# A\n\n### Deep\n', "book.md:3: only '#' (chapter) and '##'"],
+  ['a heading without a space', '# A\n\n##Section\n', "book.md:3: expected '## Title'"],
+  ['a numbered list', '# A\n\n1. one\n', 'book.md:3: unsupported Markdown'],
+  ['a quote', '# A\n\n> quoted\n', 'book.md:3: unsupported Markdown'],
+  ['a tab', '# A\n\n\tindented\n', 'book.md:3: tab character'],
+  ['an empty chapter', '# A\n\n# B\n\nText\n', 'book.md:3: chapter "A" has no text'],
+  ['no chapters at all', '\n\n', 'book.md:1: no chapters'],
+])('%s is refused with the file and line', (_, source, message) => {
+  expect(() => parseManuscript(source, 'book.md')).toThrow(ManuscriptError)
+  expect(() => parseManuscript(source, 'book.md')).toThrow(message)
+})

@@ -1,0 +1,229 @@
+import { createHash } from 'node:crypto'
+import JSZip from 'jszip'
+import {
+  type Block,
+  type BookInfo,
+  chapterLabel,
+  chapterPrefix,
+  inlineSpans,
+  type Manuscript,
+  plainText,
+} from './manuscript.ts'
+import { editionDate } from './render-pdf.server.ts'
+
+/**
+ * An EPUB 3 edition: OEBPS/content.opf, a navigation document, a title page, one XHTML file per chapter and a
+ * stylesheet. Zip entries carry a fixed date, so the same manuscript always gives the same bytes.
+ */
+
+export const opfPath = 'OEBPS/content.opf'
+export const navPath = 'OEBPS/nav.xhtml'
+/** Declared on <package> so stamped copies can add `codebook:` metadata (see stamp.server.ts). */
+export const codebookVocabulary = 'https://codebook.localhost/vocab/epub#'
+
+/** A fixed namespace for name-based (v5) UUIDs of our books. */
+const uuidNamespace = 'b2f1c0de-5e1f-4d7a-9c3e-0c0deb00c0de'
+
+/** The first entry of the contents; a stamped copy lists its 'Prepared for' page right after it. */
+export const titlePageNavItem = '<li><a href="title.xhtml">Title page</a></li>'
+
+export type EpubEntry = { path: string; data: string | Uint8Array }
+
+export async function renderBookEpub(book: BookInfo, manuscript: Manuscript): Promise<Uint8Array> {
+  const chapters = manuscript.chapters.map((chapter, index) => ({
+    chapter,
+    index,
+    file: `chapter-${index + 1}.xhtml`,
+    // Section ids are numbered in the order they appear in the chapter.
+    sections: chapter.blocks
+      .filter((block) => block.type === 'heading')
+      .map((block, sectionIndex) => ({ id: `section-${sectionIndex + 1}`, title: block.text })),
+  }))
+
+  const manifest = [
+    `<item id="nav" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav"/>`,
+    `<item id="style" href="style.css" media-type="text/css"/>`,
+    `<item id="title-page" href="title.xhtml" media-type="application/xhtml+xml"/>`,
+    ...chapters.map(
+      ({ file, index }) =>
+        `<item id="chapter-${index + 1}" href="${file}" media-type="application/xhtml+xml"/>`,
+    ),
+  ]
+  const spine = [
+    `<itemref idref="title-page"/>`,
+    `<itemref idref="nav"/>`,
+    ...chapters.map(({ index }) => `<itemref idref="chapter-${index + 1}"/>`),
+  ]
+  const opf = `<?xml version="1.0" encoding="UTF-8"?>
+<package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="book-id" xml:lang="en" prefix="codebook: ${codebookVocabulary}">
+  <metadata xmlns:dc="http://purl.org/dc/elements/1.1/">
+    <dc:identifier id="book-id">urn:uuid:${uuidFromName(book.slug)}</dc:identifier>
+    <dc:title>${escapeXml(book.title)}</dc:title>
+    <dc:creator id="author">${escapeXml(book.author)}</dc:creator>
+    <dc:language>en</dc:language>
+    <dc:publisher>CodeBook</dc:publisher>
+    <meta property="dcterms:modified">${epubDate(editionDate)}</meta>
+  </metadata>
+  <manifest>
+    ${manifest.join('\n    ')}
+  </manifest>
+  <spine>
+    ${spine.join('\n    ')}
+  </spine>
+</package>
+`
+
+  const nav = xhtmlDocument(
+    'Contents',
+    `<nav epub:type="toc" id="toc" role="doc-toc">
+  <h1>Contents</h1>
+  <ol>
+    ${titlePageNavItem}
+${chapters
+  .map(({ chapter, index, file, sections }) => {
+    const link = `    <li><a href="${file}">${escapeXml(chapterLabel(index, chapter))}</a>`
+    if (sections.length === 0) return `${link}</li>`
+    const items = sections.map(
+      (section) =>
+        `        <li><a href="${file}#${section.id}">${escapeXml(plainText(section.title))}</a></li>`,
+    )
+    return `${link}\n      <ol>\n${items.join('\n')}\n      </ol>\n    </li>`
+  })
+  .join('\n')}
+  </ol>
+</nav>
+<nav epub:type="landmarks" id="landmarks" hidden="hidden">
+  <h2>Landmarks</h2>
+  <ol>
+    <li><a epub:type="titlepage" href="title.xhtml">Title page</a></li>
+    <li><a epub:type="toc" href="nav.xhtml#toc">Contents</a></li>
+    <li><a epub:type="bodymatter" href="${chapters[0]?.file ?? 'title.xhtml'}">Start reading</a></li>
+  </ol>
+</nav>`,
+  )
+
+  const title = xhtmlDocument(
+    book.title,
+    `<section epub:type="titlepage" class="title-page">
+  <h1 class="book-title">${escapeXml(book.title)}</h1>
+  <p class="book-author">${escapeXml(book.author)}</p>
+  <p class="edition">CodeBook edition</p>
+</section>`,
+  )
+
+  return packEpub([
+    { path: 'META-INF/container.xml', data: containerXml },
+    { path: opfPath, data: opf },
+    { path: navPath, data: nav },
+    { path: 'OEBPS/style.css', data: stylesheet },
+    { path: 'OEBPS/title.xhtml', data: title },
+    ...chapters.map(({ chapter, index, file, sections }) => {
+      let section = 0
+      const blocks = chapter.blocks.map((block) =>
+        renderBlock(block, block.type === 'heading' ? sections[section++]!.id : undefined),
+      )
+      const heading = `${escapeXml(chapterPrefix(index))}${inline(chapter.title)}`
+      return {
+        path: `OEBPS/${file}`,
+        data: xhtmlDocument(
+          chapterLabel(index, chapter),
+          `<section epub:type="chapter" id="chapter-${index + 1}">\n<h1>${heading}</h1>\n${blocks.join('\n')}\n</section>`,
+        ),
+      }
+    }),
+  ])
+}
+
+/** Zips an EPUB: `mimetype` first and stored, as the OCF container format requires; fixed dates throughout. */
+export async function packEpub(entries: EpubEntry[]): Promise<Uint8Array> {
+  const zip = new JSZip()
+  const options = { date: editionDate, createFolders: false } as const
+  zip.file('mimetype', 'application/epub+zip', { ...options, compression: 'STORE' })
+  for (const entry of entries) {
+    if (entry.path === 'mimetype') continue
+    zip.file(entry.path, entry.data, { ...options, compression: 'DEFLATE', compressionOptions: { level: 9 } })
+  }
+  return zip.generateAsync({ type: 'uint8array' })
+}
+
+export function xhtmlDocument(title: string, body: string): string {
+  const epubNamespace = body.includes('epub:') ? ' xmlns:epub="http://www.idpf.org/2007/ops"' : ''
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE html>
+<html xmlns="http://www.w3.org/1999/xhtml"${epubNamespace} xml:lang="en" lang="en">
+<head>
+  <title>${escapeXml(plainText(title))}</title>
+  <link rel="stylesheet" type="text/css" href="style.css"/>
+</head>
+<body>
+${body}
+</body>
+</html>
+`
+}
+
+export function escapeXml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
+}
+
+/** `dcterms:modified` wants CCYY-MM-DDThh:mm:ssZ, without milliseconds. */
+export function epubDate(date: Date): string {
+  return date.toISOString().replace(/\.\d{3}Z$/, 'Z')
+}
+
+/** A name-based (version 5) UUID: the same slug always gives the same identifier. */
+export function uuidFromName(name: string): string {
+  const namespace = Buffer.from(uuidNamespace.replaceAll('-', ''), 'hex')
+  const bytes = createHash('sha1').update(namespace).update(name, 'utf8').digest().subarray(0, 16)
+  bytes[6] = (bytes[6]! & 0x0f) | 0x50
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80
+  const hex = bytes.toString('hex')
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
+}
+
+function inline(text: string): string {
+  return inlineSpans(text)
+    .map((span) => (span.code ? `<code>${escapeXml(span.text)}</code>` : escapeXml(span.text)))
+    .join('')
+}
+
+function renderBlock(block: Block, id: string | undefined): string {
+  switch (block.type) {
+    case 'paragraph':
+      return `<p>${inline(block.text)}</p>`
+    case 'heading':
+      return `<h2 id="${id}">${inline(block.text)}</h2>`
+    case 'list':
+      return `<ul>\n${block.items.map((item) => `  <li>${inline(item)}</li>`).join('\n')}\n</ul>`
+    case 'code': {
+      const lang = block.lang ? ` class="language-${escapeXml(block.lang)}"` : ''
+      return `<pre><code${lang}>${block.lines.map(escapeXml).join('\n')}</code></pre>`
+    }
+  }
+}
+
+const containerXml = `<?xml version="1.0" encoding="UTF-8"?>
+<container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container">
+  <rootfiles>
+    <rootfile full-path="${opfPath}" media-type="application/oebps-package+xml"/>
+  </rootfiles>
+</container>
+`
+
+const stylesheet = `body { font-family: Georgia, "Times New Roman", serif; line-height: 1.5; margin: 0 5%; }
+h1, h2 { font-family: "Helvetica Neue", Helvetica, Arial, sans-serif; line-height: 1.25; }
+h1 { font-size: 1.6em; margin: 1.5em 0 1em; }
+h2 { font-size: 1.2em; margin: 1.6em 0 0.5em; page-break-after: avoid; break-after: avoid; }
+p { margin: 0 0 0.8em; text-align: justify; }
+code { font-family: "Courier New", Courier, monospace; font-size: 0.9em; }
+pre { background: #f0f0f0; padding: 0.75em 1em; font-size: 0.8em; line-height: 1.35; white-space: pre-wrap; }
+pre code { font-size: 1em; }
+ul { margin: 0 0 0.8em; padding-left: 1.4em; }
+li { margin: 0.2em 0; }
+.title-page { text-align: center; margin-top: 30%; }
+.book-title { font-size: 2em; }
+.book-author { font-style: italic; font-size: 1.2em; text-align: center; }
+.edition { margin-top: 4em; font-size: 0.9em; text-align: center; color: #555; }
+.prepared-for { text-align: center; margin-top: 25%; }
+.prepared-for p { text-align: center; }
+`

@@ -1,0 +1,23 @@
+import { openSample } from '#app/features/library/downloads.server.ts'
+import { getAppContext } from '#app/server/context.server.ts'
+import { downloadHeaders, problemPage } from '#app/server/file-response.server.ts'
+import type { Route } from './+types/book-sample'
+
+const slugPattern = /^[a-z0-9][a-z0-9-]{0,99}$/
+
+/** GET /books/<slug>/sample.pdf: the first chapter, free for anyone, unstamped. */
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const slug = params.slug.toLowerCase()
+  if (!slugPattern.test(slug)) return problemPage(404, 'There is no such eBook.')
+  const app = getAppContext(context)
+  const sample = await openSample(app.db, app.storage, slug)
+  if (!sample) return problemPage(404, 'There is no sample of this eBook.')
+  const etag = `"${sample.sha256.slice(0, 32)}"`
+  if (request.headers.get('If-None-Match') === etag) {
+    await sample.stream.cancel()
+    return new Response(null, { status: 304, headers: { ETag: etag } })
+  }
+  return new Response(sample.stream, {
+    headers: { ...downloadHeaders(sample, { cacheControl: 'public, max-age=3600' }), ETag: etag },
+  })
+}

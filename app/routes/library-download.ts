@@ -1,0 +1,40 @@
+import { prepareDownload } from '#app/features/library/downloads.server.ts'
+import { getSessionUser } from '#app/features/identity/session.server.ts'
+import { getAppContext } from '#app/server/context.server.ts'
+import { downloadHeaders, problemPage } from '#app/server/file-response.server.ts'
+import type { Route } from './+types/library-download'
+
+const fileNamePattern = /^download\.(pdf|epub)$/
+const slugPattern = /^[a-z0-9][a-z0-9-]{0,99}$/
+
+/**
+ * GET /library/<slug>/download.pdf|.epub: the signed-in owner's stamped copy, streamed. Anyone else gets 403
+ * (404 for a book or file name that does not exist); more than 50 downloads of a book in a day get 429. The
+ * parameters only ever select a row of the database: they never reach a storage path.
+ */
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const format = fileNamePattern.exec(params.file)?.[1] as 'pdf' | 'epub' | undefined
+  if (!format || !slugPattern.test(params.slug)) return problemPage(404, 'There is no such eBook file.')
+  const user = await getSessionUser({ request, context })
+  if (!user || user.isGuest)
+    return problemPage(403, 'Please log in with the account that bought this eBook to download it.', {
+      href: `/login?${new URLSearchParams({ redirectTo: '/account/library' })}`,
+      label: 'Log in',
+    })
+  const app = getAppContext(context)
+  const download = await prepareDownload(
+    app.db,
+    app.storage,
+    { userId: user.id, email: user.email, slug: params.slug, format },
+    app.logger,
+  )
+  if (!download.ok) {
+    const headers: HeadersInit =
+      download.status === 429 ? { 'Retry-After': String(download.retryAfterSeconds) } : {}
+    return problemPage(download.status, download.message, undefined, headers)
+  }
+  app.logger.info({ slug: params.slug, format, cached: download.cached }, 'download')
+  return new Response(download.stream, {
+    headers: downloadHeaders(download, { cacheControl: 'private, no-store' }),
+  })
+}

@@ -1,0 +1,101 @@
+import { Link } from 'react-router'
+import { primaryButton } from '#app/components/ui/button-styles.ts'
+import { SectionHeading } from '#app/components/ui/section-heading.tsx'
+import { formatFileSize } from '#app/features/catalog/format.ts'
+import { requireUser } from '#app/features/identity/session.server.ts'
+import { listLibrary } from '#app/features/library/library.server.ts'
+import { getAppContext } from '#app/server/context.server.ts'
+import type { Route } from './+types/library'
+
+export const meta: Route.MetaFunction = () => [
+  { title: 'My Library — CodeBook' },
+  { name: 'robots', content: 'noindex' },
+]
+
+export async function loader({ request, context, url }: Route.LoaderArgs) {
+  const user = await requireUser({ request, context, url })
+  return { books: await listLibrary(getAppContext(context).db, user.id), email: user.email }
+}
+
+const formatNames = { pdf: 'PDF', epub: 'EPUB' } as const
+
+export default function Library({ loaderData }: Route.ComponentProps) {
+  const { books, email } = loaderData
+  return (
+    <section className="mx-auto max-w-4xl px-4 py-12">
+      <SectionHeading level={1}>My Library</SectionHeading>
+      {books.length === 0 ? (
+        <div className="flex flex-col items-center gap-6 py-8 text-center">
+          <p className="max-w-prose text-lg">
+            Your library is empty. The eBooks you buy appear here, ready to download as PDF and EPUB whenever
+            you like, on any device.
+          </p>
+          <Link to="/AllBooks" className={primaryButton}>
+            Browse all eBooks
+          </Link>
+        </div>
+      ) : (
+        <>
+          <p className="mb-8 text-center text-slate-700 dark:text-slate-300">
+            Your eBooks are DRM-free. Each copy is prepared for {email}: please keep it for yourself.
+          </p>
+          <ul className="flex flex-col gap-6">
+            {books.map((book) => (
+              <li
+                key={book.bookId}
+                className="flex gap-5 rounded-lg border border-slate-200 p-4 dark:border-gray-700"
+              >
+                <img
+                  src={book.coverPath}
+                  alt=""
+                  width={400}
+                  height={600}
+                  className="h-36 w-24 shrink-0 rounded object-cover shadow"
+                />
+                <div className="flex flex-1 flex-col gap-2">
+                  <h2 className="text-xl font-semibold">
+                    <Link to={`/books/${book.slug}`} className="hover:underline">
+                      {book.title}
+                    </Link>
+                  </h2>
+                  <p className="text-sm text-slate-700 dark:text-slate-300">
+                    by {book.author} ·{' '}
+                    <Link
+                      to={`/orders/${book.orderId}`}
+                      className="text-blue-700 underline dark:text-sky-300"
+                    >
+                      order #{book.orderNumber}
+                    </Link>{' '}
+                    · downloaded {book.downloadCount} {book.downloadCount === 1 ? 'time' : 'times'}
+                  </p>
+                  {book.files.length === 0 ? (
+                    <p className="text-sm">
+                      The files of this eBook are being prepared. Please come back soon.
+                    </p>
+                  ) : (
+                    <ul className="mt-auto flex flex-wrap gap-3" aria-label={`Download ${book.title}`}>
+                      {book.files.map((file) => (
+                        <li key={file.format}>
+                          <a
+                            href={`/library/${book.slug}/download.${file.format}`}
+                            download
+                            className={primaryButton}
+                          >
+                            Download {formatNames[file.format]}
+                            <span className="font-normal"> ({formatFileSize(file.sizeBytes)})</span>
+                          </a>
+                        </li>
+                      ))}
+                    </ul>
+                  )}
+                </div>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </section>
+  )
+}
+
+export { GeneralErrorBoundary as ErrorBoundary } from '#app/components/error-boundary.tsx'

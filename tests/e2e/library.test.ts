@@ -1,0 +1,100 @@
+import fs from 'node:fs/promises'
+import type { Browser, Download, Locator, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
+import { expectHealthyPage, launchBrowser, themes, visit } from './browser.ts'
+import { bookA, bookB, newShopper, register, registerAndBuy, uniqueEmail } from './shopper.ts'
+
+const baseURL = inject('baseURL')
+let browser: Browser
+beforeAll(async () => {
+  browser = await launchBrowser()
+})
+afterAll(() => browser?.close())
+
+const slugA = 'django-framework'
+
+/** Clicks `link` and returns the browser's download, saved, with its size on disk. */
+async function downloadFrom(page: Page, link: Locator) {
+  const [download] = await Promise.all([page.waitForEvent('download'), link.click()])
+  return { download, size: (await fs.stat((await download.path())!)).size }
+}
+
+async function expectPdf(download: Download) {
+  const bytes = await fs.readFile((await download.path())!)
+  expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-')
+}
+
+describe('the reader’s library', () => {
+  test('buy → My Library → download both formats (file names, sizes near those listed) → counted', async () => {
+    const page = await newShopper(browser, true)
+    await registerAndBuy(page, uniqueEmail('reader'), [bookA, bookB])
+    await page.getByRole('link', { name: 'Download your eBooks from My Library' }).click()
+    await page.waitForURL(`${baseURL}/account/library`)
+    await page.getByRole('heading', { level: 1, name: 'My Library' }).waitFor()
+    const item = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: bookA }) })
+    expect(await item.textContent()).toContain('downloaded 0 times')
+    await expectHealthyPage(page)
+
+    const pdfLink = item.getByRole('link', { name: /^Download PDF/ })
+    const listedKb = Number(/\((\d+(?:\.\d)?) KB\)/.exec((await pdfLink.textContent())!)![1])
+    const pdf = await downloadFrom(page, pdfLink)
+    expect(pdf.download.suggestedFilename()).toBe(`${slugA}.pdf`)
+    await expectPdf(pdf.download)
+    // The size listed is the book's file; the stamped copy adds a footer line per page and its metadata.
+    expect(pdf.size / 1024).toBeGreaterThan(listedKb * 0.9)
+    expect(pdf.size / 1024).toBeLessThan(listedKb * 1.5)
+
+    const epub = await downloadFrom(page, item.getByRole('link', { name: /^Download EPUB/ }))
+    expect(epub.download.suggestedFilename()).toBe(`${slugA}.epub`)
+    const epubBytes = await fs.readFile((await epub.download.path())!)
+    expect(epubBytes.subarray(30, 58).toString('latin1')).toBe('mimetypeapplication/epub+zip')
+
+    await visit(page, `${baseURL}/account/library`)
+    expect(await item.textContent()).toContain('downloaded 2 times')
+
+    // The person menu leads here too.
+    await page.getByRole('button', { name: 'Account menu' }).click()
+    await page.getByRole('menuitem', { name: 'My Library' }).click()
+    await page.waitForURL(`${baseURL}/account/library`)
+    await page.context().close()
+  })
+
+  test('someone who has not bought the book is refused, and so is a signed-out visitor', async () => {
+    const page = await newShopper(browser, true)
+    const downloadUrl = `${baseURL}/library/${slugA}/download.pdf`
+    expect((await page.request.get(downloadUrl)).status()).toBe(403)
+    await visit(page, `${baseURL}/Register`)
+    await register(page, uniqueEmail('not-a-buyer'))
+    await page.waitForURL(`${baseURL}/`)
+    const refused = await page.request.get(downloadUrl)
+    expect(refused.status()).toBe(403)
+    expect(await refused.text()).toContain('Only the buyer of this eBook can download it.')
+    expect((await page.request.get(`${baseURL}/library/..%2F..%2Fetc/download.pdf`)).status()).toBe(404)
+    await page.context().close()
+  })
+
+  test.each(themes)('an empty library explains itself, without axe violations (%s theme)', async (theme) => {
+    const page = await newShopper(browser, true)
+    await page.emulateMedia({ colorScheme: theme })
+    await visit(page, `${baseURL}/Register`)
+    await register(page, uniqueEmail('empty'))
+    await page.waitForURL(`${baseURL}/`)
+    await visit(page, `${baseURL}/account/library`)
+    await page.getByText('Your library is empty.').waitFor()
+    await page.getByRole('main').getByRole('link', { name: 'Browse all eBooks' }).waitFor()
+    await expectHealthyPage(page)
+    await page.context().close()
+  })
+})
+
+test('the free sample downloads from the book’s page, signed out, with JavaScript off', async () => {
+  const page = await newShopper(browser, false)
+  await visit(page, `${baseURL}/books/${slugA}`)
+  const badges = await page.getByRole('list', { name: 'About this eBook' }).textContent()
+  expect(badges).toMatch(/PDF \d+(\.\d)? KB/)
+  expect(badges).toMatch(/EPUB \d+(\.\d)? KB/)
+  const sample = await downloadFrom(page, page.getByRole('link', { name: /^Free sample/ }))
+  expect(sample.download.suggestedFilename()).toBe(`${slugA}-sample.pdf`)
+  await expectPdf(sample.download)
+  await page.context().close()
+})

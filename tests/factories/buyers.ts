@@ -1,0 +1,45 @@
+import crypto from 'node:crypto'
+import { addToCart, requireUserCart } from '#app/features/cart/cart.server.ts'
+import { cardBrand } from '#app/features/orders/card.ts'
+import { getCheckout, getOrderForUser, placeOrderWithCard } from '#app/features/orders/orders.server.ts'
+import { createTestPaymentProvider } from '#app/features/orders/payments.server.ts'
+import type { Db } from '#app/server/db/database.server.ts'
+import { servicesFor } from '#tests/route-args.ts'
+
+export const testPassword = 'correct horse battery staple'
+
+/** A registered reader, signed in: their session cookie, id and email. */
+export async function createReader(db: Db, overrides: { email?: string } = {}) {
+  const email = overrides.email ?? `reader-${crypto.randomUUID()}@example.com`
+  const signedUp = await servicesFor(db).auth.api.signUpEmail({
+    body: { email, password: testPassword, name: email },
+    returnHeaders: true,
+  })
+  const cookie = signedUp.headers
+    .getSetCookie()
+    .map((header) => header.split(';')[0])
+    .join('; ')
+  return { cookie, userId: signedUp.response.user.id, email }
+}
+
+/** A reader who bought `bookIds` with the test provider's good card: the books are in their library. */
+export async function createBuyer(db: Db, bookIds: string[], overrides: { email?: string } = {}) {
+  const reader = await createReader(db, overrides)
+  const cartId = await requireUserCart(db, reader.userId)
+  for (const bookId of bookIds) await addToCart(db, cartId, bookId)
+  const { idempotencyKey } = await getCheckout(db, reader.userId)
+  const number = '4242424242424242'
+  const placed = await placeOrderWithCard(db, {
+    userId: reader.userId,
+    idempotencyKey,
+    card: { number, brand: cardBrand(number), name: 'Ada Reader', expiry: '12/34', cvc: '123' },
+    provider: createTestPaymentProvider() as Extract<
+      ReturnType<typeof createTestPaymentProvider>,
+      { kind: 'card-form' }
+    >,
+    orderUrl: (orderId) => `http://localhost:3000/orders/${orderId}`,
+  })
+  if (placed.outcome !== 'paid') throw new Error(`the purchase did not go through: ${placed.outcome}`)
+  const order = (await getOrderForUser(db, reader.userId, placed.orderId))!
+  return { ...reader, orderId: order.id, orderNumber: order.number }
+}
