@@ -45,9 +45,12 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
       if (auth.password === state.acceptedPassword) callback(null, { user: auth.username })
       else callback(Object.assign(new Error('Authentication failed'), { responseCode: 535 }))
     },
-    onRcptTo(_address, _session, callback) {
+    onRcptTo(address, _session, callback) {
       if (state.refuseRecipients) {
-        callback(Object.assign(new Error('Mailbox busy, try later'), { responseCode: 451 }))
+        // As real servers do, the refusal quotes the address.
+        callback(
+          Object.assign(new Error(`Mailbox <${address.address}> busy, try later`), { responseCode: 451 }),
+        )
       } else callback()
     },
     onData(stream, session, callback) {

@@ -52,7 +52,11 @@ export async function action({ request, context, url }: Route.ActionArgs) {
       idempotencyKey,
       providerName: provider.name,
     })
-    if (pending.outcome === 'empty-cart' || pending.outcome === 'mixed-currencies')
+    if (
+      pending.outcome === 'empty-cart' ||
+      pending.outcome === 'cart-changed' ||
+      pending.outcome === 'mixed-currencies'
+    )
       return nothingToBuy(pending.outcome)
     if (pending.status !== 'pending') return redirect(`/orders/${pending.orderId}`, 303)
     const order = (await getOrderForUser(app.db, user.id, pending.orderId))!
@@ -68,7 +72,12 @@ export async function action({ request, context, url }: Route.ActionArgs) {
       })
     } catch (error) {
       // The order stays pending and the cart as it was: the next attempt reuses both.
-      app.logger.error({ err: error, orderId: order.id }, 'could not start a Stripe Checkout session')
+      // Stripe's error messages may quote the request (the buyer's email): log what identifies the failure.
+      const { type, code, requestId } = (error ?? {}) as { type?: string; code?: string; requestId?: string }
+      app.logger.error(
+        { type, code, requestId, orderId: order.id },
+        'could not start a Stripe Checkout session',
+      )
       return failure(502, {
         formError: 'We could not reach the payment service, and nothing was charged. Please try again.',
       })
@@ -97,13 +106,15 @@ function failure(status: number, body: CheckoutActionData) {
   return data(body, { status })
 }
 
-function nothingToBuy(outcome: 'empty-cart' | 'mixed-currencies') {
-  return failure(409, {
-    formError:
-      outcome === 'empty-cart'
-        ? 'Your cart is empty: there is nothing to pay for.'
-        : 'These eBooks are priced in different currencies and cannot be bought together.',
-  })
+const nothingToBuyMessages = {
+  'empty-cart': 'Your cart is empty: there is nothing to pay for.',
+  'cart-changed':
+    'Your cart or its prices changed since this page was opened, so nothing was charged. Please check your order below and pay again.',
+  'mixed-currencies': 'These eBooks are priced in different currencies and cannot be bought together.',
+} as const
+
+function nothingToBuy(outcome: keyof typeof nothingToBuyMessages) {
+  return failure(409, { formError: nothingToBuyMessages[outcome] })
 }
 
 export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
@@ -129,6 +140,18 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
             You already own {checkout.alreadyOwned.map((line) => line.title).join(', ')}, so{' '}
             {checkout.alreadyOwned.length === 1 ? 'it is' : 'they are'} not charged again and will leave your
             cart.
+          </p>
+        </div>
+      ) : null}
+      {checkout.unavailable.length > 0 ? (
+        <div
+          role="status"
+          className="mb-6 rounded-lg border border-amber-700 bg-amber-50 p-4 text-amber-900 dark:border-amber-400 dark:bg-amber-950 dark:text-amber-100"
+        >
+          <p>
+            {checkout.unavailable.map((line) => line.title).join(', ')}{' '}
+            {checkout.unavailable.length === 1 ? 'is' : 'are'} no longer for sale, so{' '}
+            {checkout.unavailable.length === 1 ? 'it is' : 'they are'} not part of this order.
           </p>
         </div>
       ) : null}

@@ -1,4 +1,4 @@
-import { prepareDownload } from '#app/features/library/downloads.server.ts'
+import { checkDownload, prepareDownload } from '#app/features/library/downloads.server.ts'
 import { getSessionUser } from '#app/features/identity/session.server.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import { downloadHeaders, problemPage } from '#app/server/file-response.server.ts'
@@ -22,12 +22,18 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       label: 'Log in',
     })
   const app = getAppContext(context)
-  const download = await prepareDownload(
-    app.db,
-    app.storage,
-    { userId: user.id, email: user.email, slug: params.slug, format },
-    app.logger,
-  )
+  const wanted = { userId: user.id, email: user.email, slug: params.slug, format }
+  if (request.method === 'HEAD') {
+    // Only whether it may be downloaded, and as what: a probe is neither stamped nor counted.
+    const allowed = await checkDownload(app.db, wanted)
+    if (!allowed.ok) return problemPage(allowed.status, allowed.message)
+    const { 'Content-Length': _length, ...headers } = downloadHeaders(
+      { ...allowed, size: 0 },
+      { cacheControl: 'private, no-store' },
+    )
+    return new Response(null, { headers })
+  }
+  const download = await prepareDownload(app.db, app.storage, wanted, app.logger)
   if (!download.ok) {
     const headers: HeadersInit =
       download.status === 429 ? { 'Retry-After': String(download.retryAfterSeconds) } : {}

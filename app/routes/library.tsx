@@ -82,6 +82,7 @@ export default function Library({ loaderData }: Route.ComponentProps) {
                             className={primaryButton}
                           >
                             Download {formatNames[file.format]}
+                            <span className="sr-only"> of {book.title}</span>
                             <span className="font-normal"> ({formatFileSize(file.sizeBytes)})</span>
                           </a>
                         </li>

@@ -1,4 +1,5 @@
-import { data, Link } from 'react-router'
+import { useEffect } from 'react'
+import { data, Link, useRevalidator } from 'react-router'
 import { z } from 'zod'
 import { errorData } from '#app/components/error-boundary.tsx'
 import { SectionHeading } from '#app/components/ui/section-heading.tsx'
@@ -38,7 +39,9 @@ export default function Order({ loaderData }: Route.ComponentProps) {
         </p>
       ) : order.status === 'pending' ? (
         <p role="status" className="mb-6 text-center text-lg">
-          We are waiting for the payment to be confirmed. This page shows it as soon as it is.
+          We are waiting for the payment to be confirmed. This page updates when it is; if it does not, reload
+          it in a moment.
+          <RefreshWhilePending />
         </p>
       ) : null}
       <dl className="mb-6 grid grid-cols-2 gap-x-6 gap-y-2 text-sm sm:grid-cols-4">
@@ -95,6 +98,21 @@ export default function Order({ loaderData }: Route.ComponentProps) {
       </p>
     </section>
   )
+}
+
+/**
+ * A pending order (Stripe's webhook not yet in) is looked up again every few seconds with JavaScript, so the
+ * status region announces 'Paid' when it comes; without JavaScript the text asks for a reload.
+ */
+function RefreshWhilePending() {
+  const revalidator = useRevalidator()
+  useEffect(() => {
+    const timer = setInterval(() => {
+      if (revalidator.state === 'idle') void revalidator.revalidate()
+    }, 3_000)
+    return () => clearInterval(timer)
+  }, [revalidator])
+  return null
 }
 
 function formatDate(date: Date | string) {

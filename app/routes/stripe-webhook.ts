@@ -36,9 +36,12 @@ export async function action({ request, context }: Route.ActionArgs) {
       reference: effect.reference,
       orderUrl: new URL(`/orders/${effect.orderId}`, app.env.publicUrl).toString(),
     })
-    if (outcome === 'paid') app.kickOutbox()
+    if (outcome === 'paid' || outcome === 'paid-twice') app.kickOutbox()
     if (outcome === 'paid' || outcome === 'already-paid')
       app.logger.info({ ...log, outcome }, 'stripe payment')
+    // The buyer paid for a book they already owned (two Checkout tabs paid): refund it by hand.
+    else if (outcome === 'paid-twice')
+      app.logger.error({ ...log, outcome }, 'stripe payment for books the buyer already owns: refund needed')
     // Money was taken for an order we will not fulfil as it stands: someone must grant or refund it by hand.
     else if (outcome === 'not-pending')
       app.logger.error({ ...log, outcome }, 'stripe payment for an order that is not pending')

@@ -114,6 +114,9 @@ function toMailError(error: unknown, secrets: string[]): MailError {
   const details = error as { message?: unknown; code?: unknown; responseCode?: unknown }
   let message = typeof details.message === 'string' ? details.message : String(error)
   for (const secret of secrets) if (secret) message = message.replaceAll(secret, '***')
+  // A server's refusal often quotes the recipient ('550 <reader@example.com>: User unknown'): logs and the
+  // stored error keep the reason, not the reader's address.
+  message = message.replace(/[^\s<>"'(),;:]+@[^\s<>"'(),;:]+/g, '***@***')
   return new MailError(
     message,
     typeof details.code === 'string' ? details.code : undefined,

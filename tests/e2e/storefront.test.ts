@@ -82,7 +82,12 @@ describe.each(themes)('the storefront in the %s theme', (colorScheme) => {
       const main = page.getByRole('main')
       expect(await main.textContent()).toContain(book.price)
       expect(await main.getByText('INSTOCK').count()).toBe(1)
-      expect(await main.getByText(/^\d+(\.\d)? MB$/).count()).toBe(1)
+      // The real files' sizes, one badge per format, and the free sample.
+      expect(await main.getByText(/^PDF \d+(\.\d)? (KB|MB)$/).count()).toBe(1)
+      expect(await main.getByText(/^EPUB \d+(\.\d)? (KB|MB)$/).count()).toBe(1)
+      expect(await main.getByRole('link', { name: /^Free sample: the first chapter \(PDF, / }).count()).toBe(
+        1,
+      )
       expect(await main.getByRole('button', { name: 'Add To Cart' }).count()).toBe(1)
       if (book.rating)
         expect(await main.getByRole('img', { name: `Rated ${book.rating} out of 5` }).count()).toBe(1)

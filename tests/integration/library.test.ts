@@ -194,6 +194,37 @@ describe('the library', () => {
     expect(await refused.text()).toContain('Only the buyer of this eBook can download it.')
   })
 
+  test('a HEAD request says whether and as what, and is neither stamped nor counted', async () => {
+    const buyer = await createBuyer(database.db, [bookA().id])
+    const other = await createReader(database.db)
+    const head = (cookie: string) =>
+      downloadLoader(
+        routeArgs({
+          db: database.db,
+          path: `/library/${bookA().slug}/download.epub`,
+          cookie,
+          params: { slug: bookA().slug, file: 'download.epub' },
+          init: { method: 'HEAD' },
+        }),
+      )
+    const probe = await head(buyer.cookie)
+    expect(probe.status).toBe(200)
+    expect(probe.headers.get('Content-Type')).toBe('application/epub+zip')
+    expect(probe.headers.get('Content-Disposition')).toContain(`filename="${bookA().slug}.epub"`)
+    expect((await head(other.cookie)).status).toBe(403)
+    const [item] = await database.db
+      .select({ downloadCount: libraryItems.downloadCount })
+      .from(libraryItems)
+      .where(and(eq(libraryItems.userId, buyer.userId), eq(libraryItems.bookId, bookA().id)))
+    expect(item!.downloadCount).toBe(0)
+    expect(
+      await database.db
+        .select()
+        .from(rateLimits)
+        .where(eq(rateLimits.key, `downloads:${buyer.userId}:${bookA().id}`)),
+    ).toEqual([])
+  })
+
   test('path traversal in either parameter is refused and reads nothing', async () => {
     const buyer = await createBuyer(database.db, [bookB().id])
     const attempts: [string, string][] = [

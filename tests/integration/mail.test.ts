@@ -124,7 +124,7 @@ test('a refused mail stays queued with its error and is sent by a later run once
   let row = await rowOf('order-3')
   expect(row.sentAt).toBeNull()
   expect(row.attempts).toBe(1)
-  expect(row.lastError).toMatch(/451.*mailbox busy/i)
+  expect(row.lastError).toMatch(/451.*mailbox .*busy/i)
   expect(row.nextAttemptAt.getTime()).toBe(start.getTime() + minutes(1))
 
   smtp.refuseRecipients = false
@@ -203,7 +203,18 @@ test('neither the SMTP password nor the mail body reaches the logs or the stored
   })
   expect((await rowOf('order-6')).lastError).toMatch(/Invalid login: 535/)
   smtp.acceptedPassword = password
-  const later = new Date(Date.now() + minutes(2))
+  // A refusal quoting the reader's address: the reason is kept, the address is not.
+  smtp.refuseRecipients = true
+  expect(
+    await deliverDueEmails(database.db, authenticating, {
+      logger: capture,
+      now: new Date(Date.now() + minutes(2)),
+    }),
+  ).toEqual({ sent: 0, failed: 1 })
+  expect((await rowOf('order-6')).lastError).toMatch(/busy, try later/)
+  expect((await rowOf('order-6')).lastError).not.toContain('reader@example.com')
+  smtp.refuseRecipients = false
+  const later = new Date(Date.now() + minutes(10))
   expect(await deliverDueEmails(database.db, authenticating, { logger: capture, now: later })).toEqual({
     sent: 1,
     failed: 0,
@@ -212,7 +223,8 @@ test('neither the SMTP password nor the mail body reaches the logs or the stored
   const logged = lines.join('')
   expect(logged).toContain('email not sent; will retry')
   expect(logged).toContain('email sent')
-  for (const secret of [password, 'BODY-TEXT', 'BODY-HTML']) expect(logged).not.toContain(secret)
+  for (const secret of [password, 'BODY-TEXT', 'BODY-HTML', 'reader@example.com'])
+    expect(logged).not.toContain(secret)
   expect(JSON.stringify(await rowOf('order-6'))).not.toContain(password)
 })
 

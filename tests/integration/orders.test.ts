@@ -10,7 +10,7 @@ import { action as cartAction } from '#app/routes/cart.tsx'
 import { action as checkoutAction, loader as checkoutLoader } from '#app/routes/checkout.tsx'
 import { loader as orderLoader } from '#app/routes/order.tsx'
 import { loader as ordersLoader } from '#app/routes/account-orders.tsx'
-import { emailOutbox, libraryItems, orderItems, orders } from '#app/server/db/schema.server.ts'
+import { books, emailOutbox, libraryItems, orderItems, orders } from '#app/server/db/schema.server.ts'
 import { createLogger } from '#app/server/logger.server.ts'
 import { createMailer } from '#app/server/mail.server.ts'
 import { deliverDueEmails } from '#app/server/outbox.server.ts'
@@ -232,6 +232,59 @@ describe('paying with the test provider', () => {
     )
     expect(paid?.status).toBe('paid')
     expect(await listCartBookIds(database.db, reader.cartId)).toEqual([])
+  })
+
+  test('a page whose cart or prices changed since it was opened charges nothing: 409, then the new page pays', async () => {
+    const reader = await readerWithCart(1)
+    const stale = await checkoutPage(reader.cookie)
+    // Another tab adds a book.
+    await addToCart(database.db, reader.cartId, catalogue[1]!.id)
+    const refused = await pay(reader.cookie, { ...GOOD_CARD, idempotencyKey: stale.checkout.idempotencyKey })
+    expect(refused).toMatchObject({ status: 409, body: { formError: expect.stringContaining('changed') } })
+    expect(await ordersOf(reader.userId)).toEqual([])
+    expect(await listCartBookIds(database.db, reader.cartId)).toHaveLength(2)
+
+    // A price changes under the page.
+    const opened = await checkoutPage(reader.cookie)
+    await database.db
+      .update(books)
+      .set({ priceCents: catalogue[1]!.priceCents + 100 })
+      .where(eq(books.id, catalogue[1]!.id))
+    try {
+      const repriced = await pay(reader.cookie, {
+        ...GOOD_CARD,
+        idempotencyKey: opened.checkout.idempotencyKey,
+      })
+      expect(repriced.status).toBe(409)
+      expect(await ordersOf(reader.userId)).toEqual([])
+
+      const fresh = await checkoutPage(reader.cookie)
+      expect(
+        (await pay(reader.cookie, { ...GOOD_CARD, idempotencyKey: fresh.checkout.idempotencyKey })).status,
+      ).toBe(303)
+      const [order] = await ordersOf(reader.userId)
+      expect(order!.totalCents).toBe(catalogue[0]!.priceCents + catalogue[1]!.priceCents + 100)
+    } finally {
+      await database.db
+        .update(books)
+        .set({ priceCents: catalogue[1]!.priceCents })
+        .where(eq(books.id, catalogue[1]!.id))
+    }
+  })
+
+  test('a book withdrawn from sale after it was put in the cart is not sold', async () => {
+    const reader = await readerWithCart(2)
+    await database.db.update(books).set({ available: false }).where(eq(books.id, catalogue[1]!.id))
+    try {
+      const { checkout } = await checkoutPage(reader.cookie)
+      expect(checkout.lines.map((line) => line.bookId)).toEqual([catalogue[0]!.id])
+      expect(checkout.unavailable.map((line) => line.bookId)).toEqual([catalogue[1]!.id])
+      await pay(reader.cookie, { ...GOOD_CARD, idempotencyKey: checkout.idempotencyKey })
+      const [order] = await ordersOf(reader.userId)
+      expect(order).toMatchObject({ status: 'paid', totalCents: catalogue[0]!.priceCents })
+    } finally {
+      await database.db.update(books).set({ available: true }).where(eq(books.id, catalogue[1]!.id))
+    }
   })
 
   test('an empty cart has nothing to pay for', async () => {

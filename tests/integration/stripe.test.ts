@@ -4,6 +4,7 @@ import Stripe from 'stripe'
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import { addToCart, listCartBookIds, requireUserCart } from '#app/features/cart/cart.server.ts'
 import { listBooks } from '#app/features/catalog/catalog.server.ts'
+import { completePaidOrder } from '#app/features/orders/orders.server.ts'
 import { paymentProviderFor } from '#app/features/orders/payment-provider.server.ts'
 import { createStripePaymentProvider } from '#app/features/orders/stripe.server.ts'
 import { action as checkoutAction, loader as checkoutLoader } from '#app/routes/checkout.tsx'
@@ -370,6 +371,30 @@ describe('the webhook', () => {
       await database.db.select().from(libraryItems).where(eq(libraryItems.userId, reader.userId)),
     ).toHaveLength(2)
     expect(kickOutbox).toHaveBeenCalledTimes(1)
+  })
+
+  test('two sessions paid for the same book: the second payment is reported for a refund', async () => {
+    const reader = await readerWithCart(1)
+    const first = await startCheckout(reader)
+    // The buyer changes the cart and checks out again in another tab, then pays in both.
+    await addToCart(database.db, reader.cartId, catalogue[1]!.id)
+    const second = await startCheckout(reader)
+    expect(second.order.id).not.toBe(first.order.id)
+    const orderUrl = 'http://localhost:3000/orders/x'
+    expect(
+      await completePaidOrder(database.db, { orderId: first.order.id, reference: first.sessionId, orderUrl }),
+    ).toBe('paid')
+    expect(
+      await completePaidOrder(database.db, {
+        orderId: second.order.id,
+        reference: second.sessionId,
+        orderUrl,
+      }),
+    ).toBe('paid-twice')
+    const owned = await database.db.select().from(libraryItems).where(eq(libraryItems.userId, reader.userId))
+    expect(owned.map((item) => item.bookId).toSorted()).toEqual(
+      [catalogue[0]!.id, catalogue[1]!.id].toSorted(),
+    )
   })
 
   test('two deliveries of one event at the same moment pay once', async () => {

@@ -43,10 +43,9 @@ export async function prepareDownload(
   request: { userId: string; email: string; slug: string; format: PurchasedFormat },
   logger: Logger,
 ): Promise<DownloadResult> {
-  const file = await getBookFile(db, request.slug, request.format)
-  if (!file) return { ok: false, status: 404, message: 'There is no such eBook.' }
-  const ownership = await getOwnership(db, request.userId, file.bookId)
-  if (!ownership) return { ok: false, status: 403, message: 'Only the buyer of this eBook can download it.' }
+  const allowed = await checkDownload(db, request)
+  if (!allowed.ok) return allowed
+  const { file, ownership } = allowed
 
   const limit = await hitRateLimit(db, dailyDownloadLimit, `${request.userId}:${file.bookId}`)
   if (!limit.allowed) {
@@ -83,6 +82,36 @@ export async function prepareDownload(
     ok: true,
     cached,
     ...opened,
+    fileName: `${file.slug}.${request.format}`,
+    contentType: contentTypes[request.format],
+  }
+}
+
+/**
+ * Whether the reader may download this file, without downloading it (nothing is stamped or counted): for
+ * a HEAD request, which download managers send before the real one.
+ */
+export async function checkDownload(
+  db: Db,
+  request: { userId: string; slug: string; format: PurchasedFormat },
+): Promise<
+  | {
+      ok: true
+      file: BookFile & { bookId: string; slug: string }
+      ownership: { orderNumber: number }
+      fileName: string
+      contentType: string
+    }
+  | { ok: false; status: 403 | 404; message: string }
+> {
+  const file = await getBookFile(db, request.slug, request.format)
+  if (!file) return { ok: false, status: 404, message: 'There is no such eBook.' }
+  const ownership = await getOwnership(db, request.userId, file.bookId)
+  if (!ownership) return { ok: false, status: 403, message: 'Only the buyer of this eBook can download it.' }
+  return {
+    ok: true,
+    file,
+    ownership,
     fileName: `${file.slug}.${request.format}`,
     contentType: contentTypes[request.format],
   }

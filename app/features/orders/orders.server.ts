@@ -31,6 +31,8 @@ export type Checkout = {
   lines: CheckoutLine[]
   /** Books in the cart the buyer already owns: taken out at checkout, never charged twice. */
   alreadyOwned: CheckoutLine[]
+  /** Books withdrawn from sale since they were put in the cart: not sold, left in the cart. */
+  unavailable: CheckoutLine[]
   totalCents: number
   currency: string
   /**
@@ -47,8 +49,8 @@ export async function getCheckout(db: Db, userId: string): Promise<Checkout> {
     .from(carts)
     .where(eq(carts.userId, userId))
     .limit(1)
-  const lines = cart ? await readLines(db, userId, cart.id) : []
-  return summarize(lines, cart ? idempotencyKeyOf(cart.id, lines, cart.updatedAt) : 'empty')
+  if (!cart) return summarize([], 'empty')
+  return summarize(await readLines(db, userId, cart.id), (lines) => idempotencyKeyOf(cart, lines))
 }
 
 async function readLines(db: Db | Tx, userId: string, cartId: string) {
@@ -60,6 +62,7 @@ async function readLines(db: Db | Tx, userId: string, cartId: string) {
       coverPath: books.coverPath,
       priceCents: books.priceCents,
       currency: books.currency,
+      available: books.available,
       owned: sql<boolean>`exists (select 1 from ${libraryItems} where ${libraryItems.userId} = ${userId} and ${libraryItems.bookId} = ${books.id})`,
     })
     .from(cartItems)
@@ -68,23 +71,31 @@ async function readLines(db: Db | Tx, userId: string, cartId: string) {
     .orderBy(asc(cartItems.addedAt), asc(books.title))
 }
 
-function summarize(rows: (CheckoutLine & { owned: boolean })[], idempotencyKey: string): Checkout {
-  const strip = ({ owned: _owned, ...line }: CheckoutLine & { owned: boolean }): CheckoutLine => line
-  const lines = rows.filter((row) => !row.owned).map(strip)
+type CartRow = CheckoutLine & { owned: boolean; available: boolean }
+
+function summarize(rows: CartRow[], idempotencyKey: string | ((lines: CheckoutLine[]) => string)): Checkout {
+  const strip = ({ owned: _owned, available: _available, ...line }: CartRow): CheckoutLine => line
+  const lines = rows.filter((row) => !row.owned && row.available).map(strip)
   return {
     lines,
     alreadyOwned: rows.filter((row) => row.owned).map(strip),
+    unavailable: rows.filter((row) => !row.owned && !row.available).map(strip),
     totalCents: lines.reduce((sum, line) => sum + line.priceCents, 0),
     currency: lines[0]?.currency ?? 'USD',
-    idempotencyKey,
+    idempotencyKey: typeof idempotencyKey === 'string' ? idempotencyKey : idempotencyKey(lines),
   }
 }
 
-function idempotencyKeyOf(cartId: string, lines: { bookId: string }[], updatedAt: Date) {
-  const books = lines.map((line) => line.bookId).toSorted()
+/**
+ * The checkout's identity: the cart, the books to be paid for with their prices, and the cart's last change.
+ * The form carries it; an order is made only if the cart still gives the same key, so a buyer is never
+ * charged for another cart or price than the page showed (a book added in another tab, a price changed).
+ */
+function idempotencyKeyOf(cart: { id: string; updatedAt: Date }, lines: CheckoutLine[]) {
+  const books = lines.map((line) => `${line.bookId}:${line.priceCents}:${line.currency}`).toSorted()
   return crypto
     .createHash('sha256')
-    .update(`${cartId}|${books.join(',')}|${updatedAt.toISOString()}`)
+    .update(`${cart.id}|${books.join(',')}|${cart.updatedAt.toISOString()}`)
     .digest('base64url')
 }
 
@@ -92,6 +103,7 @@ export type PlaceOrderResult =
   | { outcome: 'paid' | 'existing'; orderId: string }
   | { outcome: 'declined'; reason: 'declined' | 'insufficient-funds'; message: string }
   | { outcome: 'empty-cart' }
+  | { outcome: 'cart-changed' }
   | { outcome: 'mixed-currencies' }
 
 /**
@@ -114,7 +126,7 @@ export async function placeOrderWithCard(
   let cartId: string | undefined
   const result = await db.transaction(async (tx) => {
     const [cart] = await tx
-      .select({ id: carts.id })
+      .select({ id: carts.id, updatedAt: carts.updatedAt })
       .from(carts)
       .where(eq(carts.userId, input.userId))
       .for('update')
@@ -125,6 +137,8 @@ export async function placeOrderWithCard(
     const checkout = summarize(await readLines(tx, input.userId, cart.id), input.idempotencyKey)
     await removeOwnedFromCart(tx, input.userId, cart.id)
     if (checkout.lines.length === 0) return { outcome: 'empty-cart' } as const
+    if (idempotencyKeyOf(cart, checkout.lines) !== input.idempotencyKey)
+      return { outcome: 'cart-changed' } as const
     if (checkout.lines.some((line) => line.currency !== checkout.currency))
       return { outcome: 'mixed-currencies' } as const
 
@@ -168,12 +182,13 @@ export async function createPendingOrder(
 ): Promise<
   | { outcome: 'created' | 'existing'; orderId: string; status: string }
   | { outcome: 'empty-cart' }
+  | { outcome: 'cart-changed' }
   | { outcome: 'mixed-currencies' }
 > {
   let cartId: string | undefined
   const result = await db.transaction(async (tx) => {
     const [cart] = await tx
-      .select({ id: carts.id })
+      .select({ id: carts.id, updatedAt: carts.updatedAt })
       .from(carts)
       .where(eq(carts.userId, input.userId))
       .for('update')
@@ -187,6 +202,8 @@ export async function createPendingOrder(
     const checkout = summarize(await readLines(tx, input.userId, cart.id), input.idempotencyKey)
     await removeOwnedFromCart(tx, input.userId, cart.id)
     if (checkout.lines.length === 0) return { outcome: 'empty-cart' } as const
+    if (idempotencyKeyOf(cart, checkout.lines) !== input.idempotencyKey)
+      return { outcome: 'cart-changed' } as const
     if (checkout.lines.some((line) => line.currency !== checkout.currency))
       return { outcome: 'mixed-currencies' } as const
     const orderId = await insertOrder(tx, input.userId, checkout, input.providerName)
@@ -214,7 +231,7 @@ export async function setPaymentReference(db: Db, orderId: string, reference: st
 export async function completePaidOrder(
   db: Db,
   input: { orderId: string; reference: string; orderUrl: string },
-): Promise<'paid' | 'already-paid' | 'not-pending' | 'not-found' | 'unknown-reference'> {
+): Promise<'paid' | 'paid-twice' | 'already-paid' | 'not-pending' | 'not-found' | 'unknown-reference'> {
   let userId: string | undefined
   const outcome = await db.transaction(async (tx) => {
     const [order] = await tx
@@ -227,8 +244,12 @@ export async function completePaidOrder(
     if (order.status === 'paid') return 'already-paid' as const
     if (order.status !== 'pending') return 'not-pending' as const
     userId = order.userId
-    await markPaid(tx, input.orderId, { reference: input.reference, orderUrl: input.orderUrl })
-    return 'paid' as const
+    const { alreadyOwned } = await markPaid(tx, input.orderId, {
+      reference: input.reference,
+      orderUrl: input.orderUrl,
+    })
+    // Two Checkout Sessions for the same book, both paid (two tabs): the order stands, someone must refund.
+    return alreadyOwned > 0 ? ('paid-twice' as const) : ('paid' as const)
   })
   if (userId) {
     const [cart] = await db.select({ id: carts.id }).from(carts).where(eq(carts.userId, userId))
@@ -345,10 +366,11 @@ async function markPaid(
     .select({ bookId: orderItems.bookId, title: orderItems.title, priceCents: orderItems.priceCents })
     .from(orderItems)
     .where(eq(orderItems.orderId, orderId))
-  await tx
+  const granted = await tx
     .insert(libraryItems)
     .values(lines.map((line) => ({ userId: order!.userId, bookId: line.bookId, orderId })))
     .onConflictDoNothing()
+    .returning({ bookId: libraryItems.bookId })
   const [cart] = await tx.select({ id: carts.id }).from(carts).where(eq(carts.userId, order!.userId))
   if (cart) {
     await tx.delete(cartItems).where(
@@ -375,6 +397,8 @@ async function markPaid(
       orderUrl: payment.orderUrl,
     }),
   })
+  /** Books of this order the buyer owned already (paid for twice: only a redirect provider can get here). */
+  return { alreadyOwned: lines.length - granted.length }
 }
 
 export type OrderSummary = {

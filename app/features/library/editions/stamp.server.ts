@@ -79,24 +79,25 @@ export async function stampEpub(epubBytes: Uint8Array, options: StampOptions): P
     `<meta property="codebook:prepared-for">${email}</meta>`,
     `<meta property="codebook:order-number">${order}</meta>`,
   ]
+  // Replacer functions, not strings: in a replacement string `$&` and the like are patterns, and an email
+  // address may contain them.
+  const modifiedAt = epubDate(options.stampedAt ?? new Date())
   opf = opf
-    .replace(
-      modified,
-      `<meta property="dcterms:modified">${epubDate(options.stampedAt ?? new Date())}</meta>`,
-    )
-    .replace('</metadata>', `  ${metadata.join('\n    ')}\n  </metadata>`)
+    .replace(modified, () => `<meta property="dcterms:modified">${modifiedAt}</meta>`)
+    .replace('</metadata>', () => `  ${metadata.join('\n    ')}\n  </metadata>`)
     .replace(
       '</manifest>',
-      `  <item id="prepared-for" href="prepared-for.xhtml" media-type="application/xhtml+xml"/>\n  </manifest>`,
+      () =>
+        `  <item id="prepared-for" href="prepared-for.xhtml" media-type="application/xhtml+xml"/>\n  </manifest>`,
     )
     .replace(
       '<itemref idref="title-page"/>',
-      `<itemref idref="title-page"/>\n    <itemref idref="prepared-for"/>`,
+      () => `<itemref idref="title-page"/>\n    <itemref idref="prepared-for"/>`,
     )
 
   nav = nav.replace(
     titlePageNavItem,
-    `${titlePageNavItem}\n    <li><a href="prepared-for.xhtml">Prepared for you</a></li>`,
+    () => `${titlePageNavItem}\n    <li><a href="prepared-for.xhtml">Prepared for you</a></li>`,
   )
 
   const page = xhtmlDocument(
