@@ -9,13 +9,16 @@ import { parseCardForm } from '#app/features/orders/checkout-form.server.ts'
 import { checkoutMessages, type CheckoutField } from '#app/features/orders/checkout-messages.ts'
 import {
   createPendingOrder,
+  failPendingOrder,
+  listOpenPayments,
   getCheckout,
   getOrderForUser,
   placeOrderWithCard,
   setPaymentReference,
 } from '#app/features/orders/orders.server.ts'
 import { paymentProviderFor } from '#app/features/orders/payment-provider.server.ts'
-import { getAppContext } from '#app/server/context.server.ts'
+import type { PaymentProvider } from '#app/features/orders/payments.server.ts'
+import { getAppContext, type AppContext } from '#app/server/context.server.ts'
 import type { Route } from './+types/checkout'
 
 export const meta: Route.MetaFunction = () => [
@@ -83,6 +86,7 @@ export async function action({ request, context, url }: Route.ActionArgs) {
       })
     }
     await setPaymentReference(app.db, order.id, session.reference)
+    await closeOtherCheckouts(app, provider, user.id, order.id)
     return redirect(session.url, 303)
   }
 
@@ -100,6 +104,28 @@ export async function action({ request, context, url }: Route.ActionArgs) {
     return redirect(`/orders/${result.orderId}`, 303)
   if (result.outcome === 'declined') return failure(402, { formError: result.message })
   return nothingToBuy(result.outcome)
+}
+
+/**
+ * A buyer who changed the cart and checked out again may still have the older Stripe page open in another
+ * tab: it is expired, so the same book cannot be paid for twice. One that was paid meanwhile is left to its
+ * webhook; a failure here is logged and never stops this checkout.
+ */
+async function closeOtherCheckouts(
+  app: AppContext,
+  provider: Extract<PaymentProvider, { kind: 'redirect' }>,
+  userId: string,
+  orderId: string,
+) {
+  for (const open of await listOpenPayments(app.db, userId, orderId)) {
+    try {
+      if ((await provider.expireCheckout(open.reference)) === 'expired')
+        await failPendingOrder(app.db, { ...open, reason: 'replaced by a newer checkout' })
+    } catch (error) {
+      const { type, code } = (error ?? {}) as { type?: string; code?: string }
+      app.logger.warn({ type, code, orderId: open.orderId }, 'could not expire an older Checkout Session')
+    }
+  }
 }
 
 function failure(status: number, body: CheckoutActionData) {

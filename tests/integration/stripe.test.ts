@@ -40,6 +40,7 @@ beforeAll(async () => {
   const provider = paymentProviderFor(services.env)
   if (provider.kind !== 'redirect') throw new Error('expected the Stripe provider')
   vi.spyOn(provider, 'startCheckout').mockImplementation(viaFakeApi.startCheckout)
+  vi.spyOn(provider, 'expireCheckout').mockImplementation(viaFakeApi.expireCheckout)
 })
 afterAll(() => database.dispose())
 
@@ -53,7 +54,8 @@ function secrets() {
  */
 function fakeStripeApi() {
   const requests: { method: string; url: URL; headers: Headers; body: URLSearchParams }[] = []
-  const sessions = new Map<string, object>()
+  const sessions = new Map<string, { id: string; status: string; [field: string]: unknown }>()
+  const byId = new Map<string, { id: string; status: string; [field: string]: unknown }>()
   let refuse = false
   const fetchFn = async (input: string | URL | Request, init?: RequestInit) => {
     const request = new Request(input, init)
@@ -64,6 +66,27 @@ function fakeStripeApi() {
         { error: { type: 'invalid_request_error', message: 'Invalid API Key provided: sk_test_***book' } },
         { status: 401 },
       )
+    const expiring = /^\/v1\/checkout\/sessions\/([^/]+)\/expire$/.exec(new URL(request.url).pathname)
+    if (expiring) {
+      const session = byId.get(expiring[1]!)
+      if (!session)
+        return Response.json(
+          { error: { type: 'invalid_request_error', message: 'No such checkout.session' } },
+          { status: 404 },
+        )
+      if (session.status !== 'open')
+        return Response.json(
+          {
+            error: {
+              type: 'invalid_request_error',
+              message: `Only open sessions can be expired (${session.status}).`,
+            },
+          },
+          { status: 400 },
+        )
+      session.status = 'expired'
+      return Response.json(session)
+    }
     const key = request.headers.get('Idempotency-Key') ?? crypto.randomUUID()
     if (!sessions.has(key)) {
       const id = `cs_test_${crypto.randomBytes(12).toString('hex')}`
@@ -82,6 +105,7 @@ function fakeStripeApi() {
         url: `https://checkout.stripe.com/c/pay/${id}#fidkdWxOYHwnPyd1blpxYHZxWjA0`,
         livemode: false,
       })
+      byId.set(id, sessions.get(key)!)
     }
     return Response.json(sessions.get(key))
   }
@@ -89,6 +113,9 @@ function fakeStripeApi() {
     requests,
     httpClient: Stripe.createFetchHttpClient(fetchFn as typeof fetch),
     refuse: (value: boolean) => (refuse = value),
+    /** The buyer paid on Stripe's page: the session is complete and can no longer be expired. */
+    complete: (sessionId: string) => (byId.get(sessionId)!.status = 'complete'),
+    statusOf: (sessionId: string) => byId.get(sessionId)?.status,
   }
 }
 
@@ -373,13 +400,27 @@ describe('the webhook', () => {
     expect(kickOutbox).toHaveBeenCalledTimes(1)
   })
 
-  test('two sessions paid for the same book: the second payment is reported for a refund', async () => {
+  test('checking out again expires the buyer’s older open Checkout, so a book cannot be paid twice', async () => {
     const reader = await readerWithCart(1)
     const first = await startCheckout(reader)
-    // The buyer changes the cart and checks out again in another tab, then pays in both.
+    // The buyer changes the cart and checks out again in another tab.
     await addToCart(database.db, reader.cartId, catalogue[1]!.id)
     const second = await startCheckout(reader)
     expect(second.order.id).not.toBe(first.order.id)
+    expect(stripeApi.statusOf(first.sessionId)).toBe('expired')
+    expect(stripeApi.statusOf(second.sessionId)).toBe('open')
+    const [older] = await database.db.select().from(orders).where(eq(orders.id, first.order.id))
+    expect(older).toMatchObject({ status: 'failed', failureReason: 'replaced by a newer checkout' })
+  })
+
+  test('an older Checkout paid just before the new one: both payments stand, the second is reported for a refund', async () => {
+    const reader = await readerWithCart(1)
+    const first = await startCheckout(reader)
+    stripeApi.complete(first.sessionId) // paid on Stripe's page; its webhook is on the way
+    await addToCart(database.db, reader.cartId, catalogue[1]!.id)
+    const second = await startCheckout(reader)
+    const [older] = await database.db.select().from(orders).where(eq(orders.id, first.order.id))
+    expect(older!.status).toBe('pending')
     const orderUrl = 'http://localhost:3000/orders/x'
     expect(
       await completePaidOrder(database.db, { orderId: first.order.id, reference: first.sessionId, orderUrl }),

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto'
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm'
 import { forgetCarts } from '#app/features/cart/cart.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
 import {
@@ -219,6 +219,26 @@ export async function setPaymentReference(db: Db, orderId: string, reference: st
     .update(orders)
     .set({ paymentReference: reference })
     .where(and(eq(orders.id, orderId), eq(orders.status, 'pending')))
+}
+
+/** The buyer's other orders still waiting on a provider's page (a checkout left open in another tab). */
+export async function listOpenPayments(
+  db: Db,
+  userId: string,
+  exceptOrderId: string,
+): Promise<{ orderId: string; reference: string }[]> {
+  const rows = await db
+    .select({ orderId: orders.id, reference: orders.paymentReference })
+    .from(orders)
+    .where(
+      and(
+        eq(orders.userId, userId),
+        eq(orders.status, 'pending'),
+        ne(orders.id, exceptOrderId),
+        isNotNull(orders.paymentReference),
+      ),
+    )
+  return rows.flatMap((row) => (row.reference ? [{ orderId: row.orderId, reference: row.reference }] : []))
 }
 
 /**

@@ -34,6 +34,11 @@ export type PaymentProvider =
       }): Promise<{ reference: string; url: string }>
       /** Verifies a webhook's signature on the raw body and says what it means for an order. */
       readWebhook(payload: string, signature: string | null): Promise<PaymentWebhook>
+      /**
+       * Closes a checkout the buyer left open, so it can no longer be paid: 'expired', or 'not-open' when it
+       * was already paid, expired or never existed (its webhook settles it).
+       */
+      expireCheckout(reference: string): Promise<'expired' | 'not-open'>
     }
 
 /**

@@ -63,6 +63,17 @@ export function createStripePaymentProvider(
       if (!session.url) throw new Error(`Stripe returned Checkout Session ${session.id} without a URL`)
       return { reference: session.id, url: session.url }
     },
+    async expireCheckout(reference) {
+      try {
+        await stripe.checkout.sessions.expire(reference)
+        return 'expired'
+      } catch (error) {
+        // Stripe answers 400 for a session that is complete or expired already, 404 for an unknown one.
+        const status = (error as { statusCode?: number } | null)?.statusCode
+        if (status === 400 || status === 404) return 'not-open'
+        throw error
+      }
+    },
     async readWebhook(payload, signature) {
       if (!signature) return { ok: false, message: 'Missing Stripe-Signature header.' }
       let event: unknown
