@@ -57,6 +57,7 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
   app.use(securityHeaders(env, Boolean(vite)))
   app.use(compression())
   app.use(rejectCrossSiteWrites(env))
+  app.use(limitRequestBodies())
 
   app.get('/healthz', (_req, res) => {
     res.set('Cache-Control', 'no-store').json({ status: 'ok' })
@@ -195,15 +196,52 @@ function rejectCrossSiteWrites(env: Env): RequestHandler {
       (site !== undefined && site !== 'same-origin' && site !== 'none') ||
       (origin !== undefined && !ownOrigins.includes(origin))
     if (!crossSite) return next()
-    res.status(403)
-    if (req.accepts(['html', 'json']) === 'json') {
-      res.json({ error: 'Cross-site request refused.' })
+    refuse(
+      req,
+      res,
+      403,
+      'Cross-site request refused: this form can only be sent from the store’s own pages.',
+    )
+  }
+}
+
+/** Every form the store shows is a few hundred bytes; Stripe's signed events are a few kilobytes. */
+const FORM_BODY_LIMIT = 64 * 1024
+const WEBHOOK_BODY_LIMIT = 1024 * 1024
+const WEBHOOK_PATHS = new Set(['/webhooks/stripe'])
+const FORM_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data']
+
+/**
+ * Bounds what a request may make the store read, before any route buffers it (`request.formData()` reads
+ * the whole body, and the login action does so before its rate limits). A body must state its length
+ * (browsers and fetch always do; Node then reads exactly that many bytes) and stay under the limit, and a
+ * post to a page must be a form: anything else would make React Router's form parsing throw, a 500.
+ */
+function limitRequestBodies(): RequestHandler {
+  return (req, res, next) => {
+    if (SAFE_METHODS.has(req.method)) return next()
+    const webhook = WEBHOOK_PATHS.has(req.path)
+    const limit = webhook ? WEBHOOK_BODY_LIMIT : FORM_BODY_LIMIT
+    const length = Number(req.get('Content-Length') ?? 0)
+    const type = (req.get('Content-Type') ?? '').split(';')[0]!.trim().toLowerCase()
+    if (req.get('Transfer-Encoding')) {
+      refuse(req, res, 411, 'Length required: send the body with a Content-Length.')
+    } else if (!Number.isSafeInteger(length) || length > limit) {
+      refuse(req, res, 413, `Request too large: at most ${limit / 1024} KiB.`)
+    } else if (!webhook && !FORM_TYPES.includes(type)) {
+      refuse(req, res, 415, 'Unsupported content type: send a form (application/x-www-form-urlencoded).')
     } else {
-      res
-        .type('text/plain')
-        .send('Cross-site request refused: this form can only be sent from the store’s own pages.')
+      next()
     }
   }
+}
+
+/** An answer to a request the store will not read: plain text, or JSON for a client that asks for it. */
+function refuse(req: express.Request, res: express.Response, status: number, message: string) {
+  // Whatever of the body was sent is not read; the connection is not reused for another request.
+  res.set('Connection', 'close').status(status)
+  if (req.accepts(['html', 'json']) === 'json') res.json({ error: message })
+  else res.type('text/plain').send(message)
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {

@@ -12,6 +12,7 @@ import { getSessionUser } from '#app/features/identity/session.server.ts'
 import { listOwnedBookIds } from '#app/features/library/library.server.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import { isDataRequest } from '#app/server/data-request.ts'
+import { readForm } from '#app/server/form.server.ts'
 import { safeRedirectPath } from '#app/server/safe-redirect.ts'
 import type { Route } from './+types/cart'
 
@@ -30,7 +31,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, url, context }: Route.ActionArgs) {
   const app = getAppContext(context)
   const fromScript = isDataRequest(request, url)
-  const parsed = CartFormSchema.safeParse(Object.fromEntries(await request.formData()))
+  const parsed = CartFormSchema.safeParse(Object.fromEntries(await readForm(request)))
   if (!parsed.success) {
     return data({ error: parsed.error.issues[0]?.message ?? 'Invalid request.' }, { status: 400 })
   }

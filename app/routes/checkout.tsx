@@ -19,6 +19,7 @@ import {
 import { paymentProviderFor } from '#app/features/orders/payment-provider.server.ts'
 import type { PaymentProvider } from '#app/features/orders/payments.server.ts'
 import { getAppContext, type AppContext } from '#app/server/context.server.ts'
+import { readForm } from '#app/server/form.server.ts'
 import type { Route } from './+types/checkout'
 
 export const meta: Route.MetaFunction = () => [
@@ -40,7 +41,7 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
 export async function action({ request, context, url }: Route.ActionArgs) {
   const user = await requireUser({ request, context, url })
   const app = getAppContext(context)
-  const form = await request.formData()
+  const form = await readForm(request)
   const provider = paymentProviderFor(app.env)
   const orderUrl = (orderId: string) => new URL(`/orders/${orderId}`, app.env.publicUrl).toString()
 

@@ -9,6 +9,7 @@ import {
 } from '#app/features/identity/credentials.ts'
 import { getSessionUser } from '#app/features/identity/session.server.ts'
 import { getAppContext } from '#app/server/context.server.ts'
+import { readForm } from '#app/server/form.server.ts'
 import { safeRedirectPath } from '#app/server/safe-redirect.ts'
 import { accountFailure, signedInRedirect } from '#app/sign-in.server.ts'
 import type { Route } from './+types/login'
@@ -35,7 +36,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const app = getAppContext(context)
-  const form = await request.formData()
+  const form = await readForm(request)
   const before = await getSessionUser({ request, context })
   const visit = { request, app }
   const asGuest = form.get('intent') === 'guest'

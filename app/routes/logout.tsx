@@ -4,6 +4,7 @@ import { logOut } from '#app/features/identity/account.server.ts'
 import { AccountCard } from '#app/features/identity/components/account-form.tsx'
 import { useOptionalUser } from '#app/features/identity/use-user.ts'
 import { getAppContext } from '#app/server/context.server.ts'
+import { readForm } from '#app/server/form.server.ts'
 import { safeRedirectPath } from '#app/server/safe-redirect.ts'
 import type { Route } from './+types/logout'
 
@@ -18,7 +19,7 @@ export const meta: Route.MetaFunction = () => [
  * shows the button (and is where a failed logout without JavaScript lands).
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await request.formData()
+  const form = await readForm(request)
   const result = await logOut({ request, app: getAppContext(context) })
   if (!result.ok) return data({ error: result.formError }, { status: result.status })
   const headers = new Headers()

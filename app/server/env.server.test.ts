@@ -38,8 +38,9 @@ describe('parseEnv', () => {
     )
   })
 
-  test('TRUST_PROXY accepts booleans, hop counts and address lists', () => {
-    expect(parseEnv({ TRUST_PROXY: 'true' }).TRUST_PROXY).toBe(true)
+  test('TRUST_PROXY accepts hop counts and address lists, and refuses to believe every proxy', () => {
+    expect(parseEnv({ TRUST_PROXY: 'false' }).TRUST_PROXY).toBe(false)
+    expect(() => parseEnv({ TRUST_PROXY: 'true' })).toThrow(/TRUST_PROXY: 'true' would believe any client/)
     expect(parseEnv({ TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2)
     expect(parseEnv({ TRUST_PROXY: 'loopback, 10.0.0.0/8' }).TRUST_PROXY).toEqual(['loopback', '10.0.0.0/8'])
   })

@@ -4,21 +4,30 @@ import { z } from 'zod'
 const LogLevelSchema = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
 
 /**
- * Express's `trust proxy` setting: `false` (default, use the socket address), `true` (trust every hop),
- * a number of hops, or a comma-separated list of addresses/subnets ('loopback', '10.0.0.0/8').
+ * Express's `trust proxy` setting: `false` (default, use the socket address), a number of hops, or a
+ * comma-separated list of addresses/subnets ('loopback', '10.0.0.0/8'). Not `true`: see below.
  */
 const TrustProxySchema = z
   .string()
   .trim()
-  .transform((value, ctx): boolean | number | string[] => {
+  .transform((value, ctx): false | number | string[] => {
     if (value === '' || value === 'false') return false
-    if (value === 'true') return true
+    if (value === 'true') {
+      // Express would then take the left-most X-Forwarded-For entry, which the client writes itself: anyone
+      // could pick their own address and walk past every per-IP rate limit.
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          "'true' would believe any client's X-Forwarded-For; give the number of proxies in front (1) or their addresses",
+      })
+      return z.NEVER
+    }
     if (/^\d+$/.test(value)) return Number(value)
     const entries = value.split(',').map((entry) => entry.trim())
     if (entries.some((entry) => !/^[\w.:/]+$/.test(entry))) {
       ctx.addIssue({
         code: 'custom',
-        message: "expected 'true', 'false', a number of hops or a comma-separated list of addresses",
+        message: "expected 'false', a number of hops or a comma-separated list of addresses",
       })
       return z.NEVER
     }

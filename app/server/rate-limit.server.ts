@@ -1,3 +1,4 @@
+import net from 'node:net'
 import { and, eq, gt, lte, sql } from 'drizzle-orm'
 import type { Db } from './db/database.server.ts'
 import { rateLimits } from './db/schema.server.ts'
@@ -69,6 +70,29 @@ export async function deleteExpiredRateLimits(db: Db, now = new Date()): Promise
     .where(lte(rateLimits.resetAt, now))
     .returning({ key: rateLimits.key })
   return deleted.length
+}
+
+/**
+ * What a per-IP limit counts for a client address: an IPv4 address as it is; an IPv6 address by its /64
+ * network, since one subscriber is usually given a whole /64 and counting single addresses would hand an
+ * attacker 2^64 fresh ones. IPv4-mapped IPv6 (::ffff:192.0.2.1, how a dual-stack socket reports IPv4) is
+ * the IPv4 address.
+ */
+export function ipSubject(ip: string): string {
+  const address = ip.replace(/%.*$/, '').toLowerCase()
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(address)
+  if (mapped) return mapped[1]!
+  if (!net.isIPv6(address)) return ip
+  const [head = '', tail] = address.split('::')
+  const groupsOf = (part: string) =>
+    part ? part.split(':').flatMap((group) => (group.includes('.') ? ['0', '0'] : [group])) : []
+  const left = groupsOf(head)
+  const right = tail === undefined ? [] : groupsOf(tail)
+  const groups = [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right]
+  return `${groups
+    .slice(0, 4)
+    .map((group) => Number.parseInt(group, 16).toString(16))
+    .join(':')}::/64`
 }
 
 /** 'Too many attempts. Try again in 3 minutes.' */

@@ -6,6 +6,7 @@ import { session, user } from '#app/server/db/schema.server.ts'
 import {
   clearRateLimit,
   hitRateLimit,
+  ipSubject,
   peekRateLimit,
   tooManyAttemptsMessage,
   type RateLimitRule,
@@ -52,7 +53,7 @@ async function registerOrRefuse({ request, app }: Visit, form: FormData): Promis
   if (limited) return limited
   const parsed = RegisterSchema.safeParse(fieldsOf(form))
   if (!parsed.success) return { ok: false, status: 400, fieldErrors: fieldErrorsOf(parsed.error) }
-  const signUps = await hitRateLimit(app.db, SIGN_UPS_PER_IP, app.clientIp)
+  const signUps = await hitRateLimit(app.db, SIGN_UPS_PER_IP, ipSubject(app.clientIp))
   if (!signUps.allowed) return tooMany(signUps.retryAfterSeconds)
   const { email, password } = parsed.data
   try {
@@ -83,7 +84,7 @@ async function logInOrRefuse({ request, app }: Visit, form: FormData): Promise<A
   const parsed = LoginSchema.safeParse(fieldsOf(form))
   if (!parsed.success) return { ok: false, status: 400, fieldErrors: fieldErrorsOf(parsed.error) }
   const { email, password } = parsed.data
-  const subject = `${email}|${app.clientIp}`
+  const subject = `${email}|${ipSubject(app.clientIp)}`
   const earlier = await peekRateLimit(app.db, FAILED_LOGINS_PER_ACCOUNT_AND_IP, subject)
   if (!earlier.allowed) return tooMany(earlier.retryAfterSeconds)
   try {
@@ -109,7 +110,7 @@ export function startGuestSession({ request, app }: Visit): Promise<AccountResul
   return orServiceDown(app, 'guest session', async () => {
     const limited = await limitAuthPost(app)
     if (limited) return limited
-    const guests = await hitRateLimit(app.db, GUEST_SESSIONS_PER_IP, app.clientIp)
+    const guests = await hitRateLimit(app.db, GUEST_SESSIONS_PER_IP, ipSubject(app.clientIp))
     if (!guests.allowed) return tooMany(guests.retryAfterSeconds)
     const { headers, response } = await app.auth.api.signInAnonymous({
       headers: authHeaders(request, app),
@@ -154,7 +155,7 @@ export async function deleteGuestUser(app: AppContext, guestUserId: string): Pro
 }
 
 async function limitAuthPost(app: AppContext): Promise<AccountResult | undefined> {
-  const posts = await hitRateLimit(app.db, AUTH_POSTS_PER_IP, app.clientIp)
+  const posts = await hitRateLimit(app.db, AUTH_POSTS_PER_IP, ipSubject(app.clientIp))
   return posts.allowed ? undefined : tooMany(posts.retryAfterSeconds)
 }
 

@@ -1,0 +1,79 @@
+import http from 'node:http'
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { startHttpApp } from '#tests/http-app.ts'
+
+/**
+ * What the host lets through to React Router as a request body. In this host a request that reaches the
+ * router fails with 500 ('reached React Router'), so any other status was decided before the router.
+ */
+let app: Awaited<ReturnType<typeof startHttpApp>>
+beforeAll(async () => {
+  app = await startHttpApp()
+})
+afterAll(() => app.close())
+
+const post = (path: string, body: BodyInit, headers: Record<string, string> = {}) =>
+  fetch(`${app.url}${path}`, { method: 'POST', body, headers })
+
+test('a form of ordinary size reaches the router', async () => {
+  const response = await post('/login', new URLSearchParams({ email: 'a@example.com', password: 'x' }))
+  expect(response.status).toBe(500)
+})
+
+test.each([
+  ['JSON', { 'Content-Type': 'application/json' }, '{"email":"a@example.com"}'],
+  ['plain text', { 'Content-Type': 'text/plain' }, 'email=a@example.com'],
+  ['no content type', {}, new Uint8Array([1, 2, 3])],
+])('a post to a page whose body is %s is refused with 415', async (_, headers, body) => {
+  for (const path of ['/login', '/Register', '/cart', '/logout', '/theme', '/checkout']) {
+    const response = await post(path, body, headers)
+    expect(response.status, path).toBe(415)
+    expect(await response.text()).toContain('send a form')
+  }
+})
+
+test('a form over 64 KiB is refused with 413, before any of it is read', async () => {
+  const response = await post('/login', new URLSearchParams({ password: 'x'.repeat(70_000) }))
+  expect(response.status).toBe(413)
+  expect(response.headers.get('Connection')).toBe('close')
+  expect(await response.text()).toContain('at most 64 KiB')
+})
+
+test('a client that asks for JSON is answered in JSON', async () => {
+  const response = await post('/login', '{}', {
+    'Content-Type': 'application/json',
+    Accept: 'application/json',
+  })
+  expect(response.status).toBe(415)
+  expect(await response.json()).toEqual({ error: expect.stringContaining('send a form') })
+})
+
+test('a body that does not state its length (chunked) is refused with 411', async () => {
+  const status = await new Promise<number>((resolve, reject) => {
+    const request = http.request(`${app.url}/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'Transfer-Encoding': 'chunked' },
+    })
+    request.on('response', (response) => {
+      response.resume()
+      resolve(response.statusCode ?? 0)
+    })
+    request.on('error', reject)
+    request.write('email=a%40example.com&password=')
+    request.write('x'.repeat(1000))
+    request.end()
+  })
+  expect(status).toBe(411)
+})
+
+test('Stripe’s webhook takes JSON up to 1 MiB and no more', async () => {
+  const headers = { 'Content-Type': 'application/json; charset=utf-8' }
+  const event = JSON.stringify({ id: 'evt_1', padding: 'x'.repeat(100_000) })
+  expect((await post('/webhooks/stripe', event, headers)).status).toBe(500)
+  const huge = JSON.stringify({ id: 'evt_1', padding: 'x'.repeat(1_100_000) })
+  expect((await post('/webhooks/stripe', huge, headers)).status).toBe(413)
+})
+
+test('reads are not affected', async () => {
+  expect((await fetch(`${app.url}/healthz`)).status).toBe(200)
+})
