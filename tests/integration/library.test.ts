@@ -4,6 +4,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { and, eq } from 'drizzle-orm'
+import { PDFDocument } from 'pdf-lib'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { listBooks } from '#app/features/catalog/catalog.server.ts'
 import { publishBookFiles } from '#app/features/library/book-files.server.ts'
@@ -16,6 +17,7 @@ import { loader as downloadLoader } from '#app/routes/library-download.ts'
 import { loader as libraryLoader } from '#app/routes/library.tsx'
 import { bookFiles, libraryItems, rateLimits } from '#app/server/db/schema.server.ts'
 import { createLogger } from '#app/server/logger.server.ts'
+import type { FileStorage } from '#app/server/storage.server.ts'
 import { createTestDatabase } from '#tests/db.ts'
 import { createBuyer, createReader } from '#tests/factories/buyers.ts'
 import { routeArgs, servicesFor, thrownBy } from '#tests/route-args.ts'
@@ -47,12 +49,47 @@ async function download(path: string, cookie = '') {
   )
 }
 
-/** The text of each page of a PDF, through poppler's pdftotext (a real reader, not our own code). */
+/**
+ * The text of each page of a PDF, through poppler's pdftotext (a real reader, not our own code): one entry
+ * per page, an empty page included, and as many as pdf-lib counts in the file.
+ */
 async function pdfPages(bytes: Uint8Array): Promise<string[]> {
   const file = path.join(tempDir, `${crypto.randomUUID()}.pdf`)
   await fs.writeFile(file, bytes)
-  const { stdout } = await run('pdftotext', ['-layout', file, '-'])
-  return stdout.split('\f').filter((page) => page.trim() !== '')
+  const { stdout } = await run('pdftotext', ['-layout', '-enc', 'UTF-8', file, '-'])
+  // pdftotext ends every page, the last one too, with a form feed.
+  const pages = stdout.split('\f').slice(0, -1)
+  expect(pages.length, 'pages pdftotext read').toBe((await PDFDocument.load(bytes)).getPageCount())
+  return pages
+}
+
+/** A storage that records every call made to it in `calls` (as 'method key'). */
+function watched(storage: FileStorage, calls: string[]): FileStorage {
+  return {
+    put: (key, bytes) => (calls.push(`put ${key}`), storage.put(key, bytes)),
+    stat: (key) => (calls.push(`stat ${key}`), storage.stat(key)),
+    read: (key) => (calls.push(`read ${key}`), storage.read(key)),
+    createReadStream: (key, range) => (
+      calls.push(`createReadStream ${key}`),
+      storage.createReadStream(key, range)
+    ),
+    delete: (key) => (calls.push(`delete ${key}`), storage.delete(key)),
+  }
+}
+
+async function downloadCountOf(userId: string, bookId: string) {
+  const [item] = await database.db
+    .select({ downloadCount: libraryItems.downloadCount })
+    .from(libraryItems)
+    .where(and(eq(libraryItems.userId, userId), eq(libraryItems.bookId, bookId)))
+  return item!.downloadCount
+}
+
+function limitRowsOf(userId: string, bookId: string) {
+  return database.db
+    .select({ hits: rateLimits.hits })
+    .from(rateLimits)
+    .where(eq(rateLimits.key, `downloads:${userId}:${bookId}`))
 }
 
 describe('the books’ files', () => {
@@ -225,27 +262,47 @@ describe('the library', () => {
     ).toEqual([])
   })
 
-  test('path traversal in either parameter is refused and reads nothing', async () => {
+  test('path traversal in either parameter is refused: 404, no file read, nothing counted', async () => {
     const buyer = await createBuyer(database.db, [bookB().id])
+    const touched: string[] = []
+    const services = {
+      ...servicesFor(database.db),
+      storage: watched(servicesFor(database.db).storage, touched),
+    }
     const attempts: [string, string][] = [
       ['..', 'download.pdf'],
       ['../../etc/passwd', 'download.pdf'],
       ['..%2F..%2Fetc', 'download.pdf'],
+      ['..\\..\\etc', 'download.pdf'],
+      ['..%5C..%5Cetc', 'download.pdf'],
       [`${bookB().slug}/../${bookA().slug}`, 'download.pdf'],
+      [`${bookB().slug}\\..\\${bookA().slug}`, 'download.pdf'],
       [`${bookB().slug}`, '../../../etc/passwd'],
       [`${bookB().slug}`, 'download.pdf/../../x'],
       [`${bookB().slug}`, '..%2Fdownload.pdf'],
+      [`${bookB().slug}`, '..\\x'],
+      [`${bookB().slug}`, 'download.pdf\\..\\x'],
+      [`${bookB().slug}`, '..%5Cdownload.pdf'],
       [`${bookB().slug}`, 'download.pdf\u0000.txt'],
       [`books/${bookB().slug}`, `${bookB().slug}.pdf`],
       [`${bookB().slug.toUpperCase()}`, 'download.pdf'],
     ]
     for (const [slug, file] of attempts) {
       const response = await downloadLoader(
-        routeArgs({ db: database.db, path: '/library/x/y', cookie: buyer.cookie, params: { slug, file } }),
+        routeArgs({
+          db: database.db,
+          path: '/library/x/y',
+          cookie: buyer.cookie,
+          services,
+          params: { slug, file },
+        }),
       )
       expect(response.status, `${slug} ${file}`).toBe(404)
       expect(response.headers.get('Content-Type')).toBe('text/html; charset=utf-8')
     }
+    expect(touched, 'storage calls').toEqual([])
+    expect(await downloadCountOf(buyer.userId, bookB().id)).toBe(0)
+    expect(await limitRowsOf(buyer.userId, bookB().id)).toEqual([])
   })
 
   test('a stamped copy is made once and reused; a new edition is stamped afresh', async () => {
