@@ -156,6 +156,35 @@ describe('the books’ files', () => {
     expect(revalidated.status).toBe(304)
   })
 
+  test('a sample’s ETag is of the bytes served: an instance with another edition does not answer 304 for the listed one', async () => {
+    const book = (await getBookBySlug(database.db, catalogue[3]!.slug))!
+    const sample = (services?: Parameters<typeof routeArgs>[0]['services'], etag?: string) =>
+      sampleLoader(
+        routeArgs({
+          db: database.db,
+          path: `/books/${book.slug}/sample.pdf`,
+          params: { slug: book.slug },
+          services,
+          init: etag ? { headers: { 'If-None-Match': etag } } : {},
+        }),
+      )
+    const listedEtag = (await sample()).headers.get('ETag')!
+    const instanceFiles = createLocalStorage(await fs.mkdtemp(path.join(tempDir, 'instance-')))
+    const manuscript = await readManuscript(book.slug)
+    await publishEditions(
+      instanceFiles,
+      book,
+      manuscript.replace(/\n\n/, '\n\nAn earlier edition’s sample.\n\n'),
+    )
+    const services = { ...servicesFor(database.db), storage: instanceFiles }
+    const served = await sample(services, listedEtag)
+    expect(served.status).toBe(200)
+    expect(served.headers.get('ETag')).not.toBe(listedEtag)
+    const bytes = new Uint8Array(await served.arrayBuffer())
+    expect(bytes.length).toBe(Number(served.headers.get('Content-Length')))
+    expect((await sample(services, served.headers.get('ETag')!)).status).toBe(304)
+  })
+
   test('an unknown book has no sample', async () => {
     for (const slug of ['no-such-book', '..', '../../etc/passwd', 'a/../../b']) {
       const response = await sampleLoader(

@@ -175,7 +175,12 @@ async function checkDownload(
   }
 }
 
-/** The free sample (the first chapter, PDF): anyone may have it, unstamped. */
+/**
+ * The free sample (the first chapter, PDF): anyone may have it, unstamped. Its `sha256` (the response's ETag,
+ * cached publicly) is of the bytes this instance serves, not the database's listing: an instance holding
+ * another edition (decision 010) must not label its sample with the listed edition's tag. Samples are small
+ * enough to read whole.
+ */
 export async function openSample(
   db: Db,
   storage: FileStorage,
@@ -183,13 +188,19 @@ export async function openSample(
 ): Promise<(DownloadFile & { sha256: string }) | null> {
   const file = await getBookFile(db, slug, 'sample')
   if (!file) return null
-  const opened = await storage.createReadStream(file.storageKey)
-  if (!opened) return null
+  const bytes = await storage.read(file.storageKey)
+  if (!bytes) return null
   return {
-    ...opened,
+    stream: new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(bytes)
+        controller.close()
+      },
+    }),
+    size: bytes.length,
     fileName: `${file.slug}-sample.pdf`,
     contentType: 'application/pdf',
-    sha256: file.sha256,
+    sha256: createHash('sha256').update(bytes).digest('hex'),
   }
 }
 
