@@ -59,9 +59,10 @@ export default function BookDetails({ loaderData }: Route.ComponentProps) {
         <div className="flex flex-wrap items-center gap-x-6 gap-y-3">
           <BookAction bookId={book.id} size="large" />
           {sampleSizeBytes ? (
+            // No `download` attribute: Content-Disposition saves the file; an error answer is then shown
+            // as a page instead of ending as a failed download (see routes/library.tsx).
             <a
               href={`/books/${book.slug}/sample.pdf`}
-              download
               className="font-medium text-blue-700 underline underline-offset-4 dark:text-sky-300"
             >
               Free sample: the first chapter (PDF, {formatFileSize(sampleSizeBytes)})

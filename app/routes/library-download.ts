@@ -1,4 +1,4 @@
-import { checkDownload, prepareDownload } from '#app/features/library/downloads.server.ts'
+import { prepareDownload, probeDownload } from '#app/features/library/downloads.server.ts'
 import { getSessionUser } from '#app/features/identity/session.server.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import { downloadHeaders, problemPage } from '#app/server/file-response.server.ts'
@@ -9,7 +9,8 @@ const slugPattern = /^[a-z0-9][a-z0-9-]{0,99}$/
 
 /**
  * GET /library/<slug>/download.pdf|.epub: the signed-in owner's stamped copy, streamed. Anyone else gets 403
- * (404 for a book or file name that does not exist); more than 50 downloads of a book in a day get 429. The
+ * (404 for a book or file name that does not exist); more than 50 downloads of a book in a day get 429 (a HEAD
+ * too). The
  * parameters only ever select a row of the database: they never reach a storage path.
  */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
@@ -24,23 +25,25 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const app = getAppContext(context)
   const wanted = { userId: user.id, email: user.email, slug: params.slug, format }
   if (request.method === 'HEAD') {
-    // Only whether it may be downloaded, and as what: a probe is neither stamped nor counted.
-    const allowed = await checkDownload(app.db, wanted)
-    if (!allowed.ok) return problemPage(allowed.status, allowed.message)
+    // Only whether it may be downloaded now, and as what: a probe is neither stamped nor counted.
+    const probe = await probeDownload(app.db, wanted)
+    if (!probe.ok) return refused(probe)
     const { 'Content-Length': _length, ...headers } = downloadHeaders(
-      { ...allowed, size: 0 },
+      { ...probe, size: 0 },
       { cacheControl: 'private, no-store' },
     )
     return new Response(null, { headers })
   }
   const download = await prepareDownload(app.db, app.storage, wanted, app.logger)
-  if (!download.ok) {
-    const headers: HeadersInit =
-      download.status === 429 ? { 'Retry-After': String(download.retryAfterSeconds) } : {}
-    return problemPage(download.status, download.message, undefined, headers)
-  }
+  if (!download.ok) return refused(download)
   app.logger.info({ slug: params.slug, format, cached: download.cached }, 'download')
   return new Response(download.stream, {
     headers: downloadHeaders(download, { cacheControl: 'private, no-store' }),
   })
+}
+
+function refused(refusal: { status: number; message: string; retryAfterSeconds?: number }): Response {
+  const headers: HeadersInit =
+    refusal.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(refusal.retryAfterSeconds) }
+  return problemPage(refusal.status, refusal.message, undefined, headers)
 }

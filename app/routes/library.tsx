@@ -76,11 +76,10 @@ export default function Library({ loaderData }: Route.ComponentProps) {
                     <ul className="mt-auto flex flex-wrap gap-3" aria-label={`Download ${book.title}`}>
                       {book.files.map((file) => (
                         <li key={file.format}>
-                          <a
-                            href={`/library/${book.slug}/download.${file.format}`}
-                            download
-                            className={primaryButton}
-                          >
+                          {/* No `download` attribute: Content-Disposition already saves a 200 and leaves this
+                              page in place, while Chrome turns a `download` link answered 403/429 into a failed
+                              entry in its downloads list and never shows the page that says why. */}
+                          <a href={`/library/${book.slug}/download.${file.format}`} className={primaryButton}>
                             Download {formatNames[file.format]}
                             <span className="sr-only"> of {book.title}</span>
                             <span className="font-normal"> ({formatFileSize(file.sizeBytes)})</span>

@@ -12,10 +12,25 @@ export function downloadHeaders(
   }
 }
 
-/** `attachment; filename="…"` with an RFC 5987 `filename*` for any name beyond plain ASCII. */
+/**
+ * `attachment; filename="…"` with an RFC 5987 `filename*` for any name beyond plain ASCII (RFC 6266). The plain
+ * `filename` is for old clients: printable ASCII only, with `"` and `\` (which would end or escape the quoted
+ * string) and `%` (which some browsers percent-decode there) replaced.
+ */
 export function contentDisposition(fileName: string): string {
-  const ascii = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_')
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`
+  const ascii = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\%]/g, '_')
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeRfc5987(fileName)}`
+}
+
+/**
+ * Percent-encodes all but RFC 5987's attr-char. encodeURIComponent leaves `'()*` as they are, which attr-char
+ * does not allow (`'` even separates the charset and language from the value).
+ */
+function encodeRfc5987(value: string): string {
+  return encodeURIComponent(value).replace(
+    /['()*]/g,
+    (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,
+  )
 }
 
 /**
@@ -32,6 +47,7 @@ export function problemPage(
     403: 'Not yours to download',
     404: 'Not found',
     429: 'Too many downloads',
+    503: 'Please try again shortly',
   }
   const title = titles[status] ?? 'Something went wrong'
   const html = `<!doctype html>

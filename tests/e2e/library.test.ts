@@ -1,4 +1,5 @@
 import fs from 'node:fs/promises'
+import { AxeBuilder } from '@axe-core/playwright'
 import type { Browser, Download, Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
 import { expectHealthyPage, launchBrowser, themes, visit } from './browser.ts'
@@ -19,6 +20,24 @@ async function downloadFrom(page: Page, link: Locator) {
   return { download, size: (await fs.stat((await download.path())!)).size }
 }
 
+/**
+ * axe-core alone, with expectHealthyPage's rules: a refusal page is a document answered 4xx, which Chrome
+ * reports as a console error that expectHealthyPage would count against it.
+ */
+async function expectNoAxeViolations(page: Page) {
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
+    .analyze()
+  expect(results.violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([])
+}
+
+/** The size a download button lists: 'Download PDF of … (22 KB)' → 22. */
+function listedKbOf(label: string): number {
+  const kb = /\((\d+(?:\.\d)?) KB\)/.exec(label)?.[1]
+  if (!kb) throw new Error(`no size in KB in ${JSON.stringify(label)}`)
+  return Number(kb)
+}
+
 async function expectPdf(download: Download) {
   const bytes = await fs.readFile((await download.path())!)
   expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-')
@@ -36,7 +55,7 @@ describe('the reader’s library', () => {
     await expectHealthyPage(page)
 
     const pdfLink = item.getByRole('link', { name: /^Download PDF/ })
-    const listedKb = Number(/\((\d+(?:\.\d)?) KB\)/.exec((await pdfLink.textContent())!)![1])
+    const listedKb = listedKbOf((await pdfLink.textContent())!)
     const pdf = await downloadFrom(page, pdfLink)
     expect(pdf.download.suggestedFilename()).toBe(`${slugA}.pdf`)
     await expectPdf(pdf.download)
@@ -44,10 +63,17 @@ describe('the reader’s library', () => {
     expect(pdf.size / 1024).toBeGreaterThan(listedKb * 0.9)
     expect(pdf.size / 1024).toBeLessThan(listedKb * 1.5)
 
-    const epub = await downloadFrom(page, item.getByRole('link', { name: /^Download EPUB/ }))
+    const epubLink = item.getByRole('link', { name: /^Download EPUB/ })
+    const listedEpubKb = listedKbOf((await epubLink.textContent())!)
+    const epub = await downloadFrom(page, epubLink)
     expect(epub.download.suggestedFilename()).toBe(`${slugA}.epub`)
     const epubBytes = await fs.readFile((await epub.download.path())!)
     expect(epubBytes.subarray(30, 58).toString('latin1')).toBe('mimetypeapplication/epub+zip')
+    // The stamped EPUB adds a 'Prepared for' page and metadata, compressed.
+    expect(epub.size / 1024).toBeGreaterThan(listedEpubKb * 0.9)
+    expect(epub.size / 1024).toBeLessThan(listedEpubKb * 1.5)
+    // A download leaves the library in place.
+    expect(page.url()).toBe(`${baseURL}/account/library`)
 
     await visit(page, `${baseURL}/account/library`)
     expect(await item.textContent()).toContain('downloaded 2 times')
@@ -70,6 +96,34 @@ describe('the reader’s library', () => {
     expect(refused.status()).toBe(403)
     expect(await refused.text()).toContain('Only the buyer of this eBook can download it.')
     expect((await page.request.get(`${baseURL}/library/..%2F..%2Fetc/download.pdf`)).status()).toBe(404)
+    await page.context().close()
+  })
+
+  test('at the daily limit a download button shows the reason on the page, where a download would fail silently', async () => {
+    const page = await newShopper(browser, true)
+    await registerAndBuy(page, uniqueEmail('limit'), [bookA])
+    await visit(page, `${baseURL}/account/library`)
+    const item = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: bookA }) })
+    const epub = await downloadFrom(page, item.getByRole('link', { name: /^Download EPUB/ }))
+    expect(epub.download.suggestedFilename()).toBe(`${slugA}.epub`)
+    // The other 49 of the day, with the page's cookies (the stamped copy is cached: each is a file read).
+    const epubUrl = `${baseURL}/library/${slugA}/download.epub`
+    for (let count = 2; count <= 50; count++) expect((await page.request.get(epubUrl)).status()).toBe(200)
+
+    let downloads = 0
+    page.on('download', () => downloads++)
+    await item.getByRole('link', { name: /^Download PDF/ }).click()
+    await page.getByRole('heading', { level: 1, name: 'Too many downloads' }).waitFor()
+    expect(page.url()).toBe(`${baseURL}/library/${slugA}/download.pdf`)
+    await page
+      .getByText(
+        /^You have downloaded this eBook 50 times today, the daily limit\. You can download it again in \d+ hours?\.$/,
+      )
+      .waitFor()
+    expect(downloads).toBe(0)
+    await expectNoAxeViolations(page)
+    await page.getByRole('link', { name: 'Go to my library' }).click()
+    await page.waitForURL(`${baseURL}/account/library`)
     await page.context().close()
   })
 

@@ -4,11 +4,15 @@ import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { and, eq } from 'drizzle-orm'
+import { PDFDocument } from 'pdf-lib'
+import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { listBooks } from '#app/features/catalog/catalog.server.ts'
+import { getBookBySlug, listBooks } from '#app/features/catalog/catalog.server.ts'
 import { publishBookFiles } from '#app/features/library/book-files.server.ts'
-import { prepareDownload } from '#app/features/library/downloads.server.ts'
-import { readManuscript } from '#app/features/library/editions/build-editions.server.ts'
+import { prepareDownload, stampedCopyKey } from '#app/features/library/downloads.server.ts'
+import { publishEditions, readManuscript } from '#app/features/library/editions/build-editions.server.ts'
+import { stampFormatVersion } from '#app/features/library/editions/stamp.server.ts'
+import { getBookFile } from '#app/features/library/library.server.ts'
 import { parseManuscript, plainText } from '#app/features/library/editions/manuscript.ts'
 import { loader as bookLoader } from '#app/routes/book.tsx'
 import { loader as sampleLoader } from '#app/routes/book-sample.ts'
@@ -16,6 +20,7 @@ import { loader as downloadLoader } from '#app/routes/library-download.ts'
 import { loader as libraryLoader } from '#app/routes/library.tsx'
 import { bookFiles, libraryItems, rateLimits } from '#app/server/db/schema.server.ts'
 import { createLogger } from '#app/server/logger.server.ts'
+import { createLocalStorage, type FileStorage } from '#app/server/storage.server.ts'
 import { createTestDatabase } from '#tests/db.ts'
 import { createBuyer, createReader } from '#tests/factories/buyers.ts'
 import { routeArgs, servicesFor, thrownBy } from '#tests/route-args.ts'
@@ -47,12 +52,54 @@ async function download(path: string, cookie = '') {
   )
 }
 
-/** The text of each page of a PDF, through poppler's pdftotext (a real reader, not our own code). */
+/**
+ * The text of each page of a PDF, through poppler's pdftotext (a real reader, not our own code): one entry
+ * per page, an empty page included, and as many as pdf-lib counts in the file.
+ */
 async function pdfPages(bytes: Uint8Array): Promise<string[]> {
   const file = path.join(tempDir, `${crypto.randomUUID()}.pdf`)
   await fs.writeFile(file, bytes)
-  const { stdout } = await run('pdftotext', ['-layout', file, '-'])
-  return stdout.split('\f').filter((page) => page.trim() !== '')
+  const { stdout } = await run('pdftotext', ['-layout', '-enc', 'UTF-8', file, '-'])
+  // pdftotext ends every page, the last one too, with a form feed.
+  const pages = stdout.split('\f').slice(0, -1)
+  expect(pages.length, 'pages pdftotext read').toBe((await PDFDocument.load(bytes)).getPageCount())
+  return pages
+}
+
+/** A storage that records every call made to it in `calls` (as 'method key'). */
+function watched(storage: FileStorage, calls: string[]): FileStorage {
+  return {
+    put: (key, bytes) => (calls.push(`put ${key}`), storage.put(key, bytes)),
+    stat: (key) => (calls.push(`stat ${key}`), storage.stat(key)),
+    read: (key) => (calls.push(`read ${key}`), storage.read(key)),
+    createReadStream: (key, range) => (
+      calls.push(`createReadStream ${key}`),
+      storage.createReadStream(key, range)
+    ),
+    delete: (key) => (calls.push(`delete ${key}`), storage.delete(key)),
+  }
+}
+
+async function downloadCountOf(userId: string, bookId: string) {
+  const [item] = await database.db
+    .select({ downloadCount: libraryItems.downloadCount })
+    .from(libraryItems)
+    .where(and(eq(libraryItems.userId, userId), eq(libraryItems.bookId, bookId)))
+  return item!.downloadCount
+}
+
+function limitRowsOf(userId: string, bookId: string) {
+  return database.db
+    .select({ hits: rateLimits.hits })
+    .from(rateLimits)
+    .where(eq(rateLimits.key, `downloads:${userId}:${bookId}`))
+}
+
+/** A logger that keeps its JSON lines, parsed, for a test to read. */
+function recordingLogger() {
+  const lines: { level: number; msg: string; [field: string]: unknown }[] = []
+  const recorder = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line)) })
+  return { logger: recorder, lines }
 }
 
 describe('the books’ files', () => {
@@ -107,6 +154,35 @@ describe('the books’ files', () => {
       }),
     )
     expect(revalidated.status).toBe(304)
+  })
+
+  test('a sample’s ETag is of the bytes served: an instance with another edition does not answer 304 for the listed one', async () => {
+    const book = (await getBookBySlug(database.db, catalogue[3]!.slug))!
+    const sample = (services?: Parameters<typeof routeArgs>[0]['services'], etag?: string) =>
+      sampleLoader(
+        routeArgs({
+          db: database.db,
+          path: `/books/${book.slug}/sample.pdf`,
+          params: { slug: book.slug },
+          services,
+          init: etag ? { headers: { 'If-None-Match': etag } } : {},
+        }),
+      )
+    const listedEtag = (await sample()).headers.get('ETag')!
+    const instanceFiles = createLocalStorage(await fs.mkdtemp(path.join(tempDir, 'instance-')))
+    const manuscript = await readManuscript(book.slug)
+    await publishEditions(
+      instanceFiles,
+      book,
+      manuscript.replace(/\n\n/, '\n\nAn earlier edition’s sample.\n\n'),
+    )
+    const services = { ...servicesFor(database.db), storage: instanceFiles }
+    const served = await sample(services, listedEtag)
+    expect(served.status).toBe(200)
+    expect(served.headers.get('ETag')).not.toBe(listedEtag)
+    const bytes = new Uint8Array(await served.arrayBuffer())
+    expect(bytes.length).toBe(Number(served.headers.get('Content-Length')))
+    expect((await sample(services, served.headers.get('ETag')!)).status).toBe(304)
   })
 
   test('an unknown book has no sample', async () => {
@@ -225,27 +301,69 @@ describe('the library', () => {
     ).toEqual([])
   })
 
-  test('path traversal in either parameter is refused and reads nothing', async () => {
+  test('a HEAD request at the daily limit gets the 429 a download would, and counts nothing', async () => {
+    const buyer = await createBuyer(database.db, [bookA().id])
+    await database.db.insert(rateLimits).values({
+      key: `downloads:${buyer.userId}:${bookA().id}`,
+      hits: 50,
+      resetAt: new Date(Date.now() + 5 * 60 * 60 * 1000),
+    })
+    const probe = await downloadLoader(
+      routeArgs({
+        db: database.db,
+        path: `/library/${bookA().slug}/download.pdf`,
+        cookie: buyer.cookie,
+        params: { slug: bookA().slug, file: 'download.pdf' },
+        init: { method: 'HEAD' },
+      }),
+    )
+    expect(probe.status).toBe(429)
+    expect(Number(probe.headers.get('Retry-After'))).toBeGreaterThan(4 * 60 * 60)
+    expect(await limitRowsOf(buyer.userId, bookA().id)).toEqual([{ hits: 50 }])
+    expect((await download(`/library/${bookA().slug}/download.pdf`, buyer.cookie)).status).toBe(429)
+  })
+
+  test('path traversal in either parameter is refused: 404, no file read, nothing counted', async () => {
     const buyer = await createBuyer(database.db, [bookB().id])
+    const touched: string[] = []
+    const services = {
+      ...servicesFor(database.db),
+      storage: watched(servicesFor(database.db).storage, touched),
+    }
     const attempts: [string, string][] = [
       ['..', 'download.pdf'],
       ['../../etc/passwd', 'download.pdf'],
       ['..%2F..%2Fetc', 'download.pdf'],
+      ['..\\..\\etc', 'download.pdf'],
+      ['..%5C..%5Cetc', 'download.pdf'],
       [`${bookB().slug}/../${bookA().slug}`, 'download.pdf'],
+      [`${bookB().slug}\\..\\${bookA().slug}`, 'download.pdf'],
       [`${bookB().slug}`, '../../../etc/passwd'],
       [`${bookB().slug}`, 'download.pdf/../../x'],
       [`${bookB().slug}`, '..%2Fdownload.pdf'],
+      [`${bookB().slug}`, '..\\x'],
+      [`${bookB().slug}`, 'download.pdf\\..\\x'],
+      [`${bookB().slug}`, '..%5Cdownload.pdf'],
       [`${bookB().slug}`, 'download.pdf\u0000.txt'],
       [`books/${bookB().slug}`, `${bookB().slug}.pdf`],
       [`${bookB().slug.toUpperCase()}`, 'download.pdf'],
     ]
     for (const [slug, file] of attempts) {
       const response = await downloadLoader(
-        routeArgs({ db: database.db, path: '/library/x/y', cookie: buyer.cookie, params: { slug, file } }),
+        routeArgs({
+          db: database.db,
+          path: '/library/x/y',
+          cookie: buyer.cookie,
+          services,
+          params: { slug, file },
+        }),
       )
       expect(response.status, `${slug} ${file}`).toBe(404)
       expect(response.headers.get('Content-Type')).toBe('text/html; charset=utf-8')
     }
+    expect(touched, 'storage calls').toEqual([])
+    expect(await downloadCountOf(buyer.userId, bookB().id)).toBe(0)
+    expect(await limitRowsOf(buyer.userId, bookB().id)).toEqual([])
   })
 
   test('a stamped copy is made once and reused; a new edition is stamped afresh', async () => {
@@ -307,5 +425,110 @@ describe('the library', () => {
       .from(libraryItems)
       .where(and(eq(libraryItems.userId, buyer.userId), eq(libraryItems.bookId, bookA().id)))
     expect(item!.downloadCount).toBe(1)
+  })
+
+  test('a copy stamped in an older stamp format is not served: a new stamp format stamps afresh', async () => {
+    const buyer = await createBuyer(database.db, [bookA().id])
+    const storage = servicesFor(database.db).storage
+    const file = (await getBookFile(database.db, bookA().slug, 'epub'))!
+    const stamp = { email: buyer.email, orderNumber: buyer.orderNumber }
+    const previousKey = stampedCopyKey(buyer.userId, stamp, file, stampFormatVersion - 1)
+    expect(previousKey).not.toBe(stampedCopyKey(buyer.userId, stamp, file, stampFormatVersion))
+    // A copy left by the previous stamp format, which a reader must no longer receive.
+    const oldCopy = new TextEncoder().encode('a copy stamped the old way')
+    await storage.put(previousKey, oldCopy)
+    const prepared = await prepareDownload(
+      database.db,
+      storage,
+      { userId: buyer.userId, email: buyer.email, slug: bookA().slug, format: 'epub' },
+      logger,
+    )
+    expect(prepared).toMatchObject({ ok: true, cached: false })
+    if (!prepared.ok) return
+    const bytes = Buffer.from(await new Response(prepared.stream).arrayBuffer())
+    expect(bytes.equals(oldCopy)).toBe(false)
+    expect(bytes.subarray(30, 58).toString('latin1')).toBe('mimetypeapplication/epub+zip')
+  })
+
+  test('an instance whose file is not the edition the database lists stamps nothing: 503, logged, not counted', async () => {
+    const book = (await getBookBySlug(database.db, catalogue[2]!.slug))!
+    const buyer = await createBuyer(database.db, [book.id])
+    // Another instance's storage (decision 010: each renders its own) holding an edition the database does not
+    // list, as an instance still running the previous release does during a rolling deploy.
+    const instanceFiles = createLocalStorage(await fs.mkdtemp(path.join(tempDir, 'instance-')))
+    const manuscript = await readManuscript(book.slug)
+    const addition = 'This paragraph is only in the edition this instance still has.'
+    await publishEditions(instanceFiles, book, `${manuscript.trimEnd()}\n\n${addition}\n`)
+    const { logger: recorder, lines } = recordingLogger()
+    const services = { ...servicesFor(database.db), storage: instanceFiles, logger: recorder }
+    const get = () =>
+      downloadLoader(
+        routeArgs({
+          db: database.db,
+          path: `/library/${book.slug}/download.pdf`,
+          cookie: buyer.cookie,
+          services,
+          params: { slug: book.slug, file: 'download.pdf' },
+        }),
+      )
+
+    const refused = await get()
+    expect(refused.status).toBe(503)
+    expect(refused.headers.get('Retry-After')).toBe('60')
+    expect(await refused.text()).toContain(
+      'A new edition of this eBook is being put in place. Please try again in a minute; this attempt was not counted.',
+    )
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        level: 50,
+        slug: book.slug,
+        msg: expect.stringContaining('not the edition the database lists'),
+      }),
+    )
+    expect(await downloadCountOf(buyer.userId, book.id)).toBe(0)
+    expect(await limitRowsOf(buyer.userId, book.id)).toEqual([])
+
+    // Once the instance has the listed edition, that is what gets stamped: the other one was never cached.
+    await publishEditions(instanceFiles, book, manuscript)
+    const delivered = await get()
+    expect(delivered.status).toBe(200)
+    const text = (await pdfPages(new Uint8Array(await delivered.arrayBuffer()))).join('\n')
+    expect(text).toContain(buyer.email)
+    expect(text.replace(/\s+/g, ' ')).not.toContain(addition)
+    expect(await downloadCountOf(buyer.userId, book.id)).toBe(1)
+  })
+
+  test('a download that fails is not counted towards the daily limit', async () => {
+    const buyer = await createBuyer(database.db, [bookB().id])
+    const storage = servicesFor(database.db).storage
+    const full: FileStorage = {
+      ...storage,
+      put: () => Promise.reject(new Error('ENOSPC: no space left on device')),
+    }
+    const wanted = { userId: buyer.userId, email: buyer.email, slug: bookB().slug, format: 'epub' as const }
+    await expect(prepareDownload(database.db, full, wanted, logger)).rejects.toThrow('ENOSPC')
+    expect(await downloadCountOf(buyer.userId, bookB().id)).toBe(0)
+    expect(await limitRowsOf(buyer.userId, bookB().id)).toEqual([])
+    const delivered = await prepareDownload(database.db, storage, wanted, logger)
+    expect(delivered).toMatchObject({ ok: true })
+    if (delivered.ok) await delivered.stream.cancel()
+    expect(await limitRowsOf(buyer.userId, bookB().id)).toEqual([{ hits: 1 }])
+  })
+
+  test('concurrent downloads with one left today: exactly one is delivered', async () => {
+    const buyer = await createBuyer(database.db, [bookA().id])
+    await database.db.insert(rateLimits).values({
+      key: `downloads:${buyer.userId}:${bookA().id}`,
+      hits: 49,
+      resetAt: new Date(Date.now() + 20 * 60 * 60 * 1000),
+    })
+    const responses = await Promise.all(
+      ['pdf', 'epub', 'pdf'].map((format) =>
+        download(`/library/${bookA().slug}/download.${format}`, buyer.cookie),
+      ),
+    )
+    expect(responses.map((response) => response.status).toSorted()).toEqual([200, 429, 429])
+    await Promise.all(responses.map((response) => response.body?.cancel()))
+    expect(await downloadCountOf(buyer.userId, bookA().id)).toBe(1)
   })
 })

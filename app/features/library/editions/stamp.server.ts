@@ -24,6 +24,13 @@ export type StampOptions = {
   stampedAt?: Date
 }
 
+/**
+ * Bump whenever this file changes what a stamped copy contains (the footer line, the metadata, the EPUB's
+ * 'Prepared for' page): stamped copies are cached under a key that includes this number
+ * (downloads.server.ts), so without a bump readers keep receiving copies stamped the old way.
+ */
+export const stampFormatVersion = 1
+
 export class StampError extends Error {
   override name = 'StampError'
 }
