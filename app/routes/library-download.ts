@@ -9,9 +9,8 @@ const slugPattern = /^[a-z0-9][a-z0-9-]{0,99}$/
 
 /**
  * GET /library/<slug>/download.pdf|.epub: the signed-in owner's stamped copy, streamed. Anyone else gets 403
- * (404 for a book or file name that does not exist); more than 50 downloads of a book in a day get 429 (a HEAD
- * too). The
- * parameters only ever select a row of the database: they never reach a storage path.
+ * (404 for a book or file name that does not exist); more than 50 downloads of a book in a day get 429 (a
+ * HEAD too). The parameters only ever select a row of the database: they never reach a storage path.
  */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const format = fileNamePattern.exec(params.file)?.[1] as 'pdf' | 'epub' | undefined
