@@ -115,6 +115,11 @@ describe('register', () => {
       { password: identityMessages.passwordCommon },
     ],
     [
+      'a common password of this decade',
+      { email: 'a@example.com', password: 'password123' },
+      { password: identityMessages.passwordCommon },
+    ],
+    [
       'a common password in other case',
       { email: 'a@example.com', password: 'PassWord' },
       { password: identityMessages.passwordCommon },
