@@ -35,16 +35,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const app = getAppContext(context)
   const form = await readForm(request)
-  const before = await getSessionUser({ request, context })
-  const visit = { request, app }
-  const asGuest = form.get('intent') === 'guest'
-  // 'Login as guest' from a page left open after signing in: already done.
-  if (asGuest && before) return redirect(safeRedirectPath(form.get('redirectTo')), 303)
-  const result = asGuest ? await startGuestSession(visit) : await logIn(visit, form)
+  const visit = { request, context }
+  const result = form.get('intent') === 'guest' ? await startGuestSession(visit) : await logIn(visit, form)
   if (!result.ok) return accountFailure(result, form.get('email'))
-  return signedInRedirect(request, app, { result, before, redirectTo: form.get('redirectTo') })
+  return signedInRedirect(request, getAppContext(context), { result, redirectTo: form.get('redirectTo') })
 }
 
 export default function Login({ loaderData, actionData }: Route.ComponentProps) {

@@ -29,12 +29,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 /** Registering signs the visitor in and lands them on `/` (or where they were going); a guest's cart comes along. */
 export async function action({ request, context }: Route.ActionArgs) {
-  const app = getAppContext(context)
   const form = await readForm(request)
-  const before = await getSessionUser({ request, context })
-  const result = await register({ request, app }, form)
+  const result = await register({ request, context }, form)
   if (!result.ok) return accountFailure(result, form.get('email'))
-  return signedInRedirect(request, app, { result, before, redirectTo: form.get('redirectTo') })
+  return signedInRedirect(request, getAppContext(context), { result, redirectTo: form.get('redirectTo') })
 }
 
 export default function Register({ loaderData, actionData }: Route.ComponentProps) {
