@@ -42,3 +42,20 @@ export function accountFailure(
   const headers = result.retryAfterSeconds ? { 'Retry-After': String(result.retryAfterSeconds) } : undefined
   return data(body, { status: result.status, headers })
 }
+
+/**
+ * The login and register pages' `headers`: a refused attempt's Retry-After reaches the browser. Without a
+ * route `headers` function React Router passes on only the Set-Cookie headers of an action's answer.
+ */
+export function passOnRetryAfter({
+  actionHeaders,
+  parentHeaders,
+}: {
+  actionHeaders: Headers
+  parentHeaders: Headers
+}): Headers {
+  const headers = new Headers(parentHeaders)
+  const retryAfter = actionHeaders.get('Retry-After')
+  if (retryAfter) headers.set('Retry-After', retryAfter)
+  return headers
+}

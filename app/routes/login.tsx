@@ -11,7 +11,7 @@ import { getSessionUser } from '#app/features/identity/session.server.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import { readForm } from '#app/server/form.server.ts'
 import { safeRedirectPath } from '#app/server/safe-redirect.ts'
-import { accountFailure, signedInRedirect } from '#app/sign-in.server.ts'
+import { accountFailure, passOnRetryAfter, signedInRedirect } from '#app/sign-in.server.ts'
 import type { Route } from './+types/login'
 
 export const meta: Route.MetaFunction = () => [
@@ -33,6 +33,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (user && !user.isGuest) throw redirect(redirectTo ?? '/')
   return { redirectTo, isGuest: Boolean(user?.isGuest) }
 }
+
+export const headers: Route.HeadersFunction = passOnRetryAfter
 
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await readForm(request)

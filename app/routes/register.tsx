@@ -12,7 +12,7 @@ import { getSessionUser } from '#app/features/identity/session.server.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import { readForm } from '#app/server/form.server.ts'
 import { safeRedirectPath } from '#app/server/safe-redirect.ts'
-import { accountFailure, signedInRedirect } from '#app/sign-in.server.ts'
+import { accountFailure, passOnRetryAfter, signedInRedirect } from '#app/sign-in.server.ts'
 import type { Route } from './+types/register'
 
 export const meta: Route.MetaFunction = () => [
@@ -26,6 +26,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (user && !user.isGuest) throw redirect(redirectTo ?? '/')
   return { redirectTo, isGuest: Boolean(user?.isGuest) }
 }
+
+export const headers: Route.HeadersFunction = passOnRetryAfter
 
 /** Registering signs the visitor in and lands them on `/` (or where they were going); a guest's cart comes along. */
 export async function action({ request, context }: Route.ActionArgs) {
