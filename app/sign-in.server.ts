@@ -2,7 +2,6 @@ import { data, redirect } from 'react-router'
 import { handOverVisitorCart } from '#app/features/cart/visitor-cart.server.ts'
 import { deleteGuestUser, type AccountResult } from '#app/features/identity/account.server.ts'
 import type { AccountActionData } from '#app/features/identity/components/account-form.tsx'
-import type { SessionUser } from '#app/features/identity/session.server.ts'
 import type { AppContext } from '#app/server/context.server.ts'
 import { safeRedirectPath } from '#app/server/safe-redirect.ts'
 
@@ -16,15 +15,11 @@ export async function signedInRedirect(
   app: AppContext,
   {
     result,
-    before,
     redirectTo,
-  }: {
-    result: Extract<AccountResult, { ok: true }>
-    /** Who the visitor was before: a guest's cart moves to the account, then the guest goes. */
-    before: SessionUser | null
-    redirectTo: FormDataEntryValue | null
-  },
+  }: { result: Extract<AccountResult, { ok: true }>; redirectTo: FormDataEntryValue | null },
 ) {
+  // Who the visitor was before: a guest's cart moves to the account, then the guest goes.
+  const { before } = result
   const guestUserId = before?.isGuest && before.id !== result.userId ? before.id : undefined
   const clearCartCookie = await handOverVisitorCart(request, app, { userId: result.userId, guestUserId })
   if (guestUserId) await deleteGuestUser(app, guestUserId)
@@ -46,4 +41,21 @@ export function accountFailure(
   }
   const headers = result.retryAfterSeconds ? { 'Retry-After': String(result.retryAfterSeconds) } : undefined
   return data(body, { status: result.status, headers })
+}
+
+/**
+ * The login and register pages' `headers`: a refused attempt's Retry-After reaches the browser. Without a
+ * route `headers` function React Router passes on only the Set-Cookie headers of an action's answer.
+ */
+export function passOnRetryAfter({
+  actionHeaders,
+  parentHeaders,
+}: {
+  actionHeaders: Headers
+  parentHeaders: Headers
+}): Headers {
+  const headers = new Headers(parentHeaders)
+  const retryAfter = actionHeaders.get('Retry-After')
+  if (retryAfter) headers.set('Retry-After', retryAfter)
+  return headers
 }

@@ -6,7 +6,9 @@
  * 60 runs each, interleaved so that drift of the machine hits all three alike. Asserts only the outcomes.
  */
 import { performance } from 'node:perf_hooks'
+import { RouterContextProvider } from 'react-router'
 import { logIn, register } from '#app/features/identity/account.server.ts'
+import { appContext } from '#app/server/context.server.ts'
 import { openDatabase } from '#app/server/db/database.server.ts'
 import { parseEnv } from '#app/server/env.server.ts'
 import { createLogger } from '#app/server/logger.server.ts'
@@ -26,10 +28,11 @@ const services = createStoreServices({
 })
 let address = 0
 // Every attempt from its own address: the rate limits are not what is measured.
-const visit = () => ({
-  request: new Request('http://localhost/login', { method: 'POST' }),
-  app: { ...services, clientIp: `10.0.${Math.floor(++address / 250)}.${address % 250}` },
-})
+const visit = () => {
+  const context = new RouterContextProvider()
+  context.set(appContext, { ...services, clientIp: `10.0.${Math.floor(++address / 250)}.${address % 250}` })
+  return { request: new Request('http://localhost/login', { method: 'POST' }), context }
+}
 const form = (email: string, password: string) => {
   const data = new FormData()
   data.set('email', email)

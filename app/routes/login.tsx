@@ -11,7 +11,7 @@ import { getSessionUser } from '#app/features/identity/session.server.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import { readForm } from '#app/server/form.server.ts'
 import { safeRedirectPath } from '#app/server/safe-redirect.ts'
-import { accountFailure, signedInRedirect } from '#app/sign-in.server.ts'
+import { accountFailure, passOnRetryAfter, signedInRedirect } from '#app/sign-in.server.ts'
 import type { Route } from './+types/login'
 
 export const meta: Route.MetaFunction = () => [
@@ -34,17 +34,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { redirectTo, isGuest: Boolean(user?.isGuest) }
 }
 
+export const headers: Route.HeadersFunction = passOnRetryAfter
+
 export async function action({ request, context }: Route.ActionArgs) {
-  const app = getAppContext(context)
   const form = await readForm(request)
-  const before = await getSessionUser({ request, context })
-  const visit = { request, app }
-  const asGuest = form.get('intent') === 'guest'
-  // 'Login as guest' from a page left open after signing in: already done.
-  if (asGuest && before) return redirect(safeRedirectPath(form.get('redirectTo')), 303)
-  const result = asGuest ? await startGuestSession(visit) : await logIn(visit, form)
+  const visit = { request, context }
+  const result = form.get('intent') === 'guest' ? await startGuestSession(visit) : await logIn(visit, form)
   if (!result.ok) return accountFailure(result, form.get('email'))
-  return signedInRedirect(request, app, { result, before, redirectTo: form.get('redirectTo') })
+  return signedInRedirect(request, getAppContext(context), { result, redirectTo: form.get('redirectTo') })
 }
 
 export default function Login({ loaderData, actionData }: Route.ComponentProps) {

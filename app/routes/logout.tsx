@@ -3,7 +3,6 @@ import { primaryButton } from '#app/components/ui/button-styles.ts'
 import { logOut } from '#app/features/identity/account.server.ts'
 import { AccountCard } from '#app/features/identity/components/account-form.tsx'
 import { useOptionalUser } from '#app/features/identity/use-user.ts'
-import { getAppContext } from '#app/server/context.server.ts'
 import { readForm } from '#app/server/form.server.ts'
 import { safeRedirectPath } from '#app/server/safe-redirect.ts'
 import type { Route } from './+types/logout'
@@ -20,8 +19,8 @@ export const meta: Route.MetaFunction = () => [
  */
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await readForm(request)
-  const result = await logOut({ request, app: getAppContext(context) })
-  if (!result.ok) return data({ error: result.formError }, { status: result.status })
+  const result = await logOut({ request, context })
+  if (!result.ok) return data({ error: result.message }, { status: result.status })
   const headers = new Headers()
   for (const cookie of result.setCookies) headers.append('Set-Cookie', cookie)
   return redirect(safeRedirectPath(form.get('redirectTo')), { status: 303, headers })

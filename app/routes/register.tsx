@@ -12,7 +12,7 @@ import { getSessionUser } from '#app/features/identity/session.server.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import { readForm } from '#app/server/form.server.ts'
 import { safeRedirectPath } from '#app/server/safe-redirect.ts'
-import { accountFailure, signedInRedirect } from '#app/sign-in.server.ts'
+import { accountFailure, passOnRetryAfter, signedInRedirect } from '#app/sign-in.server.ts'
 import type { Route } from './+types/register'
 
 export const meta: Route.MetaFunction = () => [
@@ -27,14 +27,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { redirectTo, isGuest: Boolean(user?.isGuest) }
 }
 
+export const headers: Route.HeadersFunction = passOnRetryAfter
+
 /** Registering signs the visitor in and lands them on `/` (or where they were going); a guest's cart comes along. */
 export async function action({ request, context }: Route.ActionArgs) {
-  const app = getAppContext(context)
   const form = await readForm(request)
-  const before = await getSessionUser({ request, context })
-  const result = await register({ request, app }, form)
+  const result = await register({ request, context }, form)
   if (!result.ok) return accountFailure(result, form.get('email'))
-  return signedInRedirect(request, app, { result, before, redirectTo: form.get('redirectTo') })
+  return signedInRedirect(request, getAppContext(context), { result, redirectTo: form.get('redirectTo') })
 }
 
 export default function Register({ loaderData, actionData }: Route.ComponentProps) {

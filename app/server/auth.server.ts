@@ -47,11 +47,7 @@ export function createAuth(options: AuthOptions) {
     },
     session: { expiresIn: SEVEN_DAYS, updateAge: 24 * 60 * 60 },
     rateLimit: { enabled: false },
-    logger: options.logger && {
-      // Its warnings are mostly failed logins, which our actions log themselves.
-      level: 'error',
-      log: (level, message, ...args) => options.logger![level]({ args }, `better-auth: ${message}`),
-    },
+    logger: options.logger && betterAuthLogger(options.logger),
     plugins: [
       anonymous({
         onLinkAccount: async ({ anonymousUser, newUser }) => {
@@ -63,6 +59,68 @@ export function createAuth(options: AuthOptions) {
 }
 
 export type Auth = ReturnType<typeof createAuth>
+
+/**
+ * What Better Auth says about a failed login. 1.7.25 says it at warn level (below what we forward) and
+ * without the email, but its words tell an unknown email ('User not found') from a wrong password
+ * ('Invalid password'): they are dropped whatever their level, so that neither an upgrade nor a lower log
+ * level here puts them in our log. Our login action logs each failure itself, alike for both, no email.
+ */
+const FAILED_LOGIN_MESSAGES = new Set([
+  'User not found',
+  'Password not found',
+  'Invalid password',
+  'Password is too long',
+])
+
+/** Anything shaped like an email address, in a message or in what comes with it. */
+const EMAIL_ADDRESS = /[^\s@"'<>(),;:]+@[^\s@"'<>(),;:]+\.[^\s@"'<>(),;:]+/g
+const REDACTED = '[email]'
+
+/**
+ * Better Auth's own messages, in the store's log: its errors only (its warnings are mostly failed logins,
+ * which our actions log themselves), never a failed login's words, and with email addresses redacted, so
+ * that the log says nothing about who tried to sign in. An Error it passes along is logged as `err`, with
+ * its stack, where pino's serializer can read it.
+ */
+function betterAuthLogger(logger: Logger) {
+  return {
+    level: 'error' as const,
+    log: (level: 'info' | 'warn' | 'error' | 'debug', message: string, ...args: unknown[]) => {
+      if (FAILED_LOGIN_MESSAGES.has(message)) return
+      const err = args.find((arg) => arg instanceof Error)
+      const details = args.filter((arg) => arg !== err).map((arg) => redactEmails(arg))
+      logger[level](
+        { ...(err ? { err: redactError(err as Error) } : {}), ...(details.length ? { args: details } : {}) },
+        `better-auth: ${redactEmails(message)}`,
+      )
+    },
+  }
+}
+
+function redactEmails<T>(value: T, depth = 0): T {
+  if (typeof value === 'string') return value.replace(EMAIL_ADDRESS, REDACTED) as T
+  if (depth > 4 || value === null || typeof value !== 'object') return value
+  if (value instanceof Error) return redactError(value, depth) as T
+  if (Array.isArray(value)) return value.map((item) => redactEmails(item, depth + 1)) as T
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [key, redactEmails(item, depth + 1)]),
+  ) as T
+}
+
+/**
+ * A copy of an Error that pino still serializes as an error: message, stack, cause and its own fields (a
+ * database error's code and detail) redacted.
+ */
+function redactError(error: Error, depth = 0): Error {
+  const copy = new Error(redactEmails(error.message), {
+    cause: error.cause === undefined ? undefined : redactEmails(error.cause, depth + 1),
+  })
+  Object.assign(copy, redactEmails({ ...error }, depth + 1))
+  copy.name = error.name
+  copy.stack = error.stack && redactEmails(error.stack)
+  return copy
+}
 
 /** The session cookie's name ends so, with or without the `__Secure-` prefix. */
 const SESSION_COOKIE = /(?:^|;\s*)(?:__Secure-)?better-auth\.session_token=/

@@ -8,14 +8,15 @@ import { expect, inject, test } from 'vitest'
 const baseURL = inject('baseURL')
 let visitor = 0
 
-function send(path: string, init: { body?: Record<string, string>; cookie?: string } = {}) {
+/** A request from a visitor of its own (an address of its own), unless `ip` says who. */
+function send(path: string, init: { body?: Record<string, string>; cookie?: string; ip?: string } = {}) {
   visitor++
   return fetch(`${baseURL}${path}`, {
     method: init.body ? 'POST' : 'GET',
     body: init.body ? new URLSearchParams(init.body) : undefined,
     headers: {
       Origin: baseURL,
-      'X-Forwarded-For': `10.250.${process.pid % 250}.${visitor % 250}`,
+      'X-Forwarded-For': init.ip ?? `10.250.${process.pid % 250}.${visitor % 250}`,
       ...(init.cookie ? { Cookie: init.cookie } : {}),
     },
     redirect: 'manual',
@@ -83,4 +84,35 @@ test('GET /logout changes nothing', async () => {
   expect(page.status).toBe(200)
   expect(page.headers.getSetCookie().some((cookie) => /session_token=;/.test(cookie))).toBe(false)
   expect(await (await send('/AllBooks', { cookie: session })).text()).toContain('Log out')
+})
+
+test('after 10 failed logins for an account from one address: 429 with Retry-After, by form post and data request', async () => {
+  const email = unique()
+  expect((await send('/Register', { body: { email, password } })).status).toBe(303)
+  // An address no other test uses: the store counts failed logins per account and address.
+  const ip = `10.251.${process.pid % 250}.1`
+  for (let attempt = 1; attempt <= 10; attempt++) {
+    const failed = await send('/login', { body: { email, password: `guess ${attempt}!` }, ip })
+    expect(failed.status).toBe(401)
+    expect(failed.headers.get('Retry-After')).toBeNull()
+  }
+  for (const path of ['/login', '/login.data']) {
+    const refused = await send(path, { body: { email, password }, ip })
+    expect(refused.status).toBe(429)
+    expect(Number(refused.headers.get('Retry-After'))).toBeGreaterThan(14 * 60)
+    expect(Number(refused.headers.get('Retry-After'))).toBeLessThanOrEqual(15 * 60)
+    expect(refused.headers.getSetCookie()).toEqual([])
+    expect(await refused.text()).toContain('Too many attempts. Try again in 15 minutes.')
+  }
+  // The owner, from elsewhere, is not locked out.
+  expect((await send('/login', { body: { email, password } })).status).toBe(303)
+})
+
+test.each([
+  ['no cookie', undefined],
+  ['a forged session cookie', 'better-auth.session_token=forged.c2lnbmF0dXJl'],
+])('logging out with %s goes back to the page, signed out', async (_, cookie) => {
+  const out = await send('/logout', { body: { redirectTo: '/AllBooks' }, cookie })
+  expect(out.status).toBe(303)
+  expect(out.headers.get('location')).toBe('/AllBooks')
 })

@@ -30,6 +30,7 @@ const accountItems = ['All eBooks', 'My Library', 'My orders', 'Log out']
 const guestItems = ['All eBooks', 'Register', 'Log out']
 const bookA = 'Django Framework'
 const bookB = 'The Future of Design Systems'
+const bookC = 'Build a Blockchain from Scratch in Go'
 
 function uniqueEmail(name: string) {
   return `${name}-${Date.now()}-${Math.random().toString(36).slice(2, 7)}@example.com`
@@ -315,6 +316,10 @@ describe.each([
     { query: '//evil.example', lands: '/' },
     { query: 'https://evil.example/', lands: '/' },
     { query: '/\\evil.example', lands: '/' },
+    // A tab the browser would drop, leaving '//evil.example'.
+    { query: '/\t/evil.example', lands: '/' },
+    // Encoded slashes are part of a path on the store (one it does not have).
+    { query: '/%2F%2Fevil.example', lands: '/%2F%2Fevil.example' },
   ])('login from /login?redirectTo=$query lands on $lands', async ({ query, lands }) => {
     const page = await newVisitor(javaScriptEnabled)
     // Should the store send the visitor off-site, this stand-in answers, and the URL check below fails.
@@ -418,6 +423,34 @@ describe.each([
     await page.context().close()
   })
 
+  test('a guest who logs in to an account keeps the cart, joined to the account’s, each book once', async () => {
+    const email = uniqueEmail('guest-login')
+    const owner = await newVisitor(javaScriptEnabled)
+    await registerAndLand(owner, email)
+    await visit(owner, `${baseURL}/AllBooks`)
+    await addToCart(owner, bookA)
+    await addToCart(owner, bookC)
+    await owner.context().close()
+
+    const page = await newVisitor(javaScriptEnabled)
+    await visit(page, `${baseURL}/login`)
+    await submit(page, () => page.getByRole('button', { name: 'Login as guest' }).click())
+    await expectOn(page, '/')
+    await visit(page, `${baseURL}/AllBooks`)
+    await addToCart(page, bookA)
+    await addToCart(page, bookB)
+    await expectBadge(page, 2)
+
+    await visit(page, `${baseURL}/login`)
+    await postLogin(page, email, password)
+    await expectOn(page, '/')
+    await expectPersonMenu(page, email, accountItems)
+    await expectBadge(page, 3)
+    await expectCart(page, [bookA, bookB, bookC])
+    await expectHealthyPage(page)
+    await page.context().close()
+  })
+
   test('log out from a book page stays on it, signed out', async () => {
     const page = await newVisitor(javaScriptEnabled)
     const email = uniqueEmail('logout')
@@ -453,6 +486,33 @@ describe.each([
     if (javaScriptEnabled) expect(await page.evaluate(() => document.cookie)).not.toContain('session_token')
     await page.context().close()
   })
+})
+
+test('while the server answers a login, its button says so and cannot be pressed again', async () => {
+  const page = await newVisitor(true)
+  await visit(page, `${baseURL}/login`)
+  // Hold the action's answer back: what the visitor sees meanwhile is the pending state.
+  let release: () => void = () => {}
+  const held = new Promise<void>((resolve) => (release = resolve))
+  await page.route('**/login.data*', async (route) => {
+    await held
+    await route.continue()
+  })
+  await emailField(page).fill(account)
+  await passwordField(page).fill(password)
+  await loginButton(page).click()
+  const pending = page.getByRole('button', { name: 'Logging in…', exact: true })
+  await pending.waitFor({ timeout: 2_000 })
+  expect(await pending.isDisabled()).toBe(true)
+  expect(await pending.getAttribute('aria-busy')).toBe('true')
+  // The guest button belongs to another form and stays as it was.
+  expect(await page.getByRole('button', { name: 'Login as guest' }).isEnabled()).toBe(true)
+  expect(await loginButton(page).count()).toBe(0)
+  release()
+  await expectOn(page, '/')
+  await page.unroute('**/login.data*')
+  await expectPersonMenu(page, account, accountItems)
+  await page.context().close()
 })
 
 test.each(themes)(

