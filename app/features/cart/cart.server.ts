@@ -1,6 +1,6 @@
 import { and, asc, eq, isNull, lt, sql } from 'drizzle-orm'
 import { isExclusiveDatabase, type Db } from '#app/server/db/database.server.ts'
-import { books, cartItems, carts } from '#app/server/db/schema.server.ts'
+import { books, cartItems, carts, libraryItems } from '#app/server/db/schema.server.ts'
 
 /** Anonymous carts with no activity for this long are deleted. */
 export const ABANDONED_CART_DAYS = 30
@@ -174,7 +174,9 @@ export async function removeFromCart(db: Db, cartId: string, bookId: string): Pr
 
 /**
  * Moves every book of one cart into another (union, no duplicates) and deletes the emptied cart, in one
- * transaction: how a visitor's anonymous cart joins their account's at sign-in.
+ * transaction: how a visitor's anonymous cart joins their account's at sign-in. Books the account already
+ * owns are left behind: a signed-out visitor could add them, and in the account's cart nothing but a
+ * checkout would ever take them out again (the badge would count them, the checkout show nothing to pay).
  */
 export async function mergeCarts(db: Db, fromCartId: string, intoCartId: string): Promise<void> {
   if (fromCartId === intoCartId) return
@@ -184,6 +186,10 @@ export async function mergeCarts(db: Db, fromCartId: string, intoCartId: string)
       insert into ${cartItems} (cart_id, book_id, added_at)
       select ${intoCartId}, book_id, added_at from ${cartItems} where cart_id = ${fromCartId}
       on conflict do nothing`)
+    await tx.execute(sql`
+      delete from ${cartItems} where cart_id = ${intoCartId} and book_id in (
+        select ${libraryItems.bookId} from ${libraryItems} join ${carts} on ${carts.userId} = ${libraryItems.userId}
+        where ${carts.id} = ${intoCartId})`)
     await tx.delete(carts).where(eq(carts.id, fromCartId))
     await tx.update(carts).set({ updatedAt: new Date() }).where(eq(carts.id, intoCartId))
   })
