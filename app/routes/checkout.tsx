@@ -5,6 +5,7 @@ import { SectionHeading } from '#app/components/ui/section-heading.tsx'
 import { TextField } from '#app/components/ui/text-field.tsx'
 import { formatPrice } from '#app/features/catalog/format.ts'
 import { requireUser } from '#app/features/identity/session.server.ts'
+import { removeOwnedBooksFromCart } from '#app/features/cart/cart.server.ts'
 import { parseCardForm } from '#app/features/orders/checkout-form.server.ts'
 import { checkoutMessages, type CheckoutField } from '#app/features/orders/checkout-messages.ts'
 import {
@@ -44,6 +45,11 @@ export async function action({ request, context, url }: Route.ActionArgs) {
   const form = await readForm(request)
   const provider = paymentProviderFor(app.env)
   const orderUrl = (orderId: string) => new URL(`/orders/${orderId}`, app.env.publicUrl).toString()
+
+  if (form.get('intent') === 'remove-owned') {
+    await removeOwnedBooksFromCart(app.db, user.id)
+    return redirect('/checkout', 303)
+  }
 
   if (provider.kind === 'redirect') {
     const idempotencyKey = form.get('idempotencyKey')
@@ -147,7 +153,10 @@ function nothingToBuy(outcome: keyof typeof nothingToBuyMessages) {
 export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
   const { checkout, provider, email } = loaderData
   const navigation = useNavigation()
-  const paying = navigation.state !== 'idle' && navigation.formAction === '/checkout'
+  const paying =
+    navigation.state !== 'idle' &&
+    navigation.formAction === '/checkout' &&
+    navigation.formData?.get('intent') !== 'remove-owned'
   const formRef = useRef<HTMLFormElement>(null)
   useEffect(() => {
     if (!actionData) return
@@ -168,6 +177,11 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
             {checkout.alreadyOwned.length === 1 ? 'it is' : 'they are'} not charged again and will leave your
             cart.
           </p>
+          <Form method="post" action="/checkout" className="mt-3">
+            <button type="submit" name="intent" value="remove-owned" className={primaryButton}>
+              Remove {checkout.alreadyOwned.length === 1 ? 'it' : 'them'} from my cart
+            </button>
+          </Form>
         </div>
       ) : null}
       {checkout.unavailable.length > 0 ? (

@@ -15,6 +15,7 @@ import {
   newShopper,
   payButton,
   register,
+  registerAndBuy,
   shopperPassword,
   submit,
   uniqueEmail,
@@ -191,6 +192,25 @@ test('a signed-out visitor logs in from checkout and comes back to it', async ()
   await submit(page, () => page.getByRole('button', { name: 'Login', exact: true }).click())
   // The anonymous visitor's cart was merged into the account's at login.
   await expectCheckoutOf(page, [bookA])
+  await page.context().close()
+})
+
+test('a book bought earlier and put in the cart signed out leaves it at login: badge and checkout count the rest', async () => {
+  const page = await newVisitor(false)
+  const email = uniqueEmail('owner')
+  await registerAndBuy(page, email, [bookA])
+  await page.context().clearCookies()
+  await visit(page, `${baseURL}/AllBooks`)
+  await addToCart(page, bookA)
+  await addToCart(page, bookB)
+  await expectBadge(page, 2)
+  await goToCheckout(page)
+  await page.waitForURL(`${baseURL}/login?redirectTo=%2Fcheckout`)
+  await page.getByLabel('Email', { exact: true }).fill(email)
+  await page.getByLabel('Password', { exact: true }).fill(shopperPassword)
+  await submit(page, () => page.getByRole('button', { name: 'Login', exact: true }).click())
+  await expectCheckoutOf(page, [bookB])
+  await expectBadge(page, 1)
   await page.context().close()
 })
 

@@ -234,6 +234,26 @@ describe('paying with the test provider', () => {
     expect(await listCartBookIds(database.db, reader.cartId)).toEqual([])
   })
 
+  test('a cart of books the buyer owns only: the page changes nothing, and offers to take them out', async () => {
+    const reader = await readerWithCart(1)
+    const first = await checkoutPage(reader.cookie)
+    await pay(reader.cookie, { ...GOOD_CARD, idempotencyKey: first.checkout.idempotencyKey })
+    // Put back from before owned books were kept out of carts, or in the moment of the purchase.
+    await addToCart(database.db, reader.cartId, catalogue[0]!.id)
+    const badge = async () =>
+      (await rootLoader(routeArgs({ db: database.db, path: '/', cookie: reader.cookie }))).cartBookIds
+    const page = await checkoutPage(reader.cookie)
+    expect(page.checkout.lines).toEqual([])
+    expect(page.checkout.alreadyOwned.map((line) => line.bookId)).toEqual([catalogue[0]!.id])
+    expect(await badge()).toEqual([catalogue[0]!.id])
+
+    const removed = await pay(reader.cookie, { intent: 'remove-owned' })
+    expect(removed).toMatchObject({ status: 303, location: '/checkout' })
+    expect(await badge()).toEqual([])
+    expect((await checkoutPage(reader.cookie)).checkout.alreadyOwned).toEqual([])
+    expect(await ordersOf(reader.userId)).toHaveLength(1)
+  })
+
   test('a page whose cart or prices changed since it was opened charges nothing: 409, then the new page pays', async () => {
     const reader = await readerWithCart(1)
     const stale = await checkoutPage(reader.cookie)

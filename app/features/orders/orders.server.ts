@@ -1,6 +1,6 @@
 import crypto from 'node:crypto'
 import { and, asc, desc, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm'
-import { forgetCarts } from '#app/features/cart/cart.server.ts'
+import { deleteOwnedCartItems, forgetCarts } from '#app/features/cart/cart.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
 import {
   books,
@@ -135,7 +135,7 @@ export async function placeOrderWithCard(
     if (!cart) return { outcome: 'empty-cart' } as const
     cartId = cart.id
     const checkout = summarize(await readLines(tx, input.userId, cart.id), input.idempotencyKey)
-    await removeOwnedFromCart(tx, input.userId, cart.id)
+    await deleteOwnedCartItems(tx, cart.id)
     if (checkout.lines.length === 0) return { outcome: 'empty-cart' } as const
     if (idempotencyKeyOf(cart, checkout.lines) !== input.idempotencyKey)
       return { outcome: 'cart-changed' } as const
@@ -200,7 +200,7 @@ export async function createPendingOrder(
     if (!cart) return { outcome: 'empty-cart' } as const
     cartId = cart.id
     const checkout = summarize(await readLines(tx, input.userId, cart.id), input.idempotencyKey)
-    await removeOwnedFromCart(tx, input.userId, cart.id)
+    await deleteOwnedCartItems(tx, cart.id)
     if (checkout.lines.length === 0) return { outcome: 'empty-cart' } as const
     if (idempotencyKeyOf(cart, checkout.lines) !== input.idempotencyKey)
       return { outcome: 'cart-changed' } as const
@@ -341,24 +341,6 @@ async function insertOrder(tx: Tx, userId: string, checkout: Checkout, providerN
     })),
   )
   return order!.id
-}
-
-/** Books the buyer owns leave the cart: they are never charged twice. */
-async function removeOwnedFromCart(tx: Tx, userId: string, cartId: string) {
-  await tx
-    .delete(cartItems)
-    .where(
-      and(
-        eq(cartItems.cartId, cartId),
-        inArray(
-          cartItems.bookId,
-          tx
-            .select({ bookId: libraryItems.bookId })
-            .from(libraryItems)
-            .where(eq(libraryItems.userId, userId)),
-        ),
-      ),
-    )
 }
 
 async function markPaid(
