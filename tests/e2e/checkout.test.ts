@@ -158,6 +158,12 @@ describe.each([
     await expectHealthyPage(page)
     await expectBadge(page, 1)
     await expectCheckoutOf(page, [bookA])
+
+    // Another card on the page the decline left is a new attempt, and pays.
+    await fillCard(page, '4242 4242 4242 4242')
+    await submit(page, () => payButton(page).click())
+    await page.waitForURL(/\/orders\/[0-9a-f-]{36}$/)
+    await page.getByText('Thank you! Your payment went through').waitFor()
     await page.context().close()
   })
 })

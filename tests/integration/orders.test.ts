@@ -1,9 +1,10 @@
 import { and, eq } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test, vi, type MockInstance } from 'vitest'
 import { addToCart, listCartBookIds, requireUserCart } from '#app/features/cart/cart.server.ts'
 import { listBooks } from '#app/features/catalog/catalog.server.ts'
 import { formatPrice } from '#app/features/catalog/format.ts'
-import { paymentMessages } from '#app/features/orders/payments.server.ts'
+import { paymentProviderFor } from '#app/features/orders/payment-provider.server.ts'
+import { paymentMessages, type PaymentProvider } from '#app/features/orders/payments.server.ts'
 import { checkoutMessages } from '#app/features/orders/checkout-messages.ts'
 import { loader as rootLoader } from '#app/root.tsx'
 import { action as cartAction } from '#app/routes/cart.tsx'
@@ -14,6 +15,7 @@ import { books, emailOutbox, libraryItems, orderItems, orders } from '#app/serve
 import { createLogger } from '#app/server/logger.server.ts'
 import { createMailer } from '#app/server/mail.server.ts'
 import { deliverDueEmails } from '#app/server/outbox.server.ts'
+import type { StoreServices } from '#app/services.server.ts'
 import { createTestDatabase } from '#tests/db.ts'
 import { startSmtpServer } from '#tests/smtp.ts'
 import { routeArgs, servicesFor, thrownBy } from '#tests/route-args.ts'
@@ -27,6 +29,7 @@ beforeAll(async () => {
 afterAll(() => database.dispose())
 
 const GOOD_CARD = { name: 'Ada Reader', number: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' }
+const DECLINED_CARD = '4000 0000 0000 0002'
 let readers = 0
 
 /** A registered reader with `bookCount` books in the cart; returns their session cookie and user id. */
@@ -49,12 +52,22 @@ async function checkoutPage(cookie: string) {
   return checkoutLoader(routeArgs({ db: database.db, path: '/checkout', cookie }))
 }
 
-async function pay(cookie: string, fields: Record<string, string>) {
+/** What a rendering of the checkout form carries besides the card: the cart's key and its attempt id. */
+function keysOf(checkout: { idempotencyKey: string; attemptId: string }) {
+  return { idempotencyKey: checkout.idempotencyKey, attemptId: checkout.attemptId }
+}
+
+async function pay(
+  cookie: string,
+  fields: Record<string, string>,
+  options: { services?: StoreServices } = {},
+) {
   const result = await checkoutAction(
     routeArgs({
       db: database.db,
       path: '/checkout',
       cookie,
+      services: options.services,
       init: { method: 'POST', body: new URLSearchParams(fields) },
     }),
   )
@@ -65,6 +78,21 @@ async function pay(cookie: string, fields: Record<string, string>) {
 }
 
 const ordersOf = (userId: string) => database.db.select().from(orders).where(eq(orders.userId, userId))
+
+type CardFormProvider = Extract<PaymentProvider, { kind: 'card-form' }>
+
+/** The test provider the store uses here, its charges counted (and, when a test asks, slowed down). */
+let charges: MockInstance<CardFormProvider['charge']>
+let chargeDelayMs = 0
+beforeAll(() => {
+  const provider = paymentProviderFor(servicesFor(database.db).env)
+  if (provider.kind !== 'card-form') throw new Error('expected the test provider')
+  const charge = provider.charge.bind(provider)
+  charges = vi.spyOn(provider, 'charge').mockImplementation(async (input) => {
+    if (chargeDelayMs) await new Promise((resolve) => setTimeout(resolve, chargeDelayMs))
+    return charge(input)
+  })
+})
 
 describe('who may buy', () => {
   test('a signed-out visitor is sent to log in, a guest to register, and both are brought back to checkout', async () => {
@@ -93,7 +121,7 @@ describe('paying with the test provider', () => {
     expect(page.checkout.totalCents).toBe(expected)
     const paid = await pay(reader.cookie, {
       ...GOOD_CARD,
-      idempotencyKey: page.checkout.idempotencyKey,
+      ...keysOf(page.checkout),
       total: '1',
       totalCents: '1',
       priceCents: '1',
@@ -132,26 +160,77 @@ describe('paying with the test provider', () => {
     expect(receipt!.text).toContain(`http://localhost:3000/orders/${order!.id}`)
   })
 
-  test('the same idempotency key twice gives one order', async () => {
+  test('the same form posted twice (a double click, a retried post) gives one order and one charge', async () => {
     const reader = await readerWithCart(1)
     const { checkout } = await checkoutPage(reader.cookie)
-    const first = await pay(reader.cookie, { ...GOOD_CARD, idempotencyKey: checkout.idempotencyKey })
-    const again = await pay(reader.cookie, { ...GOOD_CARD, idempotencyKey: checkout.idempotencyKey })
+    const before = charges.mock.calls.length
+    const first = await pay(reader.cookie, { ...GOOD_CARD, ...keysOf(checkout) })
+    const again = await pay(reader.cookie, { ...GOOD_CARD, ...keysOf(checkout) })
+    expect(first.status).toBe(303)
     expect(again.location).toBe(first.location)
     expect(await ordersOf(reader.userId)).toHaveLength(1)
+    expect(charges.mock.calls.length - before).toBe(1)
   })
 
-  test('two concurrent checkouts of one cart give one order', async () => {
-    const reader = await readerWithCart(2)
-    const { checkout } = await checkoutPage(reader.cookie)
-    const results = await Promise.all(
-      Array.from({ length: 4 }, () =>
-        pay(reader.cookie, { ...GOOD_CARD, idempotencyKey: checkout.idempotencyKey }),
-      ),
-    )
-    expect(new Set(results.map((result) => result.location)).size).toBe(1)
+  test('the same cart paid from a second tab goes to the order the first one made, charged once', async () => {
+    const reader = await readerWithCart(1)
+    const [tab1, tab2] = [await checkoutPage(reader.cookie), await checkoutPage(reader.cookie)]
+    expect(tab2.checkout.attemptId).not.toBe(tab1.checkout.attemptId)
+    const before = charges.mock.calls.length
+    const first = await pay(reader.cookie, { ...GOOD_CARD, ...keysOf(tab1.checkout) })
+    const second = await pay(reader.cookie, { ...GOOD_CARD, ...keysOf(tab2.checkout) })
+    expect(second).toMatchObject({ status: 303, location: first.location })
     expect(await ordersOf(reader.userId)).toHaveLength(1)
+    expect(charges.mock.calls.length - before).toBe(1)
   })
+
+  // PGlite runs one transaction at a time, so only PostgreSQL can show that the cart's lock holds.
+  test.skipIf(process.env.TEST_DB !== 'postgres')(
+    'concurrent posts of one cart, from one tab and from two, give one order and exactly one charge',
+    async () => {
+      const reader = await readerWithCart(2)
+      const [tab1, tab2] = [await checkoutPage(reader.cookie), await checkoutPage(reader.cookie)]
+      const before = charges.mock.calls.length
+      // A slow charge keeps the first transaction open while the others arrive.
+      chargeDelayMs = 200
+      try {
+        const results = await Promise.all(
+          [tab1, tab1, tab2, tab2].map((tab) =>
+            pay(reader.cookie, { ...GOOD_CARD, ...keysOf(tab.checkout) }),
+          ),
+        )
+        expect(results.map((result) => result.status)).toEqual([303, 303, 303, 303])
+        expect(new Set(results.map((result) => result.location)).size).toBe(1)
+      } finally {
+        chargeDelayMs = 0
+      }
+      expect(await ordersOf(reader.userId)).toHaveLength(1)
+      expect(charges.mock.calls.length - before).toBe(1)
+    },
+  )
+
+  // Same on PostgreSQL: a double click on a declined card must not try the card twice.
+  test.skipIf(process.env.TEST_DB !== 'postgres')(
+    'concurrent posts of one declined form make one failed order and one charge attempt',
+    async () => {
+      const reader = await readerWithCart(1)
+      const { checkout } = await checkoutPage(reader.cookie)
+      const before = charges.mock.calls.length
+      chargeDelayMs = 200
+      try {
+        const results = await Promise.all(
+          Array.from({ length: 3 }, () =>
+            pay(reader.cookie, { ...GOOD_CARD, number: DECLINED_CARD, ...keysOf(checkout) }),
+          ),
+        )
+        expect(results.map((result) => result.status)).toEqual([402, 402, 402])
+      } finally {
+        chargeDelayMs = 0
+      }
+      expect((await ordersOf(reader.userId)).map((order) => order.status)).toEqual(['failed'])
+      expect(charges.mock.calls.length - before).toBe(1)
+    },
+  )
 
   test.each([
     ['4000 0000 0000 0002', paymentMessages.declined],
@@ -164,7 +243,7 @@ describe('paying with the test provider', () => {
       const refused = await pay(reader.cookie, {
         ...GOOD_CARD,
         number,
-        idempotencyKey: checkout.idempotencyKey,
+        ...keysOf(checkout),
       })
       expect(refused).toMatchObject({ status: 402, body: { formError: message } })
       expect(await listCartBookIds(database.db, reader.cartId)).toHaveLength(2)
@@ -173,7 +252,10 @@ describe('paying with the test provider', () => {
       ).toEqual([])
       expect((await ordersOf(reader.userId)).map((order) => order.status)).toEqual(['failed'])
 
-      const retried = await pay(reader.cookie, { ...GOOD_CARD, idempotencyKey: checkout.idempotencyKey })
+      // The page, loaded again after the decline, is a new attempt: another card may pay.
+      const again = await checkoutPage(reader.cookie)
+      expect(again.checkout.attemptId).not.toBe(checkout.attemptId)
+      const retried = await pay(reader.cookie, { ...GOOD_CARD, ...keysOf(again.checkout) })
       expect(retried.status).toBe(303)
       expect((await ordersOf(reader.userId)).map((order) => order.status).toSorted()).toEqual([
         'failed',
@@ -181,6 +263,48 @@ describe('paying with the test provider', () => {
       ])
     },
   )
+
+  test('a declined form posted again is declined again without trying the card; a new attempt pays', async () => {
+    const reader = await readerWithCart(1)
+    const { checkout } = await checkoutPage(reader.cookie)
+    const before = charges.mock.calls.length
+    const declined = { ...GOOD_CARD, number: DECLINED_CARD, ...keysOf(checkout) }
+    const first = await pay(reader.cookie, declined)
+    const again = await pay(reader.cookie, declined)
+    expect(first).toMatchObject({ status: 402, body: { formError: paymentMessages.declined } })
+    expect(again).toEqual(first)
+    // Even with another card in it, the same form is the same attempt: answered, never charged.
+    const sameFormOtherCard = await pay(reader.cookie, { ...declined, number: GOOD_CARD.number })
+    expect(sameFormOtherCard).toEqual(first)
+    expect((await ordersOf(reader.userId)).map((order) => order.status)).toEqual(['failed'])
+    expect(charges.mock.calls.length - before).toBe(1)
+
+    const next = await checkoutPage(reader.cookie)
+    const paid = await pay(reader.cookie, { ...GOOD_CARD, ...keysOf(next.checkout) })
+    expect(paid.status).toBe(303)
+    expect((await ordersOf(reader.userId)).map((order) => order.status).toSorted()).toEqual([
+      'failed',
+      'paid',
+    ])
+    expect(charges.mock.calls.length - before).toBe(2)
+  })
+
+  test("another buyer posting someone's keys gets nothing of their order and changes nothing", async () => {
+    const owner = await readerWithCart(1)
+    const { checkout } = await checkoutPage(owner.cookie)
+    const paid = await pay(owner.cookie, { ...GOOD_CARD, ...keysOf(checkout) })
+    const [order] = await ordersOf(owner.userId)
+
+    const other = await readerWithCart(1)
+    const replayed = await pay(other.cookie, { ...GOOD_CARD, ...keysOf(checkout) })
+    // Their own cart does not match the page those keys came from: refused, nothing charged or revealed.
+    expect(replayed).toMatchObject({ status: 409, location: null })
+    expect(JSON.stringify(replayed)).not.toContain(order!.id)
+    expect(await ordersOf(other.userId)).toEqual([])
+    expect(await listCartBookIds(database.db, other.cartId)).toHaveLength(1)
+    expect(await ordersOf(owner.userId)).toEqual([order])
+    expect(paid.location).toBe(`/orders/${order!.id}`)
+  })
 
   test.each([
     [
@@ -199,7 +323,7 @@ describe('paying with the test provider', () => {
     const refused = await pay(reader.cookie, {
       ...GOOD_CARD,
       ...override,
-      idempotencyKey: checkout.idempotencyKey,
+      ...keysOf(checkout),
     })
     expect(refused).toMatchObject({ status: 400, body: { fieldErrors } })
     expect(await ordersOf(reader.userId)).toEqual([])
@@ -208,7 +332,7 @@ describe('paying with the test provider', () => {
   test('a book already owned leaves the cart at checkout and is never charged twice', async () => {
     const reader = await readerWithCart(1)
     const first = await checkoutPage(reader.cookie)
-    await pay(reader.cookie, { ...GOOD_CARD, idempotencyKey: first.checkout.idempotencyKey })
+    await pay(reader.cookie, { ...GOOD_CARD, ...keysOf(first.checkout) })
     // The owned book cannot be added again…
     const refused = await cartAction(
       routeArgs({
@@ -226,7 +350,7 @@ describe('paying with the test provider', () => {
     const second = await checkoutPage(reader.cookie)
     expect(second.checkout.alreadyOwned.map((line) => line.bookId)).toEqual([catalogue[0]!.id])
     expect(second.checkout.lines.map((line) => line.bookId)).toEqual([catalogue[1]!.id])
-    await pay(reader.cookie, { ...GOOD_CARD, idempotencyKey: second.checkout.idempotencyKey })
+    await pay(reader.cookie, { ...GOOD_CARD, ...keysOf(second.checkout) })
     const paid = (await ordersOf(reader.userId)).find(
       (order) => order.totalCents === catalogue[1]!.priceCents,
     )
@@ -237,7 +361,7 @@ describe('paying with the test provider', () => {
   test('a cart of books the buyer owns only: the page changes nothing, and offers to take them out', async () => {
     const reader = await readerWithCart(1)
     const first = await checkoutPage(reader.cookie)
-    await pay(reader.cookie, { ...GOOD_CARD, idempotencyKey: first.checkout.idempotencyKey })
+    await pay(reader.cookie, { ...GOOD_CARD, ...keysOf(first.checkout) })
     // Put back from before owned books were kept out of carts, or in the moment of the purchase.
     await addToCart(database.db, reader.cartId, catalogue[0]!.id)
     const badge = async () =>
@@ -259,7 +383,7 @@ describe('paying with the test provider', () => {
     const stale = await checkoutPage(reader.cookie)
     // Another tab adds a book.
     await addToCart(database.db, reader.cartId, catalogue[1]!.id)
-    const refused = await pay(reader.cookie, { ...GOOD_CARD, idempotencyKey: stale.checkout.idempotencyKey })
+    const refused = await pay(reader.cookie, { ...GOOD_CARD, ...keysOf(stale.checkout) })
     expect(refused).toMatchObject({ status: 409, body: { formError: expect.stringContaining('changed') } })
     expect(await ordersOf(reader.userId)).toEqual([])
     expect(await listCartBookIds(database.db, reader.cartId)).toHaveLength(2)
@@ -273,15 +397,13 @@ describe('paying with the test provider', () => {
     try {
       const repriced = await pay(reader.cookie, {
         ...GOOD_CARD,
-        idempotencyKey: opened.checkout.idempotencyKey,
+        ...keysOf(opened.checkout),
       })
       expect(repriced.status).toBe(409)
       expect(await ordersOf(reader.userId)).toEqual([])
 
       const fresh = await checkoutPage(reader.cookie)
-      expect(
-        (await pay(reader.cookie, { ...GOOD_CARD, idempotencyKey: fresh.checkout.idempotencyKey })).status,
-      ).toBe(303)
+      expect((await pay(reader.cookie, { ...GOOD_CARD, ...keysOf(fresh.checkout) })).status).toBe(303)
       const [order] = await ordersOf(reader.userId)
       expect(order!.totalCents).toBe(catalogue[0]!.priceCents + catalogue[1]!.priceCents + 100)
     } finally {
@@ -299,7 +421,7 @@ describe('paying with the test provider', () => {
       const { checkout } = await checkoutPage(reader.cookie)
       expect(checkout.lines.map((line) => line.bookId)).toEqual([catalogue[0]!.id])
       expect(checkout.unavailable.map((line) => line.bookId)).toEqual([catalogue[1]!.id])
-      await pay(reader.cookie, { ...GOOD_CARD, idempotencyKey: checkout.idempotencyKey })
+      await pay(reader.cookie, { ...GOOD_CARD, ...keysOf(checkout) })
       const [order] = await ordersOf(reader.userId)
       expect(order).toMatchObject({ status: 'paid', totalCents: catalogue[0]!.priceCents })
     } finally {
@@ -311,7 +433,7 @@ describe('paying with the test provider', () => {
     const reader = await readerWithCart(0)
     const { checkout } = await checkoutPage(reader.cookie)
     expect(checkout.lines).toEqual([])
-    const refused = await pay(reader.cookie, { ...GOOD_CARD, idempotencyKey: checkout.idempotencyKey })
+    const refused = await pay(reader.cookie, { ...GOOD_CARD, ...keysOf(checkout) })
     expect(refused.status).toBe(409)
   })
 })
@@ -320,7 +442,7 @@ describe('after the purchase', () => {
   test('the receipt reaches a real SMTP server: order number, books, total and a link to the order', async () => {
     const reader = await readerWithCart(2)
     const { checkout } = await checkoutPage(reader.cookie)
-    await pay(reader.cookie, { ...GOOD_CARD, idempotencyKey: checkout.idempotencyKey })
+    await pay(reader.cookie, { ...GOOD_CARD, ...keysOf(checkout) })
     const [order] = await ordersOf(reader.userId)
     const smtp = await startSmtpServer()
     try {
@@ -353,7 +475,7 @@ describe('after the purchase', () => {
   test("an order's page is its buyer's alone: 404 for anyone else, and for ids that are not ids", async () => {
     const buyer = await readerWithCart(1)
     const { checkout } = await checkoutPage(buyer.cookie)
-    const paid = await pay(buyer.cookie, { ...GOOD_CARD, idempotencyKey: checkout.idempotencyKey })
+    const paid = await pay(buyer.cookie, { ...GOOD_CARD, ...keysOf(checkout) })
     const orderId = paid.location!.split('/').pop()!
     const own = await orderLoader(
       routeArgs({ db: database.db, path: paid.location!, cookie: buyer.cookie, params: { orderId } }),
@@ -379,10 +501,10 @@ describe('after the purchase', () => {
   test('the orders list shows the buyer’s orders, newest first', async () => {
     const reader = await readerWithCart(1)
     const first = await checkoutPage(reader.cookie)
-    await pay(reader.cookie, { ...GOOD_CARD, idempotencyKey: first.checkout.idempotencyKey })
+    await pay(reader.cookie, { ...GOOD_CARD, ...keysOf(first.checkout) })
     await addToCart(database.db, reader.cartId, catalogue[3]!.id)
     const second = await checkoutPage(reader.cookie)
-    await pay(reader.cookie, { ...GOOD_CARD, idempotencyKey: second.checkout.idempotencyKey })
+    await pay(reader.cookie, { ...GOOD_CARD, ...keysOf(second.checkout) })
     const { orders: list } = await ordersLoader(
       routeArgs({ db: database.db, path: '/account/orders', cookie: reader.cookie }),
     )

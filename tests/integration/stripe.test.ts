@@ -139,33 +139,39 @@ async function readerWithCart(bookCount: number, offset = 0) {
   return { cookie, userId, email, cartId }
 }
 
-/** Checks out in Stripe mode: the order made and the Checkout Session it was sent to. */
+function checkoutPage(cookie: string) {
+  return checkoutLoader(routeArgs({ db: database.db, path: '/checkout', cookie, services }))
+}
+
+/**
+ * Checks out in Stripe mode: the order made (the buyer's newest, found by its attempt, not by anything the
+ * checkout recorded) and the Checkout Session the buyer was sent to.
+ */
 async function startCheckout(reader: { cookie: string; userId: string }) {
-  const { checkout } = await checkoutLoader(
-    routeArgs({ db: database.db, path: '/checkout', cookie: reader.cookie, services }),
-  )
-  const response = await postCheckout(reader.cookie, checkout.idempotencyKey)
+  const { checkout } = await checkoutPage(reader.cookie)
+  const keys = keysOf(checkout)
+  const response = await postCheckout(reader.cookie, keys)
   if (!(response instanceof Response)) throw new Error('expected a redirect to Stripe')
   const [order] = await database.db
     .select()
     .from(orders)
-    .where(eq(orders.paymentReference, sessionIdOf(response)))
-  return {
-    response,
-    order: order!,
-    sessionId: sessionIdOf(response),
-    idempotencyKey: checkout.idempotencyKey,
-  }
+    .where(and(eq(orders.userId, reader.userId), eq(orders.attemptId, keys.attemptId)))
+  return { response, order: order!, sessionId: sessionIdOf(response), keys }
 }
 
-function postCheckout(cookie: string, idempotencyKey: string) {
+/** What a rendering of the checkout form carries: the cart's key and its attempt id. */
+function keysOf(checkout: { idempotencyKey: string; attemptId: string }) {
+  return { idempotencyKey: checkout.idempotencyKey, attemptId: checkout.attemptId }
+}
+
+function postCheckout(cookie: string, keys: { idempotencyKey: string; attemptId: string }) {
   return checkoutAction(
     routeArgs({
       db: database.db,
       path: '/checkout',
       cookie,
       services,
-      init: { method: 'POST', body: new URLSearchParams({ idempotencyKey }) },
+      init: { method: 'POST', body: new URLSearchParams(keys) },
     }),
   )
 }
@@ -260,9 +266,7 @@ describe('choosing the provider', () => {
 
   test('the checkout page offers no card form in Stripe mode', async () => {
     const reader = await readerWithCart(1)
-    const page = await checkoutLoader(
-      routeArgs({ db: database.db, path: '/checkout', cookie: reader.cookie, services }),
-    )
+    const page = await checkoutPage(reader.cookie)
     expect(page.provider).toBe('stripe')
   })
 })
@@ -338,22 +342,39 @@ describe('starting a Stripe Checkout', () => {
     expect(sent.get('success_url')).toBe(`http://localhost:3000/orders/${order.id}`)
   })
 
-  test('a doubled or retried POST gives one order and one session', async () => {
+  test('a doubled or retried POST, or a second tab, gives one order and one session', async () => {
     const reader = await readerWithCart(1)
     const first = await startCheckout(reader)
-    const again = await postCheckout(reader.cookie, first.idempotencyKey)
+    expect(first.order).toMatchObject({ status: 'pending', paymentReference: first.sessionId })
+    const again = await postCheckout(reader.cookie, first.keys)
     expect((again as Response).headers.get('Location')).toBe(first.response.headers.get('Location'))
+    const otherTab = await postCheckout(reader.cookie, keysOf((await checkoutPage(reader.cookie)).checkout))
+    expect((otherTab as Response).headers.get('Location')).toBe(first.response.headers.get('Location'))
     expect(await database.db.select().from(orders).where(eq(orders.userId, reader.userId))).toHaveLength(1)
+  })
+
+  test('the form of a checkout whose Stripe page closed unpaid is refused; the page loaded again pays', async () => {
+    const reader = await readerWithCart(1)
+    const first = await startCheckout(reader)
+    await deliver(checkoutEvent('checkout.session.expired', { id: first.sessionId, orderId: first.order.id }))
+    const before = stripeApi.requests.length
+    const replayed = await postCheckout(reader.cookie, first.keys)
+    expect(replayed).toMatchObject({
+      init: { status: 409 },
+      data: { formError: expect.stringContaining('nothing was charged') },
+    })
+    expect(stripeApi.requests).toHaveLength(before)
+    const second = await startCheckout(reader)
+    expect(second.order.id).not.toBe(first.order.id)
+    expect(second.order.status).toBe('pending')
   })
 
   test('when Stripe refuses, the buyer is told, nothing is charged and the next attempt works', async () => {
     const reader = await readerWithCart(1)
-    const { checkout } = await checkoutLoader(
-      routeArgs({ db: database.db, path: '/checkout', cookie: reader.cookie, services }),
-    )
+    const { checkout } = await checkoutPage(reader.cookie)
     stripeApi.refuse(true)
     try {
-      const refused = await postCheckout(reader.cookie, checkout.idempotencyKey)
+      const refused = await postCheckout(reader.cookie, keysOf(checkout))
       expect(refused).toMatchObject({
         init: { status: 502 },
         data: { formError: expect.stringContaining('nothing was charged') },
@@ -364,7 +385,7 @@ describe('starting a Stripe Checkout', () => {
     const [order] = await database.db.select().from(orders).where(eq(orders.userId, reader.userId))
     expect(order).toMatchObject({ status: 'pending', paymentReference: null })
     expect(await listCartBookIds(database.db, reader.cartId)).toHaveLength(1)
-    const retried = await postCheckout(reader.cookie, checkout.idempotencyKey)
+    const retried = await postCheckout(reader.cookie, keysOf(checkout))
     expect((retried as Response).status).toBe(303)
   })
 })

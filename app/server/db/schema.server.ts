@@ -183,9 +183,12 @@ export type OrderStatus = (typeof ORDER_STATUSES)[number]
 
 /**
  * One checkout. Prices and the total are copied from the catalogue when the order is made (order_items keep
- * each line as paid). The idempotency key comes from the checkout form: a double click, a retried post or a
- * second tab on the same cart find the order already made (unique per buyer, except for failed attempts,
- * which a new card may retry). Card data is never stored: only the brand and last 4 digits.
+ * each line as paid). Two keys from the checkout form make it one order per checkout, whatever happens:
+ * - `attempt_id`, fresh in every rendering of the form: a double click or a retried post of that form finds
+ *   the order it made, paid or declined, and is never charged again (unique per buyer, whatever the status);
+ * - `idempotency_key`, naming the cart as it was shown: a second tab on the same cart finds the order already
+ *   made (unique per buyer, except for failed attempts: after a decline the page may try another card).
+ * Card data is never stored: only the brand and last 4 digits.
  */
 export const orders = pgTable(
   'orders',
@@ -200,6 +203,8 @@ export const orders = pgTable(
     totalCents: integer('total_cents').notNull(),
     currency: text('currency').notNull(),
     idempotencyKey: text('idempotency_key').notNull(),
+    /** Orders made before attempts were recorded carry their own id here (migration 0006). */
+    attemptId: text('attempt_id').notNull(),
     paymentProvider: text('payment_provider').notNull(),
     /** The provider's id for the payment: a test charge id, or a Stripe Checkout Session id. */
     paymentReference: text('payment_reference'),
@@ -214,6 +219,7 @@ export const orders = pgTable(
     uniqueIndex('orders_idempotency_unique')
       .on(table.userId, table.idempotencyKey)
       .where(sql`${table.status} <> 'failed'`),
+    uniqueIndex('orders_attempt_unique').on(table.userId, table.attemptId),
     uniqueIndex('orders_payment_reference_unique').on(table.paymentProvider, table.paymentReference),
     index('orders_user_created_at_idx').on(table.userId, table.createdAt),
     check('orders_status_check', sql`${table.status} in ('pending', 'paid', 'failed', 'refunded')`),
