@@ -10,11 +10,12 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import pg from 'pg'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { seedCatalog } from '#app/features/catalog/catalog.server.ts'
+import { refundOrder } from '#app/features/orders/refunds.server.ts'
 import { openDatabase, type DatabaseHandle } from '#app/server/db/database.server.ts'
-import { books, orders } from '#app/server/db/schema.server.ts'
+import { books, libraryItems, orders } from '#app/server/db/schema.server.ts'
 
 /**
- * The checkout's migrations (0006 attempt ids) applied to a database that already has orders,
+ * The checkout's migrations (0006 attempt ids, 0007 refunds) applied to a database that already has orders,
  * as a running store's has: on PGlite, and on PostgreSQL under `npm run test:postgres`.
  */
 
@@ -69,7 +70,7 @@ function migrationsUpTo(lastTag: string) {
   return folder
 }
 
-test('orders made before attempt ids existed migrate, and behave like new ones', async () => {
+test('orders made before attempt ids and refund triggers existed migrate, and behave like new ones', async () => {
   const migrationsFolder = migrationsUpTo(LAST_BEFORE)
   if (handle.kind === 'pglite')
     await migratePglite(handle.db as unknown as PgliteDatabase, { migrationsFolder })
@@ -101,4 +102,7 @@ test('orders made before attempt ids existed migrate, and behave like new ones',
   const migrated = await db.select().from(orders).where(eq(orders.userId, 'old-buyer'))
   expect(migrated).toHaveLength(3)
   for (const order of migrated) expect(order.attemptId).toBe(order.id)
+  // Refunding an old order takes its book back, as for a new one.
+  expect(await refundOrder(db, paid!.id)).toBe('refunded')
+  expect(await db.select().from(libraryItems).where(eq(libraryItems.userId, 'old-buyer'))).toEqual([])
 })

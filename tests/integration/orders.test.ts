@@ -1,10 +1,12 @@
-import { and, eq } from 'drizzle-orm'
+import crypto from 'node:crypto'
+import { and, eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, test, vi, type MockInstance } from 'vitest'
 import { addToCart, listCartBookIds, requireUserCart } from '#app/features/cart/cart.server.ts'
 import { listBooks } from '#app/features/catalog/catalog.server.ts'
 import { formatPrice } from '#app/features/catalog/format.ts'
 import { paymentProviderFor } from '#app/features/orders/payment-provider.server.ts'
 import { paymentMessages, type PaymentProvider } from '#app/features/orders/payments.server.ts'
+import { refundOrder } from '#app/features/orders/refunds.server.ts'
 import { checkoutMessages } from '#app/features/orders/checkout-messages.ts'
 import { loader as rootLoader } from '#app/root.tsx'
 import { action as cartAction } from '#app/routes/cart.tsx'
@@ -510,5 +512,99 @@ describe('after the purchase', () => {
     )
     expect(list.map((order) => order.lines[0]!.bookId)).toEqual([catalogue[3]!.id, catalogue[0]!.id])
     expect(list[0]!.number).toBeGreaterThan(list[1]!.number)
+  })
+})
+
+describe('refunds', () => {
+  const ownedBy = async (cookie: string) =>
+    (await rootLoader(routeArgs({ db: database.db, path: '/', cookie }))).ownedBookIds.toSorted()
+
+  test('a refunded order takes its books back: not owned any more, and they can be bought again', async () => {
+    const reader = await readerWithCart(2)
+    const { checkout } = await checkoutPage(reader.cookie)
+    await pay(reader.cookie, { ...GOOD_CARD, ...keysOf(checkout) })
+    const [order] = await ordersOf(reader.userId)
+    expect(await ownedBy(reader.cookie)).toEqual([catalogue[0]!.id, catalogue[1]!.id].toSorted())
+
+    expect(await refundOrder(database.db, order!.id)).toBe('refunded')
+    expect(await ownedBy(reader.cookie)).toEqual([])
+    const page = await orderLoader(
+      routeArgs({
+        db: database.db,
+        path: `/orders/${order!.id}`,
+        cookie: reader.cookie,
+        params: { orderId: order!.id },
+      }),
+    )
+    expect(page.order.status).toBe('refunded')
+    expect(await refundOrder(database.db, order!.id)).toBe('already-refunded')
+
+    // 'Add To Cart' works again, and so does paying for the book.
+    const added = await cartAction(
+      routeArgs({
+        db: database.db,
+        path: '/cart',
+        cookie: reader.cookie,
+        dataRequest: true,
+        init: { method: 'POST', body: new URLSearchParams({ intent: 'add', bookId: catalogue[0]!.id }) },
+      }),
+    )
+    expect(added).toMatchObject({ data: { ok: true } })
+    const again = await checkoutPage(reader.cookie)
+    expect(again.checkout.lines.map((line) => line.bookId)).toEqual([catalogue[0]!.id])
+    expect((await pay(reader.cookie, { ...GOOD_CARD, ...keysOf(again.checkout) })).status).toBe(303)
+    expect(await ownedBy(reader.cookie)).toEqual([catalogue[0]!.id])
+  })
+
+  test('an order marked refunded by hand in SQL takes its books back too, except one paid for in another order', async () => {
+    const reader = await readerWithCart(2)
+    const { checkout } = await checkoutPage(reader.cookie)
+    await pay(reader.cookie, { ...GOOD_CARD, ...keysOf(checkout) })
+    const [first] = await ordersOf(reader.userId)
+    // A second payment for the first book (two Stripe pages paid at once, decision 009).
+    const [second] = await database.db
+      .insert(orders)
+      .values({
+        userId: reader.userId,
+        status: 'paid',
+        paidAt: new Date(),
+        totalCents: catalogue[0]!.priceCents,
+        currency: catalogue[0]!.currency,
+        idempotencyKey: 'another-cart',
+        attemptId: crypto.randomUUID(),
+        paymentProvider: 'stripe',
+        paymentReference: `cs_test_${crypto.randomUUID()}`,
+      })
+      .returning()
+    await database.db.insert(orderItems).values({
+      orderId: second!.id,
+      bookId: catalogue[0]!.id,
+      title: catalogue[0]!.title,
+      priceCents: catalogue[0]!.priceCents,
+      currency: catalogue[0]!.currency,
+    })
+
+    await database.db.execute(sql`update orders set status = 'refunded' where number = ${first!.number}`)
+    const library = await database.db
+      .select()
+      .from(libraryItems)
+      .where(eq(libraryItems.userId, reader.userId))
+    expect(library.map(({ bookId, orderId }) => ({ bookId, orderId }))).toEqual([
+      { bookId: catalogue[0]!.id, orderId: second!.id },
+    ])
+    expect(await ownedBy(reader.cookie)).toEqual([catalogue[0]!.id])
+
+    await database.db.execute(sql`update orders set status = 'refunded' where number = ${second!.number}`)
+    expect(await ownedBy(reader.cookie)).toEqual([])
+  })
+
+  test('only a paid order can be refunded', async () => {
+    const reader = await readerWithCart(1)
+    const { checkout } = await checkoutPage(reader.cookie)
+    await pay(reader.cookie, { ...GOOD_CARD, number: DECLINED_CARD, ...keysOf(checkout) })
+    const [failed] = await ordersOf(reader.userId)
+    expect(await refundOrder(database.db, failed!.id)).toBe('not-paid')
+    expect(await refundOrder(database.db, crypto.randomUUID())).toBe('not-found')
+    expect((await ordersOf(reader.userId)).map((order) => order.status)).toEqual(['failed'])
   })
 })

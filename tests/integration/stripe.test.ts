@@ -6,6 +6,7 @@ import { addToCart, listCartBookIds, requireUserCart } from '#app/features/cart/
 import { listBooks } from '#app/features/catalog/catalog.server.ts'
 import { completePaidOrder } from '#app/features/orders/orders.server.ts'
 import { paymentProviderFor } from '#app/features/orders/payment-provider.server.ts'
+import { refundOrder } from '#app/features/orders/refunds.server.ts'
 import { createStripePaymentProvider } from '#app/features/orders/stripe.server.ts'
 import { action as checkoutAction, loader as checkoutLoader } from '#app/routes/checkout.tsx'
 import { action as webhookAction, loader as webhookLoader } from '#app/routes/stripe-webhook.ts'
@@ -457,6 +458,16 @@ describe('the webhook', () => {
     expect(owned.map((item) => item.bookId).toSorted()).toEqual(
       [catalogue[0]!.id, catalogue[1]!.id].toSorted(),
     )
+    // Refunding the older payment leaves the book owned, through the newer order that paid for it too.
+    expect(await refundOrder(database.db, first.order.id)).toBe('refunded')
+    const kept = await database.db.select().from(libraryItems).where(eq(libraryItems.userId, reader.userId))
+    expect(kept.map(({ bookId, orderId }) => ({ bookId, orderId }))).toEqual(
+      expect.arrayContaining([
+        { bookId: catalogue[0]!.id, orderId: second.order.id },
+        { bookId: catalogue[1]!.id, orderId: second.order.id },
+      ]),
+    )
+    expect(kept).toHaveLength(2)
   })
 
   test('two deliveries of one event at the same moment pay once', async () => {
