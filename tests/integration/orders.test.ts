@@ -1,5 +1,7 @@
 import crypto from 'node:crypto'
-import { and, eq, sql } from 'drizzle-orm'
+import { Writable } from 'node:stream'
+import { and, eq, inArray, sql } from 'drizzle-orm'
+import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, test, vi, type MockInstance } from 'vitest'
 import { addToCart, listCartBookIds, requireUserCart } from '#app/features/cart/cart.server.ts'
 import { listBooks } from '#app/features/catalog/catalog.server.ts'
@@ -16,8 +18,8 @@ import { loader as ordersLoader } from '#app/routes/account-orders.tsx'
 import { books, emailOutbox, libraryItems, orderItems, orders } from '#app/server/db/schema.server.ts'
 import { createLogger } from '#app/server/logger.server.ts'
 import { createMailer } from '#app/server/mail.server.ts'
-import { deliverDueEmails } from '#app/server/outbox.server.ts'
-import type { StoreServices } from '#app/services.server.ts'
+import { deliverDueEmails, startOutboxWorker } from '#app/server/outbox.server.ts'
+import { createStoreServices, type StoreServices } from '#app/services.server.ts'
 import { createTestDatabase } from '#tests/db.ts'
 import { startSmtpServer } from '#tests/smtp.ts'
 import { routeArgs, servicesFor, thrownBy } from '#tests/route-args.ts'
@@ -32,6 +34,7 @@ afterAll(() => database.dispose())
 
 const GOOD_CARD = { name: 'Ada Reader', number: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' }
 const DECLINED_CARD = '4000 0000 0000 0002'
+const MAIL_FROM = 'CodeBook <orders@codebook.localhost>'
 let readers = 0
 
 /** A registered reader with `bookCount` books in the cart; returns their session cookie and user id. */
@@ -468,7 +471,56 @@ describe('after the purchase', () => {
         expect(body).toContain(orderUrl)
       }
       // Card data never travels in the receipt.
-      expect(mail!.parsed.text).not.toContain('4242 4242')
+      for (const body of [mail!.parsed.text!, mail!.parsed.html as string]) {
+        expect(body).not.toContain('4242424242424242')
+        expect(body).not.toContain('4242 4242 4242 4242')
+      }
+    } finally {
+      await smtp.close()
+    }
+  })
+
+  test('a purchase while the mail server is down goes through; the receipt waits and leaves once it is back', async () => {
+    // A port where nothing listens: the mail server is down.
+    const gone = await startSmtpServer()
+    await gone.close()
+    const logger = createLogger('silent')
+    const down = createMailer({ smtpUrl: gone.url, from: MAIL_FROM, outboxDir: '/nonexistent', logger })
+    const worker = startOutboxWorker({ db: database.db, mailer: down, logger, intervalMs: 3_600_000 })
+    const services = createStoreServices({
+      db: database.db,
+      env: servicesFor(database.db).env,
+      authSecret: 'test-secret-that-is-long-enough-0123456789',
+      logger,
+      kickOutbox: worker.kick,
+    })
+    const reader = await readerWithCart(1)
+    const { checkout } = await checkoutPage(reader.cookie)
+    const receiptRow = async () =>
+      (await database.db.select().from(emailOutbox).where(eq(emailOutbox.to, reader.email)))[0]
+    try {
+      const paid = await pay(reader.cookie, { ...GOOD_CARD, ...keysOf(checkout) }, { services })
+      const [order] = await ordersOf(reader.userId)
+      expect(paid).toMatchObject({ status: 303, location: `/orders/${order!.id}` })
+      expect(order!.status).toBe('paid')
+      // The worker, kicked by the purchase, tried and failed; the receipt waits for its retry.
+      await expect
+        .poll(async () => (await receiptRow())?.lastError, { timeout: 10_000 })
+        .toMatch(/ECONNREFUSED/)
+    } finally {
+      await worker.stop()
+    }
+    const [order] = await ordersOf(reader.userId)
+    expect(await receiptRow()).toMatchObject({ subjectKey: order!.id, sentAt: null, attempts: 1 })
+
+    // The server is back: the next run after the retry delay sends the receipt.
+    const smtp = await startSmtpServer()
+    try {
+      const up = createMailer({ smtpUrl: smtp.url, from: MAIL_FROM, outboxDir: '/nonexistent', logger })
+      await deliverDueEmails(database.db, up, { logger, now: new Date(Date.now() + 2 * 60_000) })
+      const mail = smtp.received.find((received) => received.envelope.to.includes(reader.email))
+      expect(mail?.parsed.subject).toBe(`Your CodeBook receipt — order #${order!.number}`)
+      expect((await receiptRow())!.sentAt).toBeInstanceOf(Date)
     } finally {
       await smtp.close()
     }
@@ -606,5 +658,123 @@ describe('refunds', () => {
     expect(await refundOrder(database.db, failed!.id)).toBe('not-paid')
     expect(await refundOrder(database.db, crypto.randomUUID())).toBe('not-found')
     expect((await ordersOf(reader.userId)).map((order) => order.status)).toEqual(['failed'])
+  })
+})
+
+describe('the database keeps one order per checkout', () => {
+  /** The SQLSTATE a statement failed with (drizzle wraps the driver's error). */
+  async function sqlStateOf(statement: PromiseLike<unknown>) {
+    try {
+      await statement
+    } catch (error) {
+      const { code, cause } = error as { code?: string; cause?: { code?: string } }
+      return cause?.code ?? code
+    }
+    return 'no error'
+  }
+
+  test('a second live order for one cart key, or a second order for one attempt, is refused with 23505', async () => {
+    const buyer = await readerWithCart(0)
+    const other = await readerWithCart(0)
+    const order = (overrides: Partial<typeof orders.$inferInsert> = {}) => ({
+      userId: buyer.userId,
+      totalCents: 1900,
+      currency: 'USD',
+      idempotencyKey: 'one-cart',
+      attemptId: crypto.randomUUID(),
+      paymentProvider: 'test',
+      ...overrides,
+    })
+    // Declined attempts do not hold the cart's key: another card may try.
+    await database.db.insert(orders).values(order({ status: 'failed' }))
+    await database.db.insert(orders).values(order({ status: 'failed' }))
+    await database.db.insert(orders).values(order())
+    expect(await sqlStateOf(database.db.insert(orders).values(order()))).toBe('23505')
+    expect(
+      await sqlStateOf(database.db.insert(orders).values(order({ status: 'paid', paidAt: new Date() }))),
+    ).toBe('23505')
+
+    // An attempt makes one order, whatever its status.
+    const attemptId = crypto.randomUUID()
+    await database.db.insert(orders).values(order({ idempotencyKey: 'cart-2', attemptId, status: 'failed' }))
+    expect(
+      await sqlStateOf(
+        database.db.insert(orders).values(order({ idempotencyKey: 'cart-3', attemptId, status: 'failed' })),
+      ),
+    ).toBe('23505')
+    // Both keys are the buyer's own: another buyer's order may carry the same values.
+    await database.db.insert(orders).values(order({ userId: other.userId, attemptId }))
+    expect(await ordersOf(buyer.userId)).toHaveLength(4)
+  })
+})
+
+describe('card data', () => {
+  test('the card number and CVC reach no log, no stored row and no answer, whatever the outcome', async () => {
+    const lines: string[] = []
+    const logger = pino(
+      { level: 'trace' },
+      new Writable({
+        write(chunk, _encoding, done) {
+          lines.push(String(chunk))
+          done()
+        },
+      }),
+    )
+    const services = createStoreServices({
+      db: database.db,
+      env: servicesFor(database.db).env,
+      authSecret: 'test-secret-that-is-long-enough-0123456789',
+      logger,
+    })
+    const reader = await readerWithCart(1)
+    const cvc = '7391'
+    const card = { ...GOOD_CARD, cvc }
+    const answers = []
+    // A field error, a declined card, then the good card.
+    const page = await checkoutPage(reader.cookie)
+    answers.push(
+      await pay(reader.cookie, { ...card, expiry: '01/20', ...keysOf(page.checkout) }, { services }),
+    )
+    answers.push(
+      await pay(reader.cookie, { ...card, number: DECLINED_CARD, ...keysOf(page.checkout) }, { services }),
+    )
+    const next = await checkoutPage(reader.cookie)
+    answers.push(await pay(reader.cookie, { ...card, ...keysOf(next.checkout) }, { services }))
+    expect(answers.map((answer) => answer.status)).toEqual([400, 402, 303])
+    const { orders: list } = await ordersLoader(
+      routeArgs({ db: database.db, path: '/account/orders', cookie: reader.cookie }),
+    )
+
+    const rows = JSON.stringify({
+      orders: await ordersOf(reader.userId),
+      lines: await database.db
+        .select()
+        .from(orderItems)
+        .where(
+          inArray(
+            orderItems.orderId,
+            list.map((order) => order.id),
+          ),
+        ),
+      receipts: await database.db.select().from(emailOutbox).where(eq(emailOutbox.to, reader.email)),
+      list,
+    })
+    // What is kept: the brand and last 4 digits.
+    expect(rows).toContain('"cardLast4":"4242"')
+    expect(rows).toContain('"cardLast4":"0002"')
+    const seen = { logs: lines.join(''), rows, answers: JSON.stringify(answers) }
+    for (const [where, text] of Object.entries(seen)) {
+      for (const number of [
+        '4242424242424242',
+        '4242 4242 4242 4242',
+        '4000000000000002',
+        '4000 0000 0000 0002',
+      ])
+        expect(text, `${where} hold the card number`).not.toContain(number)
+      // Ids and keys are random letters and digits: the CVC is looked for as a value of its own.
+      expect(text, `${where} hold the CVC`).not.toMatch(
+        new RegExp(`(?<![0-9A-Za-z_-])${cvc}(?![0-9A-Za-z_-])`),
+      )
+    }
   })
 })

@@ -1,5 +1,8 @@
 import crypto from 'node:crypto'
 import { and, eq } from 'drizzle-orm'
+import { createElement } from 'react'
+import { renderToString } from 'react-dom/server'
+import { createRoutesStub } from 'react-router'
 import Stripe from 'stripe'
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import { addToCart, listCartBookIds, requireUserCart } from '#app/features/cart/cart.server.ts'
@@ -8,7 +11,7 @@ import { completePaidOrder } from '#app/features/orders/orders.server.ts'
 import { paymentProviderFor } from '#app/features/orders/payment-provider.server.ts'
 import { refundOrder } from '#app/features/orders/refunds.server.ts'
 import { createStripePaymentProvider } from '#app/features/orders/stripe.server.ts'
-import { action as checkoutAction, loader as checkoutLoader } from '#app/routes/checkout.tsx'
+import Checkout, { action as checkoutAction, loader as checkoutLoader } from '#app/routes/checkout.tsx'
 import { action as webhookAction, loader as webhookLoader } from '#app/routes/stripe-webhook.ts'
 import { emailOutbox, libraryItems, orders } from '#app/server/db/schema.server.ts'
 import { parseEnv } from '#app/server/env.server.ts'
@@ -16,6 +19,17 @@ import { createLogger } from '#app/server/logger.server.ts'
 import { createStoreServices, type StoreServices } from '#app/services.server.ts'
 import { createTestDatabase } from '#tests/db.ts'
 import { routeArgs } from '#tests/route-args.ts'
+
+/** The checkout page as the server renders it from this loader data (the route's component alone). */
+function renderCheckout(loaderData: Awaited<ReturnType<typeof checkoutLoader>>) {
+  const Stub = createRoutesStub([{ id: 'checkout', path: '/checkout', Component: Checkout }])
+  return renderToString(
+    createElement(Stub, {
+      initialEntries: ['/checkout'],
+      hydrationData: { loaderData: { checkout: loaderData } },
+    }),
+  )
+}
 
 const WEBHOOK_SECRET = 'whsec_codebook_test_secret'
 const STRIPE_ENV = { STRIPE_SECRET_KEY: 'sk_test_codebook', STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET }
@@ -269,6 +283,14 @@ describe('choosing the provider', () => {
     const reader = await readerWithCart(1)
     const page = await checkoutPage(reader.cookie)
     expect(page.provider).toBe('stripe')
+    const html = renderCheckout(page)
+    expect(html).toContain('You will pay on Stripe&#x27;s secure page')
+    expect(html).toMatch(/<button[^>]*type="submit"[^>]*>Pay \$/)
+    for (const field of ['name', 'number', 'expiry', 'cvc']) expect(html).not.toContain(`name="${field}"`)
+    expect(html).not.toContain('Test mode')
+    // The same page in test mode has them: what this test looks for is there to be found.
+    const testMode = renderCheckout({ ...page, provider: 'test' })
+    for (const field of ['name', 'number', 'expiry', 'cvc']) expect(testMode).toContain(`name="${field}"`)
   })
 })
 
@@ -546,8 +568,18 @@ describe('the webhook', () => {
       data: { object: { id: 'pi_123', object: 'payment_intent', metadata: { orderId: order.id } } },
     })
     expect((await deliver(payload)).status).toBe(200)
-    expect((await stateOf(reader, order.id)).status).toBe('pending')
-    expect(order.paymentReference).toBe(sessionId)
+    expect(await stateOf(reader, order.id)).toEqual({
+      status: 'pending',
+      owned: [],
+      cart: [catalogue[0]!.id],
+      receipts: 0,
+    })
+    // The order still waits on the session it was sent to, which can still pay it.
+    const [after] = await database.db.select().from(orders).where(eq(orders.id, order.id))
+    expect(after).toEqual(order)
+    expect(after!.paymentReference).toBe(sessionId)
+    await deliver(checkoutEvent('checkout.session.completed', { id: sessionId, orderId: order.id }))
+    expect((await stateOf(reader, order.id)).status).toBe('paid')
   })
 
   test('a delayed payment: completed unpaid changes nothing, the later success pays', async () => {
