@@ -281,8 +281,10 @@ export const libraryItems = pgTable(
 /**
  * A book's files as sold (the PDF and the EPUB) and its free sample, kept in file storage
  * (app/server/storage.server.ts) under `storageKey`. `sha256` is the file's version: stamped copies are cached
- * under it, so a new edition is stamped afresh. `sourceHash` says which manuscript and renderer made it, so
- * start-up renders a book again only when either changed.
+ * under it, so a new edition is stamped afresh. `sourceHash` is the sha256 of the manuscript the file was
+ * rendered from, kept as a record only: nothing reads it. Whether start-up renders a book again is decided by
+ * a fingerprint file in storage (`books/<slug>/edition.sha256`: the renderer's version, the book's title and
+ * author and its manuscript; editions/build-editions.server.ts).
  */
 export const bookFiles = pgTable(
   'book_files',
@@ -305,8 +307,9 @@ export const bookFiles = pgTable(
 )
 
 /**
- * Mail waiting to go out (receipts), written after the purchase commits and sent by a worker that retries
- * with backoff: a mail server being down never fails a purchase, and no receipt is lost on a restart.
+ * Mail waiting to go out (receipts). A receipt is queued inside the purchase's transaction, so it exists
+ * exactly when the purchase does (decision 008), and is sent after the commit by a worker that retries with
+ * backoff: a mail server being down never fails a purchase, and no receipt is lost on a restart.
  */
 export const emailOutbox = pgTable(
   'email_outbox',
