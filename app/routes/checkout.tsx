@@ -1,11 +1,12 @@
 import { useEffect, useRef } from 'react'
-import { data, Form, Link, redirect, useNavigation } from 'react-router'
+import { data, Form, Link, redirect, useNavigation, type ShouldRevalidateFunctionArgs } from 'react-router'
 import { primaryButton } from '#app/components/ui/button-styles.ts'
 import { SectionHeading } from '#app/components/ui/section-heading.tsx'
 import { TextField } from '#app/components/ui/text-field.tsx'
 import { formatPrice } from '#app/features/catalog/format.ts'
 import { requireUser } from '#app/features/identity/session.server.ts'
-import { parseCardForm } from '#app/features/orders/checkout-form.server.ts'
+import { removeOwnedBooksFromCart } from '#app/features/cart/cart.server.ts'
+import { parseCardForm, parseCheckoutKeys } from '#app/features/orders/checkout-form.server.ts'
 import { checkoutMessages, type CheckoutField } from '#app/features/orders/checkout-messages.ts'
 import {
   createPendingOrder,
@@ -38,6 +39,20 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   return { checkout, provider: provider.name, email: user.email }
 }
 
+/**
+ * After any post of this page it is loaded again, refused posts included (React Router skips that after a
+ * 4xx by default): a declined card needs a fresh attempt id so that the next card is a new attempt, and a
+ * changed cart its new key. Without JavaScript the page is rendered anew anyway.
+ */
+export function shouldRevalidate({
+  formMethod,
+  formAction,
+  defaultShouldRevalidate,
+}: ShouldRevalidateFunctionArgs) {
+  if (formMethod?.toUpperCase() === 'POST' && formAction === '/checkout') return true
+  return defaultShouldRevalidate
+}
+
 export async function action({ request, context, url }: Route.ActionArgs) {
   const user = await requireUser({ request, context, url })
   const app = getAppContext(context)
@@ -45,15 +60,18 @@ export async function action({ request, context, url }: Route.ActionArgs) {
   const provider = paymentProviderFor(app.env)
   const orderUrl = (orderId: string) => new URL(`/orders/${orderId}`, app.env.publicUrl).toString()
 
+  if (form.get('intent') === 'remove-owned') {
+    await removeOwnedBooksFromCart(app.db, user.id)
+    return redirect('/checkout', 303)
+  }
+
   if (provider.kind === 'redirect') {
-    const idempotencyKey = form.get('idempotencyKey')
-    if (typeof idempotencyKey !== 'string' || !idempotencyKey || idempotencyKey.length > 100)
-      return failure(400, {
-        formError: 'This checkout page is out of date. Please review your order and try again.',
-      })
+    const keys = parseCheckoutKeys(form)
+    if (!keys.ok) return failure(400, { formError: keys.formError })
     const pending = await createPendingOrder(app.db, {
       userId: user.id,
-      idempotencyKey,
+      idempotencyKey: keys.idempotencyKey,
+      attemptId: keys.attemptId,
       providerName: provider.name,
     })
     if (
@@ -62,6 +80,13 @@ export async function action({ request, context, url }: Route.ActionArgs) {
       pending.outcome === 'mixed-currencies'
     )
       return nothingToBuy(pending.outcome)
+    // This page's order was closed unpaid (its Stripe page expired or was replaced): the page, loaded
+    // again, offers a new attempt.
+    if (pending.status === 'failed')
+      return failure(409, {
+        formError:
+          'That payment page was closed before it was paid, so nothing was charged. Please check your order below and pay again.',
+      })
     if (pending.status !== 'pending') return redirect(`/orders/${pending.orderId}`, 303)
     const order = (await getOrderForUser(app.db, user.id, pending.orderId))!
     let session: { reference: string; url: string }
@@ -96,6 +121,7 @@ export async function action({ request, context, url }: Route.ActionArgs) {
   const result = await placeOrderWithCard(app.db, {
     userId: user.id,
     idempotencyKey: parsed.idempotencyKey,
+    attemptId: parsed.attemptId,
     card: parsed.card,
     provider,
     orderUrl,
@@ -147,7 +173,10 @@ function nothingToBuy(outcome: keyof typeof nothingToBuyMessages) {
 export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
   const { checkout, provider, email } = loaderData
   const navigation = useNavigation()
-  const paying = navigation.state !== 'idle' && navigation.formAction === '/checkout'
+  const paying =
+    navigation.state !== 'idle' &&
+    navigation.formAction === '/checkout' &&
+    navigation.formData?.get('intent') !== 'remove-owned'
   const formRef = useRef<HTMLFormElement>(null)
   useEffect(() => {
     if (!actionData) return
@@ -168,6 +197,11 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
             {checkout.alreadyOwned.length === 1 ? 'it is' : 'they are'} not charged again and will leave your
             cart.
           </p>
+          <Form method="post" action="/checkout" className="mt-3">
+            <button type="submit" name="intent" value="remove-owned" className={primaryButton}>
+              Remove {checkout.alreadyOwned.length === 1 ? 'it' : 'them'} from my cart
+            </button>
+          </Form>
         </div>
       ) : null}
       {checkout.unavailable.length > 0 ? (
@@ -219,6 +253,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
           </div>
           <Form ref={formRef} method="post" action="/checkout" className="flex flex-col gap-4">
             <input type="hidden" name="idempotencyKey" value={checkout.idempotencyKey} />
+            <input type="hidden" name="attemptId" value={checkout.attemptId} />
             <h2 className="text-xl font-semibold">Payment</h2>
             {actionData?.formError ? (
               <p

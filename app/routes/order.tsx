@@ -43,6 +43,10 @@ export default function Order({ loaderData }: Route.ComponentProps) {
           it in a moment.
           <RefreshWhilePending />
         </p>
+      ) : order.status === 'refunded' ? (
+        <p role="status" className="mb-6 text-center text-lg">
+          This order was refunded: its eBooks left your library, except any you paid for in another order.
+        </p>
       ) : null}
       <dl className="mb-6 grid grid-cols-2 gap-x-6 gap-y-2 text-sm sm:grid-cols-4">
         <div>

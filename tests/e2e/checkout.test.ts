@@ -15,6 +15,7 @@ import {
   newShopper,
   payButton,
   register,
+  registerAndBuy,
   shopperPassword,
   submit,
   uniqueEmail,
@@ -35,7 +36,13 @@ const messages = {
   declined: 'Your card was declined.',
   numberInvalid: 'This card number is not valid. Please check it.',
   owned: 'In your library',
+  // Django Framework ($19) and The Future of Design Systems ($49).
+  totalAB: '$68',
 }
+
+/** A date as the store prints it in 'My orders': 'Nov 21, 2026', in UTC. */
+const utcDate = (date: Date) =>
+  new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' }).format(date)
 
 /** The checkout lists exactly `titles`. */
 async function expectCheckoutOf(page: Page, titles: string[]) {
@@ -75,6 +82,7 @@ describe.each([
   ['without JavaScript', false],
 ])('%s', (_, javaScriptEnabled) => {
   test('register → two books → pay with 4242… → confirmation → my orders → badge 0 → owned', async () => {
+    const startedOn = utcDate(new Date())
     const page = await newVisitor(javaScriptEnabled)
     const email = uniqueEmail('buyer')
     await visit(page, `${baseURL}/Register`)
@@ -115,6 +123,9 @@ describe.each([
     expect(await order.textContent()).toContain(bookA)
     expect(await order.textContent()).toContain(bookB)
     expect(await order.textContent()).toContain('Paid')
+    // Today's date (UTC, as the store shows it; the day may have turned during the test) and the total.
+    expect([startedOn, utcDate(new Date())]).toContain(await order.locator('time').textContent())
+    expect(await order.textContent()).toContain(messages.totalAB)
     await expectHealthyPage(page)
 
     // Owned books say so instead of offering the cart, on cards and on the detail page.
@@ -150,6 +161,27 @@ describe.each([
     expect(descriptions).toContain(messages.numberInvalid)
     await expectHealthyPage(page)
 
+    // A good number with an expired date: the page re-rendered after the error (without JavaScript, all
+    // of it comes from the server) carries neither the number nor the CVC back.
+    await fillCard(page, '4242 4242 4242 4242')
+    await page.getByLabel('Expiry (MM/YY)').fill('01/20')
+    await page.getByLabel('CVC').fill('7391')
+    const expired = await submit(page, () => payButton(page).click())
+    expect(expired.status()).toBe(400)
+    await page.getByText('This card has expired.').waitFor()
+    // Without JavaScript the server's own answer, its hydration data included; with it, the page as it is.
+    const pages = javaScriptEnabled ? [await page.content()] : [await expired.text(), await page.content()]
+    for (const html of pages) {
+      expect(html).toContain('This card has expired.')
+      expect(html).not.toContain('4242424242424242')
+      expect(html).not.toMatch(/value="4242/)
+      expect(html).not.toMatch(/(?<![0-9A-Za-z_-])7391(?![0-9A-Za-z_-])/)
+    }
+    if (!javaScriptEnabled) {
+      expect(await number.inputValue()).toBe('')
+      expect(await page.getByLabel('CVC').inputValue()).toBe('')
+    }
+
     await fillCard(page, '4000 0000 0000 0002')
     const declined = await submit(page, () => payButton(page).click())
     expect(declined.status()).toBe(402)
@@ -157,6 +189,12 @@ describe.each([
     await expectHealthyPage(page)
     await expectBadge(page, 1)
     await expectCheckoutOf(page, [bookA])
+
+    // Another card on the page the decline left is a new attempt, and pays.
+    await fillCard(page, '4242 4242 4242 4242')
+    await submit(page, () => payButton(page).click())
+    await page.waitForURL(/\/orders\/[0-9a-f-]{36}$/)
+    await page.getByText('Thank you! Your payment went through').waitFor()
     await page.context().close()
   })
 })
@@ -191,6 +229,25 @@ test('a signed-out visitor logs in from checkout and comes back to it', async ()
   await submit(page, () => page.getByRole('button', { name: 'Login', exact: true }).click())
   // The anonymous visitor's cart was merged into the account's at login.
   await expectCheckoutOf(page, [bookA])
+  await page.context().close()
+})
+
+test('a book bought earlier and put in the cart signed out leaves it at login: badge and checkout count the rest', async () => {
+  const page = await newVisitor(false)
+  const email = uniqueEmail('owner')
+  await registerAndBuy(page, email, [bookA])
+  await page.context().clearCookies()
+  await visit(page, `${baseURL}/AllBooks`)
+  await addToCart(page, bookA)
+  await addToCart(page, bookB)
+  await expectBadge(page, 2)
+  await goToCheckout(page)
+  await page.waitForURL(`${baseURL}/login?redirectTo=%2Fcheckout`)
+  await page.getByLabel('Email', { exact: true }).fill(email)
+  await page.getByLabel('Password', { exact: true }).fill(shopperPassword)
+  await submit(page, () => page.getByRole('button', { name: 'Login', exact: true }).click())
+  await expectCheckoutOf(page, [bookB])
+  await expectBadge(page, 1)
   await page.context().close()
 })
 

@@ -6,12 +6,16 @@ import {
   listCartBookIds,
   mergeCarts,
   addToCart,
+  moveUserCart,
+  requireUserCart,
 } from '#app/features/cart/cart.server.ts'
 import { listBooks } from '#app/features/catalog/catalog.server.ts'
 import { loader as rootLoader } from '#app/root.tsx'
 import { action as cartAction, loader as cartLoader } from '#app/routes/cart.tsx'
+import { action as loginAction } from '#app/routes/login.tsx'
 import { books, carts, user } from '#app/server/db/schema.server.ts'
 import { createTestDatabase } from '#tests/db.ts'
+import { createBuyer, testPassword } from '#tests/factories/buyers.ts'
 import { routeArgs } from '#tests/route-args.ts'
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>
@@ -165,6 +169,56 @@ test('merging carts is a union without duplicates, and removes the merged cart',
     new Set([bookIds[0], bookIds[1], bookIds[2]]),
   )
   expect(await database.db.select().from(carts).where(eq(carts.id, anonymous))).toEqual([])
+})
+
+describe('books the reader owns never join their cart', () => {
+  test('added while signed out, they are dropped when the reader logs in; the badge counts the rest', async () => {
+    const buyer = await createBuyer(database.db, [bookIds[0]!])
+    // Signed out (another device, or after logging out), the store cannot know the book is owned.
+    const added = await postCart({ intent: 'add', bookId: bookIds[0]! })
+    const anonymous = cookieFrom(added.setCookie)
+    expect((await postCart({ intent: 'add', bookId: bookIds[1]! }, { cookie: anonymous })).status).toBe(200)
+    expect(await cartOf(anonymous)).toEqual([bookIds[0], bookIds[1]])
+
+    const login = await loginAction(
+      routeArgs({
+        db: database.db,
+        path: '/login',
+        cookie: anonymous,
+        clientIp: '192.0.2.77',
+        init: {
+          method: 'POST',
+          body: new URLSearchParams({ email: buyer.email, password: testPassword, redirectTo: '/cart' }),
+        },
+      }),
+    )
+    expect(login).toBeInstanceOf(Response)
+    const session = (login as Response).headers
+      .getSetCookie()
+      .filter((header) => !header.startsWith('cb_cart='))
+      .map((header) => header.split(';')[0])
+      .join('; ')
+    expect(await cartOf(session)).toEqual([bookIds[1]])
+    const page = await cartLoader(routeArgs({ db: database.db, path: '/cart', cookie: session }))
+    expect(page.lines.map((line) => line.bookId)).toEqual([bookIds[1]])
+  })
+
+  test('a cart whose every book is owned leaves nothing behind, whichever way it joins the account', async () => {
+    const buyer = await createBuyer(database.db, [bookIds[2]!, bookIds[3]!])
+    const anonymous = await createCart(database.db)
+    await addToCart(database.db, anonymous, bookIds[2]!)
+    const accountCart = await requireUserCart(database.db, buyer.userId)
+    await mergeCarts(database.db, anonymous, accountCart)
+    expect(await listCartBookIds(database.db, accountCart)).toEqual([])
+
+    // A guest's cart moving to the account (the guest logs in to the account that owns the book).
+    await database.db.insert(user).values({ id: 'guest-with-owned', name: 'Guest', email: 'g@example.com' })
+    const guestCart = await requireUserCart(database.db, 'guest-with-owned')
+    await addToCart(database.db, guestCart, bookIds[3]!)
+    await addToCart(database.db, guestCart, bookIds[4]!)
+    await moveUserCart(database.db, 'guest-with-owned', buyer.userId)
+    expect(await listCartBookIds(database.db, accountCart)).toEqual([bookIds[4]])
+  })
 })
 
 test('anonymous carts idle for 30 days are deleted; recent and account carts stay', async () => {

@@ -1,13 +1,17 @@
 import crypto from 'node:crypto'
 import { and, eq } from 'drizzle-orm'
+import { createElement } from 'react'
+import { renderToString } from 'react-dom/server'
+import { createRoutesStub } from 'react-router'
 import Stripe from 'stripe'
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import { addToCart, listCartBookIds, requireUserCart } from '#app/features/cart/cart.server.ts'
 import { listBooks } from '#app/features/catalog/catalog.server.ts'
 import { completePaidOrder } from '#app/features/orders/orders.server.ts'
 import { paymentProviderFor } from '#app/features/orders/payment-provider.server.ts'
+import { refundOrder } from '#app/features/orders/refunds.server.ts'
 import { createStripePaymentProvider } from '#app/features/orders/stripe.server.ts'
-import { action as checkoutAction, loader as checkoutLoader } from '#app/routes/checkout.tsx'
+import Checkout, { action as checkoutAction, loader as checkoutLoader } from '#app/routes/checkout.tsx'
 import { action as webhookAction, loader as webhookLoader } from '#app/routes/stripe-webhook.ts'
 import { emailOutbox, libraryItems, orders } from '#app/server/db/schema.server.ts'
 import { parseEnv } from '#app/server/env.server.ts'
@@ -15,6 +19,17 @@ import { createLogger } from '#app/server/logger.server.ts'
 import { createStoreServices, type StoreServices } from '#app/services.server.ts'
 import { createTestDatabase } from '#tests/db.ts'
 import { routeArgs } from '#tests/route-args.ts'
+
+/** The checkout page as the server renders it from this loader data (the route's component alone). */
+function renderCheckout(loaderData: Awaited<ReturnType<typeof checkoutLoader>>) {
+  const Stub = createRoutesStub([{ id: 'checkout', path: '/checkout', Component: Checkout }])
+  return renderToString(
+    createElement(Stub, {
+      initialEntries: ['/checkout'],
+      hydrationData: { loaderData: { checkout: loaderData } },
+    }),
+  )
+}
 
 const WEBHOOK_SECRET = 'whsec_codebook_test_secret'
 const STRIPE_ENV = { STRIPE_SECRET_KEY: 'sk_test_codebook', STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET }
@@ -139,33 +154,39 @@ async function readerWithCart(bookCount: number, offset = 0) {
   return { cookie, userId, email, cartId }
 }
 
-/** Checks out in Stripe mode: the order made and the Checkout Session it was sent to. */
+function checkoutPage(cookie: string) {
+  return checkoutLoader(routeArgs({ db: database.db, path: '/checkout', cookie, services }))
+}
+
+/**
+ * Checks out in Stripe mode: the order made (the buyer's newest, found by its attempt, not by anything the
+ * checkout recorded) and the Checkout Session the buyer was sent to.
+ */
 async function startCheckout(reader: { cookie: string; userId: string }) {
-  const { checkout } = await checkoutLoader(
-    routeArgs({ db: database.db, path: '/checkout', cookie: reader.cookie, services }),
-  )
-  const response = await postCheckout(reader.cookie, checkout.idempotencyKey)
+  const { checkout } = await checkoutPage(reader.cookie)
+  const keys = keysOf(checkout)
+  const response = await postCheckout(reader.cookie, keys)
   if (!(response instanceof Response)) throw new Error('expected a redirect to Stripe')
   const [order] = await database.db
     .select()
     .from(orders)
-    .where(eq(orders.paymentReference, sessionIdOf(response)))
-  return {
-    response,
-    order: order!,
-    sessionId: sessionIdOf(response),
-    idempotencyKey: checkout.idempotencyKey,
-  }
+    .where(and(eq(orders.userId, reader.userId), eq(orders.attemptId, keys.attemptId)))
+  return { response, order: order!, sessionId: sessionIdOf(response), keys }
 }
 
-function postCheckout(cookie: string, idempotencyKey: string) {
+/** What a rendering of the checkout form carries: the cart's key and its attempt id. */
+function keysOf(checkout: { idempotencyKey: string; attemptId: string }) {
+  return { idempotencyKey: checkout.idempotencyKey, attemptId: checkout.attemptId }
+}
+
+function postCheckout(cookie: string, keys: { idempotencyKey: string; attemptId: string }) {
   return checkoutAction(
     routeArgs({
       db: database.db,
       path: '/checkout',
       cookie,
       services,
-      init: { method: 'POST', body: new URLSearchParams({ idempotencyKey }) },
+      init: { method: 'POST', body: new URLSearchParams(keys) },
     }),
   )
 }
@@ -260,10 +281,16 @@ describe('choosing the provider', () => {
 
   test('the checkout page offers no card form in Stripe mode', async () => {
     const reader = await readerWithCart(1)
-    const page = await checkoutLoader(
-      routeArgs({ db: database.db, path: '/checkout', cookie: reader.cookie, services }),
-    )
+    const page = await checkoutPage(reader.cookie)
     expect(page.provider).toBe('stripe')
+    const html = renderCheckout(page)
+    expect(html).toContain('You will pay on Stripe&#x27;s secure page')
+    expect(html).toMatch(/<button[^>]*type="submit"[^>]*>Pay \$/)
+    for (const field of ['name', 'number', 'expiry', 'cvc']) expect(html).not.toContain(`name="${field}"`)
+    expect(html).not.toContain('Test mode')
+    // The same page in test mode has them: what this test looks for is there to be found.
+    const testMode = renderCheckout({ ...page, provider: 'test' })
+    for (const field of ['name', 'number', 'expiry', 'cvc']) expect(testMode).toContain(`name="${field}"`)
   })
 })
 
@@ -338,22 +365,39 @@ describe('starting a Stripe Checkout', () => {
     expect(sent.get('success_url')).toBe(`http://localhost:3000/orders/${order.id}`)
   })
 
-  test('a doubled or retried POST gives one order and one session', async () => {
+  test('a doubled or retried POST, or a second tab, gives one order and one session', async () => {
     const reader = await readerWithCart(1)
     const first = await startCheckout(reader)
-    const again = await postCheckout(reader.cookie, first.idempotencyKey)
+    expect(first.order).toMatchObject({ status: 'pending', paymentReference: first.sessionId })
+    const again = await postCheckout(reader.cookie, first.keys)
     expect((again as Response).headers.get('Location')).toBe(first.response.headers.get('Location'))
+    const otherTab = await postCheckout(reader.cookie, keysOf((await checkoutPage(reader.cookie)).checkout))
+    expect((otherTab as Response).headers.get('Location')).toBe(first.response.headers.get('Location'))
     expect(await database.db.select().from(orders).where(eq(orders.userId, reader.userId))).toHaveLength(1)
+  })
+
+  test('the form of a checkout whose Stripe page closed unpaid is refused; the page loaded again pays', async () => {
+    const reader = await readerWithCart(1)
+    const first = await startCheckout(reader)
+    await deliver(checkoutEvent('checkout.session.expired', { id: first.sessionId, orderId: first.order.id }))
+    const before = stripeApi.requests.length
+    const replayed = await postCheckout(reader.cookie, first.keys)
+    expect(replayed).toMatchObject({
+      init: { status: 409 },
+      data: { formError: expect.stringContaining('nothing was charged') },
+    })
+    expect(stripeApi.requests).toHaveLength(before)
+    const second = await startCheckout(reader)
+    expect(second.order.id).not.toBe(first.order.id)
+    expect(second.order.status).toBe('pending')
   })
 
   test('when Stripe refuses, the buyer is told, nothing is charged and the next attempt works', async () => {
     const reader = await readerWithCart(1)
-    const { checkout } = await checkoutLoader(
-      routeArgs({ db: database.db, path: '/checkout', cookie: reader.cookie, services }),
-    )
+    const { checkout } = await checkoutPage(reader.cookie)
     stripeApi.refuse(true)
     try {
-      const refused = await postCheckout(reader.cookie, checkout.idempotencyKey)
+      const refused = await postCheckout(reader.cookie, keysOf(checkout))
       expect(refused).toMatchObject({
         init: { status: 502 },
         data: { formError: expect.stringContaining('nothing was charged') },
@@ -364,7 +408,7 @@ describe('starting a Stripe Checkout', () => {
     const [order] = await database.db.select().from(orders).where(eq(orders.userId, reader.userId))
     expect(order).toMatchObject({ status: 'pending', paymentReference: null })
     expect(await listCartBookIds(database.db, reader.cartId)).toHaveLength(1)
-    const retried = await postCheckout(reader.cookie, checkout.idempotencyKey)
+    const retried = await postCheckout(reader.cookie, keysOf(checkout))
     expect((retried as Response).status).toBe(303)
   })
 })
@@ -436,6 +480,16 @@ describe('the webhook', () => {
     expect(owned.map((item) => item.bookId).toSorted()).toEqual(
       [catalogue[0]!.id, catalogue[1]!.id].toSorted(),
     )
+    // Refunding the older payment leaves the book owned, through the newer order that paid for it too.
+    expect(await refundOrder(database.db, first.order.id)).toBe('refunded')
+    const kept = await database.db.select().from(libraryItems).where(eq(libraryItems.userId, reader.userId))
+    expect(kept.map(({ bookId, orderId }) => ({ bookId, orderId }))).toEqual(
+      expect.arrayContaining([
+        { bookId: catalogue[0]!.id, orderId: second.order.id },
+        { bookId: catalogue[1]!.id, orderId: second.order.id },
+      ]),
+    )
+    expect(kept).toHaveLength(2)
   })
 
   test('two deliveries of one event at the same moment pay once', async () => {
@@ -514,8 +568,18 @@ describe('the webhook', () => {
       data: { object: { id: 'pi_123', object: 'payment_intent', metadata: { orderId: order.id } } },
     })
     expect((await deliver(payload)).status).toBe(200)
-    expect((await stateOf(reader, order.id)).status).toBe('pending')
-    expect(order.paymentReference).toBe(sessionId)
+    expect(await stateOf(reader, order.id)).toEqual({
+      status: 'pending',
+      owned: [],
+      cart: [catalogue[0]!.id],
+      receipts: 0,
+    })
+    // The order still waits on the session it was sent to, which can still pay it.
+    const [after] = await database.db.select().from(orders).where(eq(orders.id, order.id))
+    expect(after).toEqual(order)
+    expect(after!.paymentReference).toBe(sessionId)
+    await deliver(checkoutEvent('checkout.session.completed', { id: sessionId, orderId: order.id }))
+    expect((await stateOf(reader, order.id)).status).toBe('paid')
   })
 
   test('a delayed payment: completed unpaid changes nothing, the later success pays', async () => {

@@ -1,6 +1,6 @@
 import { and, asc, eq, isNull, lt, sql } from 'drizzle-orm'
 import { isExclusiveDatabase, type Db } from '#app/server/db/database.server.ts'
-import { books, cartItems, carts } from '#app/server/db/schema.server.ts'
+import { books, cartItems, carts, libraryItems } from '#app/server/db/schema.server.ts'
 
 /** Anonymous carts with no activity for this long are deleted. */
 export const ABANDONED_CART_DAYS = 30
@@ -60,8 +60,9 @@ function cartCache(db: Db) {
 }
 
 /**
- * Called by every write: the next read of these carts goes to the database. Exported for writes made inside
- * another module's transaction (an order emptying its cart): call it before and after the transaction.
+ * Called by every write, once it has committed: the next read of these carts goes to the database, and a
+ * read that was under way meanwhile is not kept (the generation moved). Exported for writes made inside
+ * another module's transaction (an order emptying its cart): call it after that transaction commits.
  */
 export function forgetCarts(db: Db, ...cartIds: string[]) {
   const cache = cartCaches.get(db)
@@ -174,20 +175,47 @@ export async function removeFromCart(db: Db, cartId: string, bookId: string): Pr
 
 /**
  * Moves every book of one cart into another (union, no duplicates) and deletes the emptied cart, in one
- * transaction: how a visitor's anonymous cart joins their account's at sign-in.
+ * transaction: how a visitor's anonymous cart joins their account's at sign-in. Books the account already
+ * owns are left behind: a signed-out visitor could add them, and in the account's cart nothing but a
+ * checkout would ever take them out again (the badge would count them, the checkout show nothing to pay).
  */
 export async function mergeCarts(db: Db, fromCartId: string, intoCartId: string): Promise<void> {
   if (fromCartId === intoCartId) return
-  forgetCarts(db, fromCartId, intoCartId)
   await db.transaction(async (tx) => {
     await tx.execute(sql`
       insert into ${cartItems} (cart_id, book_id, added_at)
       select ${intoCartId}, book_id, added_at from ${cartItems} where cart_id = ${fromCartId}
       on conflict do nothing`)
+    await deleteOwnedCartItems(tx, intoCartId)
     await tx.delete(carts).where(eq(carts.id, fromCartId))
     await tx.update(carts).set({ updatedAt: new Date() }).where(eq(carts.id, intoCartId))
   })
   forgetCarts(db, fromCartId, intoCartId)
+}
+
+/**
+ * Takes the books an account owns out of its cart (put there before this store dropped them at sign-in, or
+ * on another device in the moment before a purchase): the checkout page's 'Remove from my cart'.
+ */
+export async function removeOwnedBooksFromCart(db: Db, userId: string): Promise<void> {
+  const cartId = await findUserCart(db, userId)
+  if (!cartId) return
+  await deleteOwnedCartItems(db, cartId)
+  forgetCarts(db, cartId)
+}
+
+type Transaction = Parameters<Parameters<Db['transaction']>[0]>[0]
+
+/**
+ * The books of a cart that its account owns, deleted; for use inside a transaction (a merge, a checkout),
+ * after which the caller calls `forgetCarts`. An anonymous cart owns nothing and is left as it is.
+ */
+export async function deleteOwnedCartItems(db: Db | Transaction, cartId: string): Promise<void> {
+  await db.execute(sql`
+    delete from ${cartItems} where ${cartItems.cartId} = ${cartId} and ${cartItems.bookId} in (
+      select ${libraryItems.bookId} from ${libraryItems}
+      join ${carts} on ${carts.userId} = ${libraryItems.userId}
+      where ${carts.id} = ${cartId})`)
 }
 
 /** Deletes anonymous carts (and their lines) idle for ABANDONED_CART_DAYS. Returns how many went. */

@@ -4,11 +4,32 @@ import { checkoutMessages, type CheckoutField } from './checkout-messages.ts'
 import type { CardDetails } from './payments.server.ts'
 
 /**
+ * What every checkout form carries besides the card: the cart's key and this rendering's attempt id
+ * (orders.server.ts, getCheckout). A page that lacks them is out of date.
+ */
+export const CheckoutKeysSchema = z.object({
+  idempotencyKey: z.string().min(1).max(100),
+  attemptId: z.uuid(),
+})
+
+const outOfDate = 'This checkout page is out of date. Please review your order and try again.'
+
+/** The keys of a checkout form that has no card fields (the redirect provider's). */
+export function parseCheckoutKeys(
+  form: FormData,
+): { ok: true; idempotencyKey: string; attemptId: string } | { ok: false; formError: string } {
+  const parsed = CheckoutKeysSchema.safeParse({
+    idempotencyKey: form.get('idempotencyKey') ?? undefined,
+    attemptId: form.get('attemptId') ?? undefined,
+  })
+  return parsed.success ? { ok: true, ...parsed.data } : { ok: false, formError: outOfDate }
+}
+
+/**
  * The test provider's card form. Anything else posted (a price, a total, a book id) is not read: the order is
  * made from the cart and the catalogue on the server.
  */
-export const CardFormSchema = z.object({
-  idempotencyKey: z.string().min(1).max(100),
+export const CardFormSchema = CheckoutKeysSchema.extend({
   name: z
     .string({ error: checkoutMessages.nameMissing })
     .trim()
@@ -41,7 +62,7 @@ export const CardFormSchema = z.object({
 export function parseCardForm(
   form: FormData,
 ):
-  | { ok: true; idempotencyKey: string; card: CardDetails }
+  | { ok: true; idempotencyKey: string; attemptId: string; card: CardDetails }
   | { ok: false; fieldErrors: Partial<Record<CheckoutField, string>>; formError?: string } {
   const text = (name: string) => {
     const value = form.get(name)
@@ -49,6 +70,7 @@ export function parseCardForm(
   }
   const parsed = CardFormSchema.safeParse({
     idempotencyKey: text('idempotencyKey'),
+    attemptId: text('attemptId'),
     name: text('name'),
     number: text('number'),
     expiry: text('expiry'),
@@ -59,13 +81,17 @@ export function parseCardForm(
     let formError: string | undefined
     for (const issue of parsed.error.issues) {
       const field = issue.path[0]
-      if (field === 'idempotencyKey')
-        formError = 'This checkout page is out of date. Please review your order and try again.'
+      if (field === 'idempotencyKey' || field === 'attemptId') formError = outOfDate
       else if (typeof field === 'string' && !fieldErrors[field as CheckoutField])
         fieldErrors[field as CheckoutField] = issue.message
     }
     return { ok: false, fieldErrors, formError }
   }
-  const { idempotencyKey, number, name, expiry, cvc } = parsed.data
-  return { ok: true, idempotencyKey, card: { number, brand: cardBrand(number), name, expiry, cvc } }
+  const { idempotencyKey, attemptId, number, name, expiry, cvc } = parsed.data
+  return {
+    ok: true,
+    idempotencyKey,
+    attemptId,
+    card: { number, brand: cardBrand(number), name, expiry, cvc },
+  }
 }

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto'
 import { and, asc, desc, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm'
-import { forgetCarts } from '#app/features/cart/cart.server.ts'
+import { deleteOwnedCartItems, forgetCarts } from '#app/features/cart/cart.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
 import {
   books,
@@ -12,7 +12,7 @@ import {
   user,
 } from '#app/server/db/schema.server.ts'
 import { enqueueEmail } from '#app/server/outbox.server.ts'
-import type { CardDetails, PaymentProvider } from './payments.server.ts'
+import { paymentMessages, type CardDetails, type PaymentProvider } from './payments.server.ts'
 import { receiptEmail } from './receipt.ts'
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
@@ -42,15 +42,22 @@ export type Checkout = {
   idempotencyKey: string
 }
 
-/** What a buyer is about to pay for. */
-export async function getCheckout(db: Db, userId: string): Promise<Checkout> {
+/**
+ * What a buyer is about to pay for, and a fresh attempt id for this rendering of the checkout form: posting
+ * that form twice (a double click, a retried post) names the same attempt, which is charged at most once.
+ */
+export async function getCheckout(db: Db, userId: string): Promise<Checkout & { attemptId: string }> {
+  const attemptId = crypto.randomUUID()
   const [cart] = await db
     .select({ id: carts.id, updatedAt: carts.updatedAt })
     .from(carts)
     .where(eq(carts.userId, userId))
     .limit(1)
-  if (!cart) return summarize([], 'empty')
-  return summarize(await readLines(db, userId, cart.id), (lines) => idempotencyKeyOf(cart, lines))
+  if (!cart) return { ...summarize([], 'empty'), attemptId }
+  return {
+    ...summarize(await readLines(db, userId, cart.id), (lines) => idempotencyKeyOf(cart, lines)),
+    attemptId,
+  }
 }
 
 async function readLines(db: Db | Tx, userId: string, cartId: string) {
@@ -111,18 +118,26 @@ export type PlaceOrderResult =
  * the same cart waits, then finds the order made), the order is made from the catalogue's prices at this
  * moment, the card is charged, and on success the payment is recorded, the books granted, the cart emptied
  * and the receipt queued. A declined card leaves the cart as it was, grants nothing, and keeps the failed
- * attempt on record (its idempotency key may be used again with another card).
+ * attempt on record. The same attempt posted again (a double click, a retried post) is answered with its
+ * order's outcome, paid or declined, and charges nothing; a new attempt on the same cart (the page rendered
+ * again after a decline) may try another card.
+ *
+ * The charge happens inside the transaction, holding the cart's lock: that is what makes a second post wait
+ * and never charge twice, and it is only right for a provider that answers in-process (payments.server.ts).
  */
 export async function placeOrderWithCard(
   db: Db,
   input: {
     userId: string
     idempotencyKey: string
+    /** The form's attempt id (getCheckout); a caller without a form (a script) may leave it to be made up. */
+    attemptId?: string
     card: CardDetails
     provider: Extract<PaymentProvider, { kind: 'card-form' }>
     orderUrl: (orderId: string) => string
   },
 ): Promise<PlaceOrderResult> {
+  const attemptId = input.attemptId ?? crypto.randomUUID()
   let cartId: string | undefined
   const result = await db.transaction(async (tx) => {
     const [cart] = await tx
@@ -130,19 +145,25 @@ export async function placeOrderWithCard(
       .from(carts)
       .where(eq(carts.userId, input.userId))
       .for('update')
+    const attempt = await findOrderByAttempt(tx, input.userId, attemptId)
+    if (attempt?.status === 'failed') {
+      const reason = attempt.failureReason === 'insufficient-funds' ? attempt.failureReason : 'declined'
+      return { outcome: 'declined', reason, message: paymentMessages[reason] } as const
+    }
+    if (attempt) return { outcome: 'existing', orderId: attempt.id } as const
     const existing = await findOrderByKey(tx, input.userId, input.idempotencyKey)
     if (existing) return { outcome: 'existing', orderId: existing } as const
     if (!cart) return { outcome: 'empty-cart' } as const
     cartId = cart.id
     const checkout = summarize(await readLines(tx, input.userId, cart.id), input.idempotencyKey)
-    await removeOwnedFromCart(tx, input.userId, cart.id)
+    await deleteOwnedCartItems(tx, cart.id)
     if (checkout.lines.length === 0) return { outcome: 'empty-cart' } as const
     if (idempotencyKeyOf(cart, checkout.lines) !== input.idempotencyKey)
       return { outcome: 'cart-changed' } as const
     if (checkout.lines.some((line) => line.currency !== checkout.currency))
       return { outcome: 'mixed-currencies' } as const
 
-    const orderId = await insertOrder(tx, input.userId, checkout, input.provider.name)
+    const orderId = await insertOrder(tx, input.userId, checkout, attemptId, input.provider.name)
     const charge = await input.provider.charge({
       card: input.card,
       amountCents: checkout.totalCents,
@@ -173,12 +194,14 @@ export async function placeOrderWithCard(
 }
 
 /**
- * Checkout with a redirect provider, step one: a pending order made from the cart (or the one this
- * idempotency key already made). The cart stays as it is until the provider says the order is paid.
+ * Checkout with a redirect provider, step one: a pending order made from the cart, or the one this attempt
+ * or this cart's key already made (whatever its status now: the caller sends a pending one on to its
+ * payment page again, and answers the others). The cart stays as it is until the provider says the order
+ * is paid.
  */
 export async function createPendingOrder(
   db: Db,
-  input: { userId: string; idempotencyKey: string; providerName: string },
+  input: { userId: string; idempotencyKey: string; attemptId: string; providerName: string },
 ): Promise<
   | { outcome: 'created' | 'existing'; orderId: string; status: string }
   | { outcome: 'empty-cart' }
@@ -192,6 +215,8 @@ export async function createPendingOrder(
       .from(carts)
       .where(eq(carts.userId, input.userId))
       .for('update')
+    const attempt = await findOrderByAttempt(tx, input.userId, input.attemptId)
+    if (attempt) return { outcome: 'existing', orderId: attempt.id, status: attempt.status } as const
     const existing = await findOrderByKey(tx, input.userId, input.idempotencyKey)
     if (existing) {
       const [order] = await tx.select({ status: orders.status }).from(orders).where(eq(orders.id, existing))
@@ -200,13 +225,13 @@ export async function createPendingOrder(
     if (!cart) return { outcome: 'empty-cart' } as const
     cartId = cart.id
     const checkout = summarize(await readLines(tx, input.userId, cart.id), input.idempotencyKey)
-    await removeOwnedFromCart(tx, input.userId, cart.id)
+    await deleteOwnedCartItems(tx, cart.id)
     if (checkout.lines.length === 0) return { outcome: 'empty-cart' } as const
     if (idempotencyKeyOf(cart, checkout.lines) !== input.idempotencyKey)
       return { outcome: 'cart-changed' } as const
     if (checkout.lines.some((line) => line.currency !== checkout.currency))
       return { outcome: 'mixed-currencies' } as const
-    const orderId = await insertOrder(tx, input.userId, checkout, input.providerName)
+    const orderId = await insertOrder(tx, input.userId, checkout, input.attemptId, input.providerName)
     return { outcome: 'created', orderId, status: 'pending' } as const
   })
   if (cartId) forgetCarts(db, cartId)
@@ -305,6 +330,16 @@ export async function failPendingOrder(
   })
 }
 
+/** The order this rendering of the checkout form already made, whatever became of it. */
+async function findOrderByAttempt(tx: Tx, userId: string, attemptId: string) {
+  const [order] = await tx
+    .select({ id: orders.id, status: orders.status, failureReason: orders.failureReason })
+    .from(orders)
+    .where(and(eq(orders.userId, userId), eq(orders.attemptId, attemptId)))
+  return order
+}
+
+/** The live order (not failed) made from this cart as it is now, from whichever tab. */
 async function findOrderByKey(tx: Tx, userId: string, idempotencyKey: string) {
   const [order] = await tx
     .select({ id: orders.id })
@@ -320,7 +355,13 @@ async function findOrderByKey(tx: Tx, userId: string, idempotencyKey: string) {
   return order?.id
 }
 
-async function insertOrder(tx: Tx, userId: string, checkout: Checkout, providerName: string) {
+async function insertOrder(
+  tx: Tx,
+  userId: string,
+  checkout: Checkout,
+  attemptId: string,
+  providerName: string,
+) {
   const [order] = await tx
     .insert(orders)
     .values({
@@ -328,6 +369,7 @@ async function insertOrder(tx: Tx, userId: string, checkout: Checkout, providerN
       totalCents: checkout.totalCents,
       currency: checkout.currency,
       idempotencyKey: checkout.idempotencyKey,
+      attemptId,
       paymentProvider: providerName,
     })
     .returning({ id: orders.id })
@@ -341,24 +383,6 @@ async function insertOrder(tx: Tx, userId: string, checkout: Checkout, providerN
     })),
   )
   return order!.id
-}
-
-/** Books the buyer owns leave the cart: they are never charged twice. */
-async function removeOwnedFromCart(tx: Tx, userId: string, cartId: string) {
-  await tx
-    .delete(cartItems)
-    .where(
-      and(
-        eq(cartItems.cartId, cartId),
-        inArray(
-          cartItems.bookId,
-          tx
-            .select({ bookId: libraryItems.bookId })
-            .from(libraryItems)
-            .where(eq(libraryItems.userId, userId)),
-        ),
-      ),
-    )
 }
 
 async function markPaid(

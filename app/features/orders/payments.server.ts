@@ -10,10 +10,17 @@ export type ChargeResult =
 
 /**
  * How the store is paid. Two kinds, because the flows differ:
- * - 'card-form': the store's own checkout form collects the card and `charge` answers at once (the test
- *   provider; a real processor taking card data would also need PCI DSS scope, which we avoid);
+ * - 'card-form': the store's own checkout form collects the card and `charge` answers at once. For
+ *   in-process providers only (the test provider): `placeOrderWithCard` calls `charge` inside the
+ *   database transaction, holding the buyer's cart row locked, and that lock is what makes a second post of
+ *   the same checkout wait and charge nothing. A networked card processor must not be plugged in here: a
+ *   slow or hanging call would hold the lock and a connection for its whole length, and a charge that went
+ *   through just before a rollback (a timeout, a crash) would leave money taken with no order. It would need
+ *   reserve → charge → confirm instead: commit a pending order first, charge outside any transaction with
+ *   the order id as the processor's idempotency key, then mark the order paid or failed in a second
+ *   transaction (and reconcile orders left pending). It would also bring the store into PCI DSS scope;
  * - 'redirect': the buyer pays on the provider's page (Stripe Checkout) and a signed webhook marks the order
- *   paid later.
+ *   paid later: that flow already works as reserve → charge → confirm (decision 009).
  */
 export type PaymentProvider =
   | {

@@ -183,9 +183,12 @@ export type OrderStatus = (typeof ORDER_STATUSES)[number]
 
 /**
  * One checkout. Prices and the total are copied from the catalogue when the order is made (order_items keep
- * each line as paid). The idempotency key comes from the checkout form: a double click, a retried post or a
- * second tab on the same cart find the order already made (unique per buyer, except for failed attempts,
- * which a new card may retry). Card data is never stored: only the brand and last 4 digits.
+ * each line as paid). Two keys from the checkout form make it one order per checkout, whatever happens:
+ * - `attempt_id`, fresh in every rendering of the form: a double click or a retried post of that form finds
+ *   the order it made, paid or declined, and is never charged again (unique per buyer, whatever the status);
+ * - `idempotency_key`, naming the cart as it was shown: a second tab on the same cart finds the order already
+ *   made (unique per buyer, except for failed attempts: after a decline the page may try another card).
+ * Card data is never stored: only the brand and last 4 digits.
  */
 export const orders = pgTable(
   'orders',
@@ -200,6 +203,8 @@ export const orders = pgTable(
     totalCents: integer('total_cents').notNull(),
     currency: text('currency').notNull(),
     idempotencyKey: text('idempotency_key').notNull(),
+    /** Orders made before attempts were recorded carry their own id here (migration 0006). */
+    attemptId: text('attempt_id').notNull(),
     paymentProvider: text('payment_provider').notNull(),
     /** The provider's id for the payment: a test charge id, or a Stripe Checkout Session id. */
     paymentReference: text('payment_reference'),
@@ -214,6 +219,7 @@ export const orders = pgTable(
     uniqueIndex('orders_idempotency_unique')
       .on(table.userId, table.idempotencyKey)
       .where(sql`${table.status} <> 'failed'`),
+    uniqueIndex('orders_attempt_unique').on(table.userId, table.attemptId),
     uniqueIndex('orders_payment_reference_unique').on(table.paymentProvider, table.paymentReference),
     index('orders_user_created_at_idx').on(table.userId, table.createdAt),
     check('orders_status_check', sql`${table.status} in ('pending', 'paid', 'failed', 'refunded')`),
@@ -275,8 +281,10 @@ export const libraryItems = pgTable(
 /**
  * A book's files as sold (the PDF and the EPUB) and its free sample, kept in file storage
  * (app/server/storage.server.ts) under `storageKey`. `sha256` is the file's version: stamped copies are cached
- * under it, so a new edition is stamped afresh. `sourceHash` says which manuscript and renderer made it, so
- * start-up renders a book again only when either changed.
+ * under it, so a new edition is stamped afresh. `sourceHash` is the sha256 of the manuscript the file was
+ * rendered from, kept as a record only: nothing reads it. Whether start-up renders a book again is decided by
+ * a fingerprint file in storage (`books/<slug>/edition.sha256`: the renderer's version, the book's title and
+ * author and its manuscript; editions/build-editions.server.ts).
  */
 export const bookFiles = pgTable(
   'book_files',
@@ -299,8 +307,9 @@ export const bookFiles = pgTable(
 )
 
 /**
- * Mail waiting to go out (receipts), written after the purchase commits and sent by a worker that retries
- * with backoff: a mail server being down never fails a purchase, and no receipt is lost on a restart.
+ * Mail waiting to go out (receipts). A receipt is queued inside the purchase's transaction, so it exists
+ * exactly when the purchase does (decision 008), and is sent after the commit by a worker that retries with
+ * backoff: a mail server being down never fails a purchase, and no receipt is lost on a restart.
  */
 export const emailOutbox = pgTable(
   'email_outbox',

@@ -1,0 +1,108 @@
+import crypto from 'node:crypto'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { and, eq, sql } from 'drizzle-orm'
+import type { NodePgDatabase } from 'drizzle-orm/node-postgres'
+import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator'
+import type { PgliteDatabase } from 'drizzle-orm/pglite'
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
+import pg from 'pg'
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { seedCatalog } from '#app/features/catalog/catalog.server.ts'
+import { refundOrder } from '#app/features/orders/refunds.server.ts'
+import { openDatabase, type DatabaseHandle } from '#app/server/db/database.server.ts'
+import { books, libraryItems, orders } from '#app/server/db/schema.server.ts'
+
+/**
+ * The checkout's migrations (0006 attempt ids, 0007 refunds) applied to a database that already has orders,
+ * as a running store's has: on PGlite, and on PostgreSQL under `npm run test:postgres`.
+ */
+
+const drizzleFolder = path.resolve(import.meta.dirname, '../../drizzle')
+const LAST_BEFORE = '0005_library_files'
+
+let handle: DatabaseHandle
+let dispose: () => Promise<void>
+beforeAll(async () => {
+  const serverUrl = process.env.TEST_DATABASE_URL
+  if (process.env.TEST_DB !== 'postgres') {
+    handle = await openDatabase({ kind: 'pglite' })
+    dispose = () => handle.close()
+    return
+  }
+  if (!serverUrl) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL')
+  const name = `codebook_migration_${crypto.randomBytes(6).toString('hex')}`
+  await adminQuery(serverUrl, `create database ${name}`)
+  const url = new URL(serverUrl)
+  url.pathname = `/${name}`
+  handle = await openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 2 })
+  dispose = async () => {
+    await handle.close()
+    await adminQuery(serverUrl, `drop database if exists ${name} with (force)`)
+  }
+})
+afterAll(() => dispose?.())
+
+async function adminQuery(url: string, text: string) {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    await client.query(text)
+  } finally {
+    await client.end()
+  }
+}
+
+/** The migrations folder as it was up to `lastTag`, copied to a temporary folder. */
+function migrationsUpTo(lastTag: string) {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'codebook-migrations-'))
+  fs.mkdirSync(path.join(folder, 'meta'))
+  const journal = JSON.parse(fs.readFileSync(path.join(drizzleFolder, 'meta', '_journal.json'), 'utf8')) as {
+    entries: { tag: string }[]
+  }
+  const last = journal.entries.findIndex((entry) => entry.tag === lastTag)
+  if (last < 0) throw new Error(`no migration ${lastTag}`)
+  journal.entries = journal.entries.slice(0, last + 1)
+  fs.writeFileSync(path.join(folder, 'meta', '_journal.json'), JSON.stringify(journal))
+  for (const { tag } of journal.entries)
+    fs.copyFileSync(path.join(drizzleFolder, `${tag}.sql`), path.join(folder, `${tag}.sql`))
+  return folder
+}
+
+test('orders made before attempt ids and refund triggers existed migrate, and behave like new ones', async () => {
+  const migrationsFolder = migrationsUpTo(LAST_BEFORE)
+  if (handle.kind === 'pglite')
+    await migratePglite(handle.db as unknown as PgliteDatabase, { migrationsFolder })
+  else await migratePostgres(handle.db as unknown as NodePgDatabase, { migrationsFolder })
+  const { db } = handle
+  await seedCatalog(db)
+  const [book] = await db.select({ id: books.id, title: books.title }).from(books).limit(1)
+  await db.execute(sql`insert into "user" (id, name, email) values ('old-buyer', 'Old', 'old@example.com')`)
+  // Two declined attempts on one cart (they shared its key), then the paid order that granted the book.
+  await db.execute(sql`
+    insert into orders (user_id, status, total_cents, currency, idempotency_key, payment_provider, paid_at)
+    values ('old-buyer', 'failed', 1900, 'USD', 'same-cart', 'test', null),
+           ('old-buyer', 'failed', 1900, 'USD', 'same-cart', 'test', null),
+           ('old-buyer', 'paid', 1900, 'USD', 'same-cart', 'test', now())`)
+  // Only columns the old schema had.
+  const [paid] = await db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(and(eq(orders.userId, 'old-buyer'), eq(orders.status, 'paid')))
+  await db.execute(sql`
+    insert into order_items (order_id, book_id, title, price_cents, currency)
+    values (${paid!.id}, ${book!.id}, ${book!.title}, 1900, 'USD')`)
+  await db.execute(sql`
+    insert into library_items (user_id, book_id, order_id) values ('old-buyer', ${book!.id}, ${paid!.id})`)
+
+  await handle.migrate()
+
+  // Each old order is an attempt of its own: the new unique index holds, and no row is lost.
+  const migrated = await db.select().from(orders).where(eq(orders.userId, 'old-buyer'))
+  expect(migrated).toHaveLength(3)
+  for (const order of migrated) expect(order.attemptId).toBe(order.id)
+  // Refunding an old order takes its book back, as for a new one.
+  expect(await refundOrder(db, paid!.id)).toBe('refunded')
+  expect(await db.select().from(libraryItems).where(eq(libraryItems.userId, 'old-buyer'))).toEqual([])
+})
