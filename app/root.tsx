@@ -1,5 +1,13 @@
 import { useEffect, type ReactNode } from 'react'
-import { Links, Meta, Outlet, Scripts, ScrollRestoration } from 'react-router'
+import {
+  data,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  type ShouldRevalidateFunctionArgs,
+} from 'react-router'
 import { getVisitorCartBookIds } from '#app/features/cart/visitor-cart.server.ts'
 import type { RootCartData } from '#app/features/cart/use-cart.ts'
 import { getSessionUser, sessionCookieMiddleware } from '#app/features/identity/session.server.ts'
@@ -26,11 +34,21 @@ export const middleware: Route.MiddlewareFunction[] = [sessionCookieMiddleware]
 export async function loader({ request, context }: Route.LoaderArgs) {
   const app = getAppContext(context)
   const theme = readTheme(request)
-  const sessionUser = await getSessionUser({ request, context })
-  const [cartBookIds, ownedBookIds] = await Promise.all([
-    getVisitorCartBookIds(request, app, sessionUser?.id),
-    sessionUser && !sessionUser.isGuest ? listOwnedBookIds(app.db, sessionUser.id) : [],
-  ])
+  const { sessionUser, cartBookIds, ownedBookIds } = await readVisitor(request, context).catch(
+    (error: unknown) => {
+      // Every page needs who the visitor is; without the database the honest answer is 'unavailable', not a
+      // 500 that reads like a bug (a load balancer retries elsewhere on 503).
+      app.logger.error({ err: error }, 'the visitor could not be read: database unavailable?')
+      throw data(
+        {
+          title: 'CodeBook is unavailable',
+          message:
+            'We cannot reach our database just now. Nothing you saved is lost; please try again in a minute.',
+        },
+        { status: 503, headers: { 'Retry-After': '30' } },
+      )
+    },
+  )
   // A guest's email is a placeholder Better Auth made up: not the browser's business.
   const user = sessionUser
     ? { email: sessionUser.isGuest ? '' : sessionUser.email, isGuest: sessionUser.isGuest }
@@ -38,6 +56,30 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { theme, cartBookIds, user, ownedBookIds } satisfies RootCartData &
     RootUserData &
     RootLibraryData & { theme: Theme }
+}
+
+/** Who the visitor is, what is in their cart and which books they own. */
+async function readVisitor(request: Request, context: Route.LoaderArgs['context']) {
+  const app = getAppContext(context)
+  const sessionUser = await getSessionUser({ request, context })
+  const [cartBookIds, ownedBookIds] = await Promise.all([
+    getVisitorCartBookIds(request, app, sessionUser?.id),
+    sessionUser && !sessionUser.isGuest ? listOwnedBookIds(app.db, sessionUser.id) : [],
+  ])
+  return { sessionUser, cartBookIds, ownedBookIds }
+}
+
+/**
+ * A checkout post can change the cart even when it is refused (books the buyer owns are taken out), so the
+ * header's badge is read again after any answer, not only after a success (React Router's default).
+ */
+export function shouldRevalidate({
+  formMethod,
+  formAction,
+  defaultShouldRevalidate,
+}: ShouldRevalidateFunctionArgs) {
+  if (formMethod?.toUpperCase() === 'POST' && formAction === '/checkout') return true
+  return defaultShouldRevalidate
 }
 
 export function Layout({ children }: { children: ReactNode }) {

@@ -596,6 +596,21 @@ describe('a database outage', () => {
       expect(result.data).toMatchObject({ formError: identityMessages.serviceDown })
     }
   })
+
+  test('every page tells a visitor with a session cookie that the store is unavailable (503), not a 500', async () => {
+    const broken = await createTestDatabase()
+    const signedUp = await servicesFor(broken.db).auth.api.signUpEmail({
+      body: { email: 'outage-page@example.com', password: PASSWORD, name: 'x' },
+      returnHeaders: true,
+    })
+    const cookie = cookieHeader(signedUp.headers.getSetCookie())
+    await broken.dispose()
+    const thrown = await thrownBy(() => rootLoader(routeArgs({ db: broken.db, path: '/AllBooks', cookie })))
+    expect(thrown).toMatchObject({
+      init: { status: 503, headers: { 'Retry-After': '30' } },
+      data: { title: 'CodeBook is unavailable' },
+    })
+  })
 })
 
 test('guests long gone are deleted with their carts; a guest with a live session stays', async () => {
