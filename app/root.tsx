@@ -1,18 +1,11 @@
 import { useEffect, type ReactNode } from 'react'
-import {
-  data,
-  Links,
-  Meta,
-  Outlet,
-  Scripts,
-  ScrollRestoration,
-  type ShouldRevalidateFunctionArgs,
-} from 'react-router'
+import { data, Links, Meta, Outlet, Scripts, ScrollRestoration } from 'react-router'
 import { getVisitorCartBookIds } from '#app/features/cart/visitor-cart.server.ts'
 import type { RootCartData } from '#app/features/cart/use-cart.ts'
 import { getSessionUser, sessionCookieMiddleware } from '#app/features/identity/session.server.ts'
 import type { RootUserData } from '#app/features/identity/use-user.ts'
 import { listOwnedBookIds } from '#app/features/library/library.server.ts'
+import { revalidateAfterCheckoutPost } from '#app/features/orders/checkout-revalidation.ts'
 import type { RootLibraryData } from '#app/features/library/use-owned-books.ts'
 import { readTheme } from '#app/features/theme/theme.server.ts'
 import { useTheme, type Theme } from '#app/features/theme/theme.ts'
@@ -69,18 +62,7 @@ async function readVisitor(request: Request, context: Route.LoaderArgs['context'
   return { sessionUser, cartBookIds, ownedBookIds }
 }
 
-/**
- * A checkout post can change the cart even when it is refused (books the buyer owns are taken out), so the
- * header's badge is read again after any answer, not only after a success (React Router's default).
- */
-export function shouldRevalidate({
-  formMethod,
-  formAction,
-  defaultShouldRevalidate,
-}: ShouldRevalidateFunctionArgs) {
-  if (formMethod?.toUpperCase() === 'POST' && formAction === '/checkout') return true
-  return defaultShouldRevalidate
-}
+export const shouldRevalidate = revalidateAfterCheckoutPost
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce()

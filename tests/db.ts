@@ -35,7 +35,8 @@ async function prepare(handle: DatabaseHandle) {
   await seedCatalog(handle.db)
 }
 
-async function adminQuery(url: string, text: string) {
+/** Runs one statement on a PostgreSQL server as its own connection (creating and dropping databases). */
+export async function adminQuery(url: string, text: string) {
   const client = new pg.Client({ connectionString: url })
   await client.connect()
   try {

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react'
-import { data, Form, Link, redirect, useNavigation, type ShouldRevalidateFunctionArgs } from 'react-router'
+import { data, Form, Link, redirect, useNavigation } from 'react-router'
 import { primaryButton } from '#app/components/ui/button-styles.ts'
 import { SectionHeading } from '#app/components/ui/section-heading.tsx'
 import { TextField } from '#app/components/ui/text-field.tsx'
@@ -8,6 +8,7 @@ import { requireUser } from '#app/features/identity/session.server.ts'
 import { removeOwnedBooksFromCart } from '#app/features/cart/cart.server.ts'
 import { parseCardForm, parseCheckoutKeys } from '#app/features/orders/checkout-form.server.ts'
 import { checkoutMessages, type CheckoutField } from '#app/features/orders/checkout-messages.ts'
+import { revalidateAfterCheckoutPost } from '#app/features/orders/checkout-revalidation.ts'
 import {
   createPendingOrder,
   failPendingOrder,
@@ -39,19 +40,7 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   return { checkout, provider: provider.name, email: user.email }
 }
 
-/**
- * After any post of this page it is loaded again, refused posts included (React Router skips that after a
- * 4xx by default): a declined card needs a fresh attempt id so that the next card is a new attempt, and a
- * changed cart its new key. Without JavaScript the page is rendered anew anyway.
- */
-export function shouldRevalidate({
-  formMethod,
-  formAction,
-  defaultShouldRevalidate,
-}: ShouldRevalidateFunctionArgs) {
-  if (formMethod?.toUpperCase() === 'POST' && formAction === '/checkout') return true
-  return defaultShouldRevalidate
-}
+export const shouldRevalidate = revalidateAfterCheckoutPost
 
 export async function action({ request, context, url }: Route.ActionArgs) {
   const user = await requireUser({ request, context, url })

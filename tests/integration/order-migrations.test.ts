@@ -7,12 +7,12 @@ import type { NodePgDatabase } from 'drizzle-orm/node-postgres'
 import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator'
 import type { PgliteDatabase } from 'drizzle-orm/pglite'
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
-import pg from 'pg'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { seedCatalog } from '#app/features/catalog/catalog.server.ts'
 import { refundOrder } from '#app/features/orders/refunds.server.ts'
 import { openDatabase, type DatabaseHandle } from '#app/server/db/database.server.ts'
 import { books, libraryItems, orders } from '#app/server/db/schema.server.ts'
+import { adminQuery } from '#tests/db.ts'
 
 /**
  * The checkout's migrations (0006 attempt ids, 0007 refunds) applied to a database that already has orders,
@@ -43,16 +43,6 @@ beforeAll(async () => {
   }
 })
 afterAll(() => dispose?.())
-
-async function adminQuery(url: string, text: string) {
-  const client = new pg.Client({ connectionString: url })
-  await client.connect()
-  try {
-    await client.query(text)
-  } finally {
-    await client.end()
-  }
-}
 
 /** The migrations folder as it was up to `lastTag`, copied to a temporary folder. */
 function migrationsUpTo(lastTag: string) {
