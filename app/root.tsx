@@ -44,7 +44,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   )
   // A guest's email is a placeholder Better Auth made up: not the browser's business.
   const user = sessionUser
-    ? { email: sessionUser.isGuest ? '' : sessionUser.email, isGuest: sessionUser.isGuest }
+    ? {
+        email: sessionUser.isGuest ? '' : sessionUser.email,
+        isGuest: sessionUser.isGuest,
+        isAdmin: sessionUser.isAdmin,
+      }
     : null
   return { theme, cartBookIds, user, ownedBookIds } satisfies RootCartData &
     RootUserData &

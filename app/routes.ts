@@ -27,5 +27,22 @@ export default [
   route('books/:slug/sample.pdf', 'routes/book-sample.ts'),
   // Stripe's signed payment events (docs/decisions/009-stripe-checkout.md).
   route('webhooks/stripe', 'routes/stripe-webhook.ts'),
+  // Uploaded covers (the back office resizes them into AVIF, WebP and JPEG at a few widths).
+  route('media/covers/:file', 'routes/media-cover.ts'),
+  // The back office: every URL under /admin answers 404 to anyone but an admin (the layout's guard).
+  route('admin', 'routes/admin/layout.tsx', [
+    index('routes/admin/overview.tsx'),
+    route('books', 'routes/admin/books.tsx'),
+    route('books/new', 'routes/admin/book-new.tsx'),
+    route('books/:bookId', 'routes/admin/book-edit.tsx'),
+    route('books/:bookId/cover', 'routes/admin/book-cover.ts'),
+    route('books/:bookId/manuscript', 'routes/admin/book-manuscript.tsx'),
+    route('orders', 'routes/admin/orders.tsx'),
+    route('orders/export.csv', 'routes/admin/orders-export.ts'),
+    route('orders/:orderId', 'routes/admin/order.tsx'),
+    route('analytics', 'routes/admin/analytics.tsx'),
+    route('analytics/export.csv', 'routes/admin/analytics-export.ts'),
+    route('audit', 'routes/admin/audit.tsx'),
+  ]),
   route('*', 'routes/not-found.tsx'),
 ] satisfies RouteConfig

@@ -10,6 +10,8 @@ import type { ServerBuild } from 'react-router'
 import type { ViteDevServer } from 'vite'
 import { deleteAbandonedCarts } from '#app/features/cart/cart.server.ts'
 import { getVisitorCartBookIds } from '#app/features/cart/visitor-cart.server.ts'
+import { commandLineActor } from '#app/features/admin/audit.server.ts'
+import { applyAdminEmails } from '#app/features/admin/roles.server.ts'
 import { seedCatalog } from '#app/features/catalog/catalog.server.ts'
 import { deleteIdleGuests } from '#app/features/identity/account.server.ts'
 import { publishBookFiles } from '#app/features/library/book-files.server.ts'
@@ -61,6 +63,9 @@ export async function start(options: { vite?: ViteDevServer } = {}): Promise<Run
     await seedCatalog(database.db)
     // Every book's PDF, EPUB and sample, rendered from content/books when new or changed (under a second).
     await publishBookFiles(database.db, storage, logger)
+    const notRegistered = await applyAdminEmails(database.db, env.ADMIN_EMAILS, commandLineActor)
+    if (notRegistered.length > 0)
+      logger.warn({ emails: notRegistered }, 'ADMIN_EMAILS: no account yet; restart after they register')
   } catch (error) {
     logger.fatal({ err: error }, 'the store could not start')
     console.error(`\nThe store could not start: ${error instanceof Error ? error.message : String(error)}`)

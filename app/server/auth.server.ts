@@ -46,6 +46,12 @@ export function createAuth(options: AuthOptions) {
       password: { hash: hashPassword, verify: verifyPassword },
     },
     session: { expiresIn: SEVEN_DAYS, updateAge: 24 * 60 * 60 },
+    // The back office's role comes with the session; `input: false`: no sign-up or update can set it.
+    user: {
+      additionalFields: {
+        role: { type: 'string', required: false, defaultValue: 'customer', input: false },
+      },
+    },
     rateLimit: { enabled: false },
     logger: options.logger && betterAuthLogger(options.logger),
     plugins: [

@@ -65,6 +65,15 @@ export const EnvSchema = z.object({
     .regex(/^smtps?:\/\/\S+$/, 'expected an smtp:// or smtps:// URL')
     .optional(),
   MAIL_FROM: z.string().trim().min(3).default('CodeBook <orders@codebook.localhost>'),
+  /** Comma-separated emails: these accounts are made admins (the back office, /admin) at start-up. */
+  ADMIN_EMAILS: z
+    .string()
+    .trim()
+    .transform((value) =>
+      [...new Set(value.split(',').map((email) => email.trim().toLowerCase()))].filter(Boolean),
+    )
+    .pipe(z.array(z.email({ error: 'expected comma-separated email addresses' })))
+    .default([]),
   /** Both set: payments go through Stripe Checkout; neither: the built-in test provider. */
   STRIPE_SECRET_KEY: z
     .string()

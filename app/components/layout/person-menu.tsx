@@ -24,6 +24,7 @@ export function PersonMenu({ buttonClassName }: { buttonClassName: string }) {
           : [
               { to: '/account/library', label: 'My Library' },
               { to: '/account/orders', label: 'My orders' },
+              ...(user.isAdmin ? [{ to: '/admin', label: 'Back office' }] : []),
             ]),
       ]
     : [

@@ -1,9 +1,15 @@
-import { createContext, redirect, type MiddlewareFunction, type RouterContextProvider } from 'react-router'
+import {
+  createContext,
+  data,
+  redirect,
+  type MiddlewareFunction,
+  type RouterContextProvider,
+} from 'react-router'
 import { hasSessionCookie } from '#app/server/auth.server.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 
 /** Who is visiting: an account (email + password) or a guest (Better Auth's anonymous user). */
-export type SessionUser = { id: string; email: string; isGuest: boolean }
+export type SessionUser = { id: string; email: string; isGuest: boolean; isAdmin: boolean }
 
 type ResolvedSession = {
   user: SessionUser | null
@@ -34,6 +40,21 @@ export async function requireUser(args: Args & { url: URL }): Promise<SessionUse
   throw redirect(`${page}?${new URLSearchParams({ redirectTo: `${url.pathname}${url.search}` })}`)
 }
 
+/**
+ * The back office's one guard: a signed-in admin, or a 404 for anyone else (a guest, a customer, nobody), so
+ * that /admin does not reveal it exists. The admin layout runs it as middleware before any /admin loader or
+ * action; loaders and actions call it again for the admin's identity (the session is looked up once).
+ */
+export async function requireAdmin(args: Args): Promise<SessionUser> {
+  const user = await getSessionUser(args)
+  if (user?.isAdmin) return user
+  // The same answer as any unknown URL (routes/not-found.tsx).
+  throw data(
+    { title: 'Page not found', message: 'We could not find the page you asked for.' },
+    { status: 404 },
+  )
+}
+
 function resolveSession({ request, context }: Args): Promise<ResolvedSession> {
   const known = context.get(sessionContext)
   if (known) return known
@@ -55,7 +76,15 @@ async function lookUpSession(
   })
   const user = response?.user
   return {
-    user: user ? { id: user.id, email: user.email, isGuest: Boolean(user.isAnonymous) } : null,
+    user: user
+      ? {
+          id: user.id,
+          email: user.email,
+          isGuest: Boolean(user.isAnonymous),
+          // A guest is never an admin, whatever its row says.
+          isAdmin: !user.isAnonymous && user.role === 'admin',
+        }
+      : null,
     setCookies: headers.getSetCookie(),
   }
 }

@@ -1,7 +1,9 @@
 import { useRouteLoaderData } from 'react-router'
 
 /** What the root loader tells every page about who is signed in (never the user id). */
-export type RootUserData = { user: { email: string; isGuest: boolean } | null }
+export type RootUserData = {
+  user: { email: string; isGuest: boolean; isAdmin: boolean } | null
+}
 
 export function useOptionalUser(): RootUserData['user'] {
   const root = useRouteLoaderData('root') as RootUserData | undefined

@@ -8,6 +8,7 @@ import {
   check,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   smallint,
@@ -15,6 +16,7 @@ import {
   timestamp,
   uniqueIndex,
   uuid,
+  bigint,
 } from 'drizzle-orm/pg-core'
 
 const timestamps = {
@@ -23,6 +25,23 @@ const timestamps = {
     .notNull()
     .defaultNow()
     .$onUpdate(() => new Date()),
+}
+
+export const BOOK_STATUSES = ['draft', 'published', 'archived'] as const
+export type BookStatus = (typeof BOOK_STATUSES)[number]
+export const BOOK_LEVELS = ['beginner', 'intermediate', 'advanced'] as const
+export type BookLevel = (typeof BOOK_LEVELS)[number]
+
+/**
+ * An uploaded cover, resized into `widths` in each of `formats` (storage keys `<keyPrefix>-<width>.<format>`);
+ * `width`/`height` are the original's, for the aspect ratio the page reserves (no layout shift).
+ */
+export type CoverImage = {
+  keyPrefix: string
+  widths: number[]
+  formats: ('avif' | 'webp' | 'jpeg')[]
+  width: number
+  height: number
 }
 
 export const books = pgTable(
@@ -47,10 +66,23 @@ export const books = pgTable(
       .array()
       .notNull()
       .default(sql`'{}'::text[]`),
+    /** 'draft' (being prepared, not in the store), 'published', or 'archived' (out of the store; owners keep it). */
+    status: text('status', { enum: BOOK_STATUSES }).notNull().default('published'),
+    level: text('level', { enum: BOOK_LEVELS }),
+    /** The uploaded cover's variants (admin upload); null: `cover_path` (the seed's SVG covers). */
+    cover: jsonb('cover').$type<CoverImage>(),
+    /** Optimistic concurrency for the back office: every edit bumps it; an edit of an older version is a 409. */
+    version: integer('version').notNull().default(1),
     ...timestamps,
   },
   (table) => [
     uniqueIndex('books_slug_unique').on(table.slug),
+    index('books_status_created_at_idx').on(table.status, table.createdAt),
+    check('books_status_check', sql`${table.status} in ('draft', 'published', 'archived')`),
+    check(
+      'books_level_check',
+      sql`${table.level} is null or ${table.level} in ('beginner', 'intermediate', 'advanced')`,
+    ),
     uniqueIndex('books_featured_position_unique').on(table.featuredPosition),
     index('books_title_idx').on(table.title),
     check('books_price_cents_check', sql`${table.priceCents} >= 0`),
@@ -66,16 +98,25 @@ export const books = pgTable(
   ],
 )
 
+export const USER_ROLES = ['customer', 'admin'] as const
+export type UserRole = (typeof USER_ROLES)[number]
+
 // Better Auth (email + password, anonymous plugin), with its default model and field names in snake_case.
-export const user = pgTable('user', {
-  id: text('id').primaryKey(),
-  name: text('name').notNull(),
-  email: text('email').notNull().unique(),
-  emailVerified: boolean('email_verified').notNull().default(false),
-  image: text('image'),
-  isAnonymous: boolean('is_anonymous').notNull().default(false),
-  ...timestamps,
-})
+export const user = pgTable(
+  'user',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    email: text('email').notNull().unique(),
+    emailVerified: boolean('email_verified').notNull().default(false),
+    image: text('image'),
+    isAnonymous: boolean('is_anonymous').notNull().default(false),
+    /** 'customer' or 'admin' (the back office). Never set through sign-up: `npm run admin -- grant`, ADMIN_EMAILS. */
+    role: text('role', { enum: USER_ROLES }).notNull().default('customer'),
+    ...timestamps,
+  },
+  (table) => [check('user_role_check', sql`${table.role} in ('customer', 'admin')`)],
+)
 
 export const session = pgTable(
   'session',
@@ -212,6 +253,11 @@ export const orders = pgTable(
     cardLast4: text('card_last4'),
     failureReason: text('failure_reason'),
     paidAt: timestamp('paid_at', { withTimezone: true }),
+    /** An admin asked the provider for a refund (Stripe: the order is marked refunded when its webhook confirms). */
+    refundRequestedAt: timestamp('refund_requested_at', { withTimezone: true }),
+    /** The provider's id for the refund (a test refund id, or a Stripe refund id). */
+    refundReference: text('refund_reference'),
+    refundedAt: timestamp('refunded_at', { withTimezone: true }),
     ...timestamps,
   },
   (table) => [
@@ -297,6 +343,8 @@ export const bookFiles = pgTable(
     sizeBytes: integer('size_bytes').notNull(),
     sha256: text('sha256').notNull(),
     sourceHash: text('source_hash').notNull(),
+    /** The edition these files are (book_editions.number); 1 for books published before editions existed. */
+    edition: integer('edition').notNull().default(1),
     ...timestamps,
   },
   (table) => [
@@ -333,5 +381,72 @@ export const emailOutbox = pgTable(
     index('email_outbox_due_idx')
       .on(table.nextAttemptAt)
       .where(sql`${table.sentAt} is null`),
+  ],
+)
+
+/** A book's old slugs: its page under an old URL answers 301 to the current one (slugs change in the back office). */
+export const bookSlugRedirects = pgTable('book_slug_redirects', {
+  slug: text('slug').primaryKey(),
+  bookId: uuid('book_id')
+    .notNull()
+    .references(() => books.id, { onDelete: 'cascade' }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+})
+
+/** The manuscript being worked on in the back office (Markdown as in content/books/), before it is published. */
+export const bookManuscripts = pgTable('book_manuscripts', {
+  bookId: uuid('book_id')
+    .primaryKey()
+    .references(() => books.id, { onDelete: 'cascade' }),
+  source: text('source').notNull(),
+  updatedBy: text('updated_by').references(() => user.id, { onDelete: 'set null' }),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+})
+
+/**
+ * Every published edition of a book: its number, date, changelog and the manuscript it was rendered from.
+ * The newest is what `book_files` holds and owners download.
+ */
+export const bookEditions = pgTable(
+  'book_editions',
+  {
+    bookId: uuid('book_id')
+      .notNull()
+      .references(() => books.id, { onDelete: 'cascade' }),
+    number: integer('number').notNull(),
+    changelog: text('changelog').notNull().default(''),
+    manuscript: text('manuscript').notNull(),
+    sourceHash: text('source_hash').notNull(),
+    publishedBy: text('published_by').references(() => user.id, { onDelete: 'set null' }),
+    publishedAt: timestamp('published_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.bookId, table.number] }),
+    check('book_editions_number_check', sql`${table.number} >= 1`),
+  ],
+)
+
+/**
+ * What admins changed, who and when, with the row before and after as JSON: written in the same transaction
+ * as the change, never updated or deleted by the store.
+ */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    actorId: text('actor_id').references(() => user.id, { onDelete: 'set null' }),
+    /** Kept as it was: the actor's account may be deleted or change its email later. 'cli' for the command line. */
+    actorEmail: text('actor_email').notNull(),
+    /** What was done, as '<entity>.<verb>': 'book.create', 'book.update', 'order.refund', 'user.grant-admin', … */
+    action: text('action').notNull(),
+    entityType: text('entity_type').notNull(),
+    entityId: text('entity_id').notNull(),
+    before: jsonb('before'),
+    after: jsonb('after'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index('audit_log_created_at_idx').on(table.createdAt, table.id),
+    index('audit_log_entity_idx').on(table.entityType, table.entityId),
   ],
 )

@@ -1,0 +1,68 @@
+import { and, asc, eq, inArray, sql } from 'drizzle-orm'
+import type { Db } from '#app/server/db/database.server.ts'
+import { session, user, type UserRole } from '#app/server/db/schema.server.ts'
+import { recordAudit, type Actor } from './audit.server.ts'
+
+export type RoleChange =
+  | { outcome: 'changed'; email: string }
+  | { outcome: 'unchanged'; email: string }
+  | { outcome: 'unknown-account' }
+  | { outcome: 'guest' }
+
+/**
+ * Makes an account an admin or a customer again, with an audit entry. Guests are never admins. The change
+ * holds from the account's next request: the role is read with the session, not cached in its cookie.
+ */
+export async function setRole(db: Db, email: string, role: UserRole, actor: Actor): Promise<RoleChange> {
+  const normalized = email.trim().toLowerCase()
+  return db.transaction(async (tx) => {
+    const [account] = await tx
+      .select({ id: user.id, role: user.role, isAnonymous: user.isAnonymous })
+      .from(user)
+      .where(eq(sql`lower(${user.email})`, normalized))
+      .for('update')
+    if (!account) return { outcome: 'unknown-account' as const }
+    if (account.isAnonymous) return { outcome: 'guest' as const }
+    if (account.role === role) return { outcome: 'unchanged' as const, email: normalized }
+    await tx.update(user).set({ role }).where(eq(user.id, account.id))
+    await recordAudit(tx, {
+      actor,
+      action: role === 'admin' ? 'user.grant-admin' : 'user.revoke-admin',
+      entityType: 'user',
+      entityId: account.id,
+      before: { email: normalized, role: account.role },
+      after: { email: normalized, role },
+    })
+    return { outcome: 'changed' as const, email: normalized }
+  })
+}
+
+export type AdminAccount = { id: string; email: string; createdAt: Date; sessions: number }
+
+export async function listAdmins(db: Db): Promise<AdminAccount[]> {
+  return db
+    .select({
+      id: user.id,
+      email: user.email,
+      createdAt: user.createdAt,
+      sessions: sql<number>`(select count(*)::int from ${session} where ${session.userId} = ${user.id} and ${session.expiresAt} > now())`,
+    })
+    .from(user)
+    .where(and(eq(user.role, 'admin'), eq(user.isAnonymous, false)))
+    .orderBy(asc(user.email))
+}
+
+/**
+ * ADMIN_EMAILS at start-up: each listed account that exists becomes an admin (recorded in the audit log as the
+ * command line's doing). Returns the addresses that have no account yet, for the start-up log.
+ */
+export async function applyAdminEmails(db: Db, emails: readonly string[], actor: Actor): Promise<string[]> {
+  if (emails.length === 0) return []
+  const existing = await db
+    .select({ email: sql<string>`lower(${user.email})` })
+    .from(user)
+    .where(and(inArray(sql`lower(${user.email})`, [...emails]), eq(user.isAnonymous, false)))
+  const found = new Set(existing.map((row) => row.email))
+  for (const email of found) await setRole(db, email, 'admin', actor)
+  return emails.filter((email) => !found.has(email))
+}

@@ -1,0 +1,126 @@
+import { Link } from 'react-router'
+import { listAuditLog } from '#app/features/admin/audit.server.ts'
+import { requireAdmin } from '#app/features/identity/session.server.ts'
+import { getAppContext } from '#app/server/context.server.ts'
+import type { Route } from './+types/audit'
+
+export const meta: Route.MetaFunction = () => [
+  { title: 'Audit log — Back office — CodeBook' },
+  { name: 'robots', content: 'noindex' },
+]
+
+export async function loader({ request, context, url }: Route.LoaderArgs) {
+  await requireAdmin({ request, context })
+  // Keyset paging: `before` is the id the previous page ended at; anything else shows the newest entries.
+  const raw = url.searchParams.get('before')
+  const beforeId = raw && /^[1-9]\d{0,15}$/.test(raw) ? Number(raw) : undefined
+  const { rows, nextBeforeId } = await listAuditLog(getAppContext(context).db, { beforeId })
+  return {
+    isFirstPage: beforeId === undefined,
+    nextBeforeId,
+    entries: rows.map((row) => ({
+      id: row.id,
+      at: row.createdAt.toISOString(),
+      actor: row.actorEmail,
+      action: row.action,
+      entity: `${row.entityType} ${row.entityId}`,
+      before: row.before === null ? null : JSON.stringify(row.before, null, 2),
+      after: row.after === null ? null : JSON.stringify(row.after, null, 2),
+    })),
+  }
+}
+
+const dateFormat = new Intl.DateTimeFormat('en-GB', {
+  dateStyle: 'medium',
+  timeStyle: 'medium',
+  timeZone: 'UTC',
+})
+
+export default function AuditLog({ loaderData }: Route.ComponentProps) {
+  const { entries, isFirstPage, nextBeforeId } = loaderData
+  return (
+    <section aria-labelledby="audit-heading">
+      <h1 id="audit-heading" className="mb-2 text-2xl font-semibold">
+        Audit log
+      </h1>
+      <p className="mb-6 text-sm text-slate-700 dark:text-slate-300">
+        Every change made in the back office or with <code>npm run admin</code>, newest first (times in UTC).
+      </p>
+      {entries.length === 0 ? (
+        <p>No changes recorded yet.</p>
+      ) : (
+        <div className="overflow-x-auto">
+          <table className="w-full border-collapse text-left text-sm">
+            <thead>
+              <tr className="border-b border-slate-300 dark:border-gray-600">
+                <th scope="col" className="py-2 pr-4">
+                  When
+                </th>
+                <th scope="col" className="py-2 pr-4">
+                  Who
+                </th>
+                <th scope="col" className="py-2 pr-4">
+                  What
+                </th>
+                <th scope="col" className="py-2 pr-4">
+                  Changed
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {entries.map((entry) => (
+                <tr key={entry.id} className="border-b border-slate-200 align-top dark:border-gray-700">
+                  <td className="py-2 pr-4 whitespace-nowrap">
+                    <time dateTime={entry.at}>{dateFormat.format(new Date(entry.at))}</time>
+                  </td>
+                  <td className="py-2 pr-4">{entry.actor}</td>
+                  <td className="py-2 pr-4">
+                    <span className="font-medium">{entry.action}</span>
+                    <br />
+                    <span className="text-xs break-all text-slate-700 dark:text-slate-300">
+                      {entry.entity}
+                    </span>
+                  </td>
+                  <td className="py-2 pr-4">
+                    <details>
+                      <summary className="cursor-pointer">Before → after</summary>
+                      <div className="mt-2 grid gap-2 md:grid-cols-2">
+                        <div>
+                          <p className="text-xs font-semibold">Before</p>
+                          <pre className="max-h-64 overflow-auto rounded bg-slate-100 p-2 text-xs dark:bg-gray-800">
+                            {entry.before ?? '—'}
+                          </pre>
+                        </div>
+                        <div>
+                          <p className="text-xs font-semibold">After</p>
+                          <pre className="max-h-64 overflow-auto rounded bg-slate-100 p-2 text-xs dark:bg-gray-800">
+                            {entry.after ?? '—'}
+                          </pre>
+                        </div>
+                      </div>
+                    </details>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <nav aria-label="Audit log pages" className="mt-6 flex gap-4">
+        {!isFirstPage && (
+          <Link to="/admin/audit" className="text-blue-700 underline dark:text-blue-300">
+            Newest entries
+          </Link>
+        )}
+        {nextBeforeId !== null && (
+          <Link
+            to={`/admin/audit?before=${nextBeforeId}`}
+            className="text-blue-700 underline dark:text-blue-300"
+          >
+            Older entries
+          </Link>
+        )}
+      </nav>
+    </section>
+  )
+}

@@ -1,0 +1,8 @@
+import { requireAdmin } from '#app/features/identity/session.server.ts'
+import type { Route } from './+types/book-cover'
+
+// Placeholder: built in issue 12.
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireAdmin({ request, context })
+  return new Response('Not built yet', { status: 501 })
+}
