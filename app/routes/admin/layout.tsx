@@ -3,25 +3,22 @@ import { requireAdmin } from '#app/features/identity/session.server.ts'
 import type { Route } from './+types/layout'
 
 /**
- * Every /admin URL is behind this: the guard runs before any admin loader or action, and anyone who is not an
- * admin gets the store's ordinary 404.
+ * Every /admin URL is behind `requireAdmin`: this layout's loader and every admin route's own loader and action
+ * call it (tests/integration/admin-guard.test.ts walks app/routes.ts to prove none forgets), and anyone who is
+ * not an admin gets the store's ordinary 404 page, rendered in the store's frame as for any unknown URL. Not
+ * a middleware: a middleware's error is rendered before the root loader runs, which would show a signed-in
+ * customer a signed-out header on /admin only — telling that URL apart from a page that does not exist.
  */
-export const middleware: Route.MiddlewareFunction[] = [
-  async ({ request, context }, next) => {
-    await requireAdmin({ request, context })
-    return next()
-  },
-]
-
 export async function loader({ request, context }: Route.LoaderArgs) {
   const admin = await requireAdmin({ request, context })
   return { adminEmail: admin.email }
 }
 
-export const meta: Route.MetaFunction = ({ error }) => [
-  { title: error ? 'Page not found — CodeBook' : 'Back office — CodeBook' },
-  { name: 'robots', content: 'noindex' },
-]
+export const meta: Route.MetaFunction = ({ error }) =>
+  // As routes/not-found.tsx says it, for anyone who is not an admin.
+  error
+    ? [{ title: 'Page not found — CodeBook' }]
+    : [{ title: 'Back office — CodeBook' }, { name: 'robots', content: 'noindex' }]
 
 const sections = [
   { to: '/admin', label: 'Overview', end: true },
