@@ -30,8 +30,6 @@ export async function refundOrder(
   return order.status === 'refunded' ? 'already-refunded' : 'not-paid'
 }
 
-export const REFUND_REASON_MAX_LENGTH = 500
-
 export type AdminRefundOutcome =
   /** The test provider: the money went back and the order is refunded (books taken back, mail queued). */
   | { outcome: 'refunded' }
