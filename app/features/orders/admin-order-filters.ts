@@ -14,7 +14,10 @@ const isoDate = z
   }, 'This is not a real date.')
 
 const optional = <T extends z.ZodType>(schema: T) =>
-  z.preprocess((value) => (typeof value === 'string' && value.trim() === '' ? undefined : value), schema.optional())
+  z.preprocess(
+    (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
+    schema.optional(),
+  )
 
 /**
  * The filters of /admin/orders and its CSV export, from the query string: the same rules for the form (as
@@ -26,10 +29,7 @@ export const OrderFiltersSchema = z
     from: optional(isoDate),
     to: optional(isoDate),
     buyer: optional(
-      z
-        .string()
-        .trim()
-        .max(BUYER_FILTER_MAX_LENGTH, `At most ${BUYER_FILTER_MAX_LENGTH} characters.`),
+      z.string().trim().max(BUYER_FILTER_MAX_LENGTH, `At most ${BUYER_FILTER_MAX_LENGTH} characters.`),
     ),
     book: optional(z.uuid({ error: 'Choose a book from the list.' })),
   })
@@ -44,7 +44,11 @@ export type OrderFilterField = keyof OrderFilters
 /** The filters as the query string carried them (for the form), and the first problem with each. */
 export function parseOrderFilters(params: URLSearchParams):
   | { ok: true; filters: OrderFilters; values: Record<OrderFilterField, string> }
-  | { ok: false; errors: Partial<Record<OrderFilterField, string>>; values: Record<OrderFilterField, string> } {
+  | {
+      ok: false
+      errors: Partial<Record<OrderFilterField, string>>
+      values: Record<OrderFilterField, string>
+    } {
   const values = {
     status: params.get('status') ?? '',
     from: params.get('from') ?? '',

@@ -28,7 +28,11 @@ export type PaymentProvider =
       name: 'test'
       charge(input: { card: CardDetails; amountCents: number; currency: string }): Promise<ChargeResult>
       /** Gives a charge's money back at once (in-process, like `charge`): the refund's reference. */
-      refund(input: { reference: string; amountCents: number; currency: string }): Promise<{ reference: string }>
+      refund(input: {
+        reference: string
+        amountCents: number
+        currency: string
+      }): Promise<{ reference: string }>
     }
   | {
       kind: 'redirect'

@@ -229,16 +229,12 @@ async function markRefunded(
   },
 ) {
   // The trigger of migration 0007 takes the books back in this statement.
-  const [order] = await tx
-    .update(orders)
-    .set(change.after)
-    .where(eq(orders.id, orderId))
-    .returning({
-      userId: orders.userId,
-      number: orders.number,
-      totalCents: orders.totalCents,
-      currency: orders.currency,
-    })
+  const [order] = await tx.update(orders).set(change.after).where(eq(orders.id, orderId)).returning({
+    userId: orders.userId,
+    number: orders.number,
+    totalCents: orders.totalCents,
+    currency: orders.currency,
+  })
   await recordAudit(tx, {
     actor: change.actor,
     action: 'order.refund',

@@ -224,7 +224,9 @@ async function interpretRefund(
   }
   const orderId = z
     .uuid()
-    .safeParse(refund.orderId ?? (refund.paymentIntent ? await orderOfPayment(refund.paymentIntent) : undefined))
+    .safeParse(
+      refund.orderId ?? (refund.paymentIntent ? await orderOfPayment(refund.paymentIntent) : undefined),
+    )
   if (!orderId.success) return { kind: 'ignored', reason: 'refund names no CodeBook order' }
   return {
     kind: 'refunded',

@@ -104,7 +104,11 @@ export async function loader({ request, context, params, url }: Route.LoaderArgs
   }
 }
 
-type ActionData = { fieldErrors?: Partial<Record<'confirm' | 'reason', string>>; formError?: string; reason?: string }
+type ActionData = {
+  fieldErrors?: Partial<Record<'confirm' | 'reason', string>>
+  formError?: string
+  reason?: string
+}
 
 /**
  * The refund form (decision 014). Bad input → 400 with the field's message; an order that is not paid, or
@@ -126,7 +130,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       fieldErrors[field] ??= issue.message
     }
     const reason = form.get('reason')
-    return data<ActionData>({ fieldErrors, reason: typeof reason === 'string' ? reason : '' }, { status: 400 })
+    return data<ActionData>(
+      { fieldErrors, reason: typeof reason === 'string' ? reason : '' },
+      { status: 400 },
+    )
   }
   const result = await refundOrderAsAdmin(app.db, {
     orderId,
@@ -151,7 +158,11 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   }
 }
 
-const dateFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' })
+const dateFormat = new Intl.DateTimeFormat('en-GB', {
+  dateStyle: 'medium',
+  timeStyle: 'short',
+  timeZone: 'UTC',
+})
 const when = (iso: string | null) => (iso ? `${dateFormat.format(new Date(iso))} UTC` : '—')
 const muted = 'text-slate-700 dark:text-slate-300'
 const cell = 'py-2 pr-4'
@@ -177,7 +188,8 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
         </p>
       ) : notice === 'requested' ? (
         <p role="status" className="rounded-lg border border-amber-700 p-3 dark:border-amber-400">
-          Stripe accepted the refund. The order is marked refunded (and the buyer mailed) when Stripe confirms it.
+          Stripe accepted the refund. The order is marked refunded (and the buyer mailed) when Stripe confirms
+          it.
         </p>
       ) : null}
 
@@ -269,7 +281,10 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
       </section>
 
       {order.canRefund ? (
-        <section aria-labelledby="refund-heading" className="rounded-lg border border-red-700 p-4 dark:border-red-400">
+        <section
+          aria-labelledby="refund-heading"
+          className="rounded-lg border border-red-700 p-4 dark:border-red-400"
+        >
           <h2 id="refund-heading" className="mb-2 text-lg font-semibold">
             Refund this order
           </h2>

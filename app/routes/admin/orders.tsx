@@ -54,7 +54,11 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   }
 }
 
-const dateFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' })
+const dateFormat = new Intl.DateTimeFormat('en-GB', {
+  dateStyle: 'medium',
+  timeStyle: 'short',
+  timeZone: 'UTC',
+})
 
 const statusLabels: Record<(typeof ORDER_STATUS_OPTIONS)[number], string> = {
   pending: 'Awaiting payment',
@@ -91,7 +95,13 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
             </option>
           ))}
         </FilterSelect>
-        <TextField label="From (UTC)" name="from" type="date" defaultValue={values.from} error={errors.from} />
+        <TextField
+          label="From (UTC)"
+          name="from"
+          type="date"
+          defaultValue={values.from}
+          error={errors.from}
+        />
         <TextField label="To (UTC)" name="to" type="date" defaultValue={values.to} error={errors.to} />
         <TextField
           label="Buyer email contains"
