@@ -1,5 +1,8 @@
 import crypto from 'node:crypto'
 import { and, eq } from 'drizzle-orm'
+import { createElement } from 'react'
+import { renderToString } from 'react-dom/server'
+import { createRoutesStub } from 'react-router'
 import Stripe from 'stripe'
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import { listAuditLog } from '#app/features/admin/audit.server.ts'
@@ -8,9 +11,9 @@ import { recordDownload } from '#app/features/library/library.server.ts'
 import { csvCell, streamOrdersCsv } from '#app/features/orders/admin-orders.server.ts'
 import { paymentProviderFor } from '#app/features/orders/payment-provider.server.ts'
 import { createStripePaymentProvider } from '#app/features/orders/stripe.server.ts'
-import { action as orderAction, loader as orderLoader } from '#app/routes/admin/order.tsx'
+import AdminOrder, { action as orderAction, loader as orderLoader } from '#app/routes/admin/order.tsx'
 import { loader as exportLoader } from '#app/routes/admin/orders-export.ts'
-import { loader as ordersLoader } from '#app/routes/admin/orders.tsx'
+import AdminOrders, { loader as ordersLoader } from '#app/routes/admin/orders.tsx'
 import { action as webhookAction } from '#app/routes/stripe-webhook.ts'
 import { emailOutbox, libraryItems, orderItems, orders } from '#app/server/db/schema.server.ts'
 import { parseEnv } from '#app/server/env.server.ts'
@@ -121,6 +124,25 @@ async function insertOrders(
     })),
   )
   return rows
+}
+
+/** A route's page as the server renders it from this loader (and action) data. */
+function render(
+  path: string,
+  Component: typeof AdminOrders | typeof AdminOrder,
+  loaderData: unknown,
+  actionData?: unknown,
+) {
+  const Stub = createRoutesStub([{ id: 'page', path: path.split('?')[0], Component }])
+  return renderToString(
+    createElement(Stub, {
+      initialEntries: [path],
+      hydrationData: {
+        loaderData: { page: loaderData },
+        ...(actionData ? { actionData: { page: actionData } } : {}),
+      },
+    }),
+  ).replaceAll('<!-- -->', '') // React's marker between adjacent text nodes
 }
 
 /** RFC 4180, as a spreadsheet reads it: enough to check what the export wrote. */
@@ -266,6 +288,44 @@ describe('/admin/orders', () => {
       expect(response.status).toBe(400)
       expect(await response.text()).toMatch(/not valid/)
     }
+  })
+})
+
+describe('the pages as rendered', () => {
+  test('the list: labelled filters, errors beside their fields, the export link carrying the filters', async () => {
+    const buyer = await createBuyer(database.db, [book(3).id])
+    const query = `?buyer=${encodeURIComponent(buyer.email)}&status=paid`
+    const html = render(`/admin/orders${query}`, AdminOrders, unwrap(await loadOrders(query)).data)
+    expect(html).toContain(`#${buyer.orderNumber}`)
+    expect(html).toContain(`href="/admin/orders/${buyer.orderId}"`)
+    expect(html).toContain(
+      `href="/admin/orders/export.csv?status=paid&amp;buyer=${encodeURIComponent(buyer.email)}"`,
+    )
+    for (const label of ['Status', 'From (UTC)', 'To (UTC)', 'Buyer email contains', 'Book'])
+      expect(html).toContain(`>${label}</label>`)
+    const bad = unwrap(await loadOrders('?from=2026-02-30&status=nope'))
+    const badHtml = render('/admin/orders?from=2026-02-30&status=nope', AdminOrders, bad.data)
+    expect(badHtml).toContain('This is not a real date.')
+    expect(badHtml).toContain('aria-invalid="true"')
+    expect(badHtml).not.toContain('Export CSV')
+  })
+
+  test('the order page: the refund form for a paid order, its errors, and none once refunded', async () => {
+    const buyer = await createBuyer(database.db, [book(5).id])
+    const path = `/admin/orders/${buyer.orderId}`
+    const html = render(path, AdminOrder, await loadOrder(buyer.orderId), {
+      fieldErrors: { confirm: 'Tick the box to confirm the refund.' },
+      reason: 'Asked <by> buyer',
+    })
+    expect(html).toContain(`Order #${buyer.orderNumber}`)
+    expect(html).toContain('Reason (optional, kept in the audit log)')
+    expect(html).toContain('Tick the box to confirm the refund.')
+    expect(html).toContain('Asked &lt;by&gt; buyer')
+    await postRefund(buyer.orderId, { confirm: 'yes' })
+    const after = render(path, AdminOrder, await loadOrder(buyer.orderId))
+    expect(after).not.toContain('Refund this order')
+    expect(after).toContain('Revoked (refunded)')
+    expect(after).toContain('order.refund')
   })
 })
 
