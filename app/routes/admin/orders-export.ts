@@ -1,4 +1,4 @@
-import { parseOrderFilters } from '#app/features/orders/admin-order-filters.ts'
+import { parseOrderFilters } from '#app/features/orders/admin-order-filters.server.ts'
 import { streamOrdersCsv } from '#app/features/orders/admin-orders.server.ts'
 import { requireAdmin } from '#app/features/identity/session.server.ts'
 import { getAppContext } from '#app/server/context.server.ts'

@@ -4,9 +4,9 @@ import {
   BUYER_FILTER_MAX_LENGTH,
   ORDER_STATUS_OPTIONS,
   orderFiltersQuery,
-  parseOrderFilters,
   type OrderFilterField,
 } from '#app/features/orders/admin-order-filters.ts'
+import { parseOrderFilters } from '#app/features/orders/admin-order-filters.server.ts'
 import { listBookChoices, listOrdersForAdmin } from '#app/features/orders/admin-orders.server.ts'
 import { OrderStatus } from '#app/features/orders/components/order-status.tsx'
 import { requireAdmin } from '#app/features/identity/session.server.ts'
