@@ -816,6 +816,37 @@ describe('refunding with Stripe', () => {
     expect(await refundMails(order.orderId)).toEqual([])
   })
 
+  test('a refund that fails at Stripe lets the admin ask again, as a new refund', async () => {
+    const order = await paidStripeOrder([1])
+    await postRefund(order.orderId, { confirm: 'yes' }, { services })
+    const first = (await orderRow(order.orderId)).refundReference!
+    const failed = {
+      id: first,
+      object: 'refund',
+      amount: order.total,
+      status: 'failed',
+      payment_intent: `pi_for_${order.sessionId}`,
+      metadata: { orderId: order.orderId },
+    }
+    expect((await deliver('refund.failed', failed)).status).toBe(200)
+    expect((await deliver('refund.updated', failed)).status).toBe(200)
+    expect(await orderRow(order.orderId)).toMatchObject({ status: 'paid', refundRequestedAt: null })
+    const { rows: audit } = await listAuditLog(database.db, { entity: { type: 'order', id: order.orderId } })
+    expect(audit.map((entry) => entry.action)).toEqual(['order.refund-failed', 'order.refund-request'])
+    expect((await loadOrder(order.orderId, admin.cookie, services)).order.canRefund).toBe(true)
+
+    const before = stripeApi.requests.length
+    await postRefund(order.orderId, { confirm: 'yes' }, { services })
+    const retry = stripeApi.requests.slice(before).find((request) => request.path === '/v1/refunds')!
+    expect(retry.headers.get('Idempotency-Key')).toBe(`refund-${order.orderId}-after-${first}`)
+    const second = await orderRow(order.orderId)
+    expect(second.refundRequestedAt).toEqual(expect.any(Date))
+    expect(second.refundReference).not.toBe(first)
+    expect(
+      await database.db.select().from(libraryItems).where(eq(libraryItems.orderId, order.orderId)),
+    ).toHaveLength(1)
+  })
+
   test('when Stripe refuses the refund, the admin is told (502) and nothing changes', async () => {
     const order = await paidStripeOrder([15])
     stripeApi.refuse(true)

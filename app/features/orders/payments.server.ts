@@ -55,13 +55,16 @@ export type PaymentProvider =
       /**
        * Asks the provider to give a paid order's money back in full. The answer only says the request was
        * accepted: the order becomes refunded when the provider's signed webhook confirms it (a 'refunded'
-       * effect). Repeating the request for the same order returns the same refund, never a second one.
+       * effect). Repeating the request for the same order returns the same refund, never a second one
+       * (until that refund fails: then `previousRefund` makes the next request a new one).
        */
       requestRefund(input: {
         orderId: string
         orderNumber: number
         /** The order's payment reference (the Checkout Session id). */
         reference: string
+        /** The order's earlier refund that failed, if any: asking again must not get that one back. */
+        previousRefund: string | null
       }): Promise<{ reference: string; status: string }>
     }
 
@@ -84,6 +87,8 @@ export type PaymentWebhook =
          * order's total.
          */
         | { kind: 'refunded'; orderId: string; refundReference: string | null; amountRefundedCents: number }
+        /** A refund asked for did not go through (a closed card account, say): it may be asked for again. */
+        | { kind: 'refund-failed'; orderId: string; refundReference: string; status: string }
         | { kind: 'ignored'; reason: string }
     }
 

@@ -98,6 +98,7 @@ export async function refundOrderAsAdmin(
         orderId: input.orderId,
         orderNumber: order.number,
         reference: order.paymentReference ?? '',
+        previousRefund: order.refundReference,
       })
     } catch (error) {
       const detail = error instanceof Error ? error.message : String(error)
@@ -185,6 +186,43 @@ export async function confirmRefund(
       orderUrl: input.orderUrl,
     })
     return 'refunded' as const
+  })
+}
+
+/**
+ * A refund asked for from the back office did not go through (Stripe's `refund.failed`, or `refund.updated`
+ * failed/canceled): the order, still paid, is no longer waiting on it, so the admin may refund again, and the
+ * audit log says why. Only the refund the order is waiting on counts; a repeat finds nothing to undo.
+ */
+export async function failRefund(
+  db: Db,
+  input: { orderId: string; refundReference: string; status: string },
+): Promise<'reopened' | 'not-waiting'> {
+  return db.transaction(async (tx) => {
+    const [order] = await tx
+      .select(refundState)
+      .from(orders)
+      .where(eq(orders.id, input.orderId))
+      .for('update')
+    if (
+      !order ||
+      order.status !== 'paid' ||
+      !order.refundRequestedAt ||
+      order.refundReference !== input.refundReference
+    )
+      return 'not-waiting' as const
+    // The failed refund's id stays: the next request is made with a new idempotency key after it.
+    const after = { refundRequestedAt: null }
+    await tx.update(orders).set(after).where(eq(orders.id, input.orderId))
+    await recordAudit(tx, {
+      actor: stripeActor,
+      action: 'order.refund-failed',
+      entityType: 'order',
+      entityId: input.orderId,
+      before: order,
+      after: { ...order, ...after, refundStatus: input.status },
+    })
+    return 'reopened' as const
   })
 }
 

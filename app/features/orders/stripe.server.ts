@@ -86,8 +86,13 @@ export function createStripePaymentProvider(
           reason: 'requested_by_customer',
           metadata: { orderId: input.orderId, orderNumber: String(input.orderNumber) },
         },
-        // A double click, a retried POST or the SDK's own retries get this refund back, never a second one.
-        { idempotencyKey: `refund-${input.orderId}` },
+        // A double click, a retried POST or the SDK's own retries get this refund back, never a second one;
+        // after a refund that failed, the next request is a new one.
+        {
+          idempotencyKey: input.previousRefund
+            ? `refund-${input.orderId}-after-${input.previousRefund}`
+            : `refund-${input.orderId}`,
+        },
       )
       return { reference: refund.id, status: refund.status ?? 'pending' }
     },
@@ -161,7 +166,12 @@ async function interpretEvent(raw: unknown, orderOfPayment: OrderOfPayment): Pro
     eventType,
     effect,
   })
-  if (eventType === 'charge.refunded' || eventType === 'refund.created' || eventType === 'refund.updated')
+  if (
+    eventType === 'charge.refunded' ||
+    eventType === 'refund.created' ||
+    eventType === 'refund.updated' ||
+    eventType === 'refund.failed'
+  )
     return result(await interpretRefund(eventType, event.data.data.object, orderOfPayment))
   if (!eventType.startsWith('checkout.session.'))
     return result({ kind: 'ignored', reason: 'event type not handled' })
@@ -193,7 +203,8 @@ async function interpretEvent(raw: unknown, orderOfPayment: OrderOfPayment): Pro
  * Money given back: `charge.refunded` (any refund of the charge, ours or the dashboard's; `amount_refunded` is
  * the total so far) or a refund that `succeeded` (`refund.created`/`refund.updated`: a card refund usually
  * succeeds at once, other methods later). Either may arrive first, and both usually do: the store acts on
- * the first and the other finds the order refunded.
+ * the first and the other finds the order refunded. A refund of ours that `failed` or was `canceled`
+ * (`refund.failed`/`refund.updated`) lets the admin ask again.
  */
 async function interpretRefund(
   eventType: string,
@@ -213,8 +224,14 @@ async function interpretRefund(
   } else {
     const parsed = RefundSchema.safeParse(object)
     if (!parsed.success) return { kind: 'ignored', reason: 'not a refund' }
-    if (parsed.data.status !== 'succeeded')
-      return { kind: 'ignored', reason: `refund status ${parsed.data.status ?? 'unknown'}` }
+    const status = parsed.data.status ?? 'unknown'
+    if (status === 'failed' || status === 'canceled') {
+      const orderId = z.uuid().safeParse(parsed.data.metadata?.orderId)
+      // Only a refund the back office asked for is waited on; one made in the dashboard is Stripe's to show.
+      if (!orderId.success) return { kind: 'ignored', reason: `refund ${status}, not ours` }
+      return { kind: 'refund-failed', orderId: orderId.data, refundReference: parsed.data.id, status }
+    }
+    if (status !== 'succeeded') return { kind: 'ignored', reason: `refund status ${status}` }
     refund = {
       reference: parsed.data.id,
       amount: parsed.data.amount,
