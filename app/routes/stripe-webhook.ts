@@ -1,5 +1,6 @@
 import { completePaidOrder, failPendingOrder } from '#app/features/orders/orders.server.ts'
 import { paymentProviderFor } from '#app/features/orders/payment-provider.server.ts'
+import { confirmRefund, failRefund } from '#app/features/orders/refunds.server.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import type { Route } from './+types/stripe-webhook'
 
@@ -46,6 +47,20 @@ export async function action({ request, context }: Route.ActionArgs) {
     else if (outcome === 'not-pending')
       app.logger.error({ ...log, outcome }, 'stripe payment for an order that is not pending')
     else app.logger.warn({ ...log, outcome }, 'stripe payment for an unknown order or session ignored')
+  } else if (effect.kind === 'refunded') {
+    // A refund asked for in the back office, or made in Stripe's dashboard (decision 014).
+    const outcome = await confirmRefund(app.db, {
+      ...effect,
+      orderUrl: new URL(`/orders/${effect.orderId}`, app.env.publicUrl).toString(),
+    })
+    if (outcome === 'refunded') app.kickOutbox()
+    if (outcome === 'not-paid')
+      app.logger.error({ ...log, outcome }, 'stripe refund for an order that is not paid: check it by hand')
+    else app.logger.info({ ...log, outcome }, 'stripe refund')
+  } else if (effect.kind === 'refund-failed') {
+    const outcome = await failRefund(app.db, effect)
+    // The buyer still has the books and has not had the money: someone should look at it.
+    app.logger.error({ ...log, outcome }, 'stripe refund failed; the order can be refunded again')
   } else {
     const outcome = await failPendingOrder(app.db, effect)
     app.logger.info({ ...log, outcome }, 'stripe checkout ended unpaid')

@@ -27,6 +27,12 @@ export type PaymentProvider =
       kind: 'card-form'
       name: 'test'
       charge(input: { card: CardDetails; amountCents: number; currency: string }): Promise<ChargeResult>
+      /** Gives a charge's money back at once (in-process, like `charge`): the refund's reference. */
+      refund(input: {
+        reference: string
+        amountCents: number
+        currency: string
+      }): Promise<{ reference: string }>
     }
   | {
       kind: 'redirect'
@@ -46,6 +52,20 @@ export type PaymentProvider =
        * was already paid, expired or never existed (its webhook settles it).
        */
       expireCheckout(reference: string): Promise<'expired' | 'not-open'>
+      /**
+       * Asks the provider to give a paid order's money back in full. The answer only says the request was
+       * accepted: the order becomes refunded when the provider's signed webhook confirms it (a 'refunded'
+       * effect). Repeating the request for the same order returns the same refund, never a second one
+       * (until that refund fails: then `previousRefund` makes the next request a new one).
+       */
+      requestRefund(input: {
+        orderId: string
+        orderNumber: number
+        /** The order's payment reference (the Checkout Session id). */
+        reference: string
+        /** The order's earlier refund that failed, if any: asking again must not get that one back. */
+        previousRefund: string | null
+      }): Promise<{ reference: string; status: string }>
     }
 
 /**
@@ -61,6 +81,14 @@ export type PaymentWebhook =
       effect:
         | { kind: 'paid'; orderId: string; reference: string }
         | { kind: 'failed'; orderId: string; reference: string; reason: 'expired' | 'payment-failed' }
+        /**
+         * Money went back to the buyer (a refund asked for in the back office, or made in the provider's
+         * dashboard): `amountRefundedCents` in all so far, which is a whole refund only when it reaches the
+         * order's total.
+         */
+        | { kind: 'refunded'; orderId: string; refundReference: string | null; amountRefundedCents: number }
+        /** A refund asked for did not go through (a closed card account, say): it may be asked for again. */
+        | { kind: 'refund-failed'; orderId: string; refundReference: string; status: string }
         | { kind: 'ignored'; reason: string }
     }
 
@@ -80,7 +108,7 @@ const TEST_CARD_OUTCOMES: Record<string, 'declined' | 'insufficient-funds'> = {
  * 4242 4242 4242 4242 succeeds, 4000 0000 0000 0002 is declined, 4000 0000 0000 9995 fails for insufficient
  * funds. Nothing leaves the process.
  */
-export function createTestPaymentProvider(): PaymentProvider {
+export function createTestPaymentProvider(): Extract<PaymentProvider, { kind: 'card-form' }> {
   return {
     kind: 'card-form',
     name: 'test',
@@ -90,6 +118,9 @@ export function createTestPaymentProvider(): PaymentProvider {
       if (outcome)
         return { ok: false, reason: outcome, message: paymentMessages[outcome], brand: card.brand, last4 }
       return { ok: true, reference: `test_${crypto.randomUUID()}`, brand: card.brand, last4 }
+    },
+    async refund() {
+      return { reference: `test_refund_${crypto.randomUUID()}` }
     },
   }
 }

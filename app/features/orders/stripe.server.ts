@@ -74,6 +74,28 @@ export function createStripePaymentProvider(
         throw error
       }
     },
+    async requestRefund(input) {
+      // The order records its Checkout Session; a refund names the PaymentIntent the session paid with.
+      const session = await stripe.checkout.sessions.retrieve(input.reference)
+      const paymentIntent =
+        typeof session.payment_intent === 'string' ? session.payment_intent : session.payment_intent?.id
+      if (!paymentIntent) throw new Error(`Checkout Session ${input.reference} has no payment to refund`)
+      const refund = await stripe.refunds.create(
+        {
+          payment_intent: paymentIntent,
+          reason: 'requested_by_customer',
+          metadata: { orderId: input.orderId, orderNumber: String(input.orderNumber) },
+        },
+        // A double click, a retried POST or the SDK's own retries get this refund back, never a second one;
+        // after a refund that failed, the next request is a new one.
+        {
+          idempotencyKey: input.previousRefund
+            ? `refund-${input.orderId}-after-${input.previousRefund}`
+            : `refund-${input.orderId}`,
+        },
+      )
+      return { reference: refund.id, status: refund.status ?? 'pending' }
+    },
     async readWebhook(payload, signature) {
       if (!signature) return { ok: false, message: 'Missing Stripe-Signature header.' }
       let event: unknown
@@ -88,7 +110,11 @@ export function createStripePaymentProvider(
         // A bad signature, a timestamp outside the tolerance, or a signed body that is not JSON.
         return { ok: false, message: error instanceof Error ? error.message : String(error) }
       }
-      return interpretEvent(event)
+      return interpretEvent(event, async (paymentIntent) => {
+        // A refund made in the dashboard carries no metadata of ours; the payment it refunds does (startCheckout).
+        const intent = await stripe.paymentIntents.retrieve(paymentIntent)
+        return intent.metadata?.orderId
+      })
     },
   }
 }
@@ -107,8 +133,30 @@ const EventSchema = z.object({
   data: z.object({ object: z.unknown() }),
 })
 
+const ChargeSchema = z.object({
+  object: z.literal('charge'),
+  id: z.string().min(1),
+  amount: z.number().int(),
+  amount_refunded: z.number().int(),
+  refunded: z.boolean(),
+  payment_intent: z.string().nullish(),
+  metadata: z.record(z.string(), z.string()).nullish(),
+})
+
+const RefundSchema = z.object({
+  object: z.literal('refund'),
+  id: z.string().min(1),
+  amount: z.number().int(),
+  status: z.string().nullish(),
+  payment_intent: z.string().nullish(),
+  metadata: z.record(z.string(), z.string()).nullish(),
+})
+
+/** The order a payment belongs to, from the PaymentIntent's metadata (an API call: only when needed). */
+type OrderOfPayment = (paymentIntent: string) => Promise<string | undefined>
+
 /** What a verified event means to the store; its shape is checked too: signed is not the same as expected. */
-function interpretEvent(raw: unknown): PaymentWebhook {
+async function interpretEvent(raw: unknown, orderOfPayment: OrderOfPayment): Promise<PaymentWebhook> {
   const event = EventSchema.safeParse(raw)
   if (!event.success) return { ok: false, message: 'Not a Stripe event.' }
   const { id: eventId, type: eventType } = event.data
@@ -118,6 +166,13 @@ function interpretEvent(raw: unknown): PaymentWebhook {
     eventType,
     effect,
   })
+  if (
+    eventType === 'charge.refunded' ||
+    eventType === 'refund.created' ||
+    eventType === 'refund.updated' ||
+    eventType === 'refund.failed'
+  )
+    return result(await interpretRefund(eventType, event.data.data.object, orderOfPayment))
   if (!eventType.startsWith('checkout.session.'))
     return result({ kind: 'ignored', reason: 'event type not handled' })
 
@@ -141,5 +196,59 @@ function interpretEvent(raw: unknown): PaymentWebhook {
       return result({ kind: 'failed', reason: 'expired', ...order })
     default:
       return result({ kind: 'ignored', reason: 'event type not handled' })
+  }
+}
+
+/**
+ * Money given back: `charge.refunded` (any refund of the charge, ours or the dashboard's; `amount_refunded` is
+ * the total so far) or a refund that `succeeded` (`refund.created`/`refund.updated`: a card refund usually
+ * succeeds at once, other methods later). Either may arrive first, and both usually do: the store acts on
+ * the first and the other finds the order refunded. A refund of ours that `failed` or was `canceled`
+ * (`refund.failed`/`refund.updated`) lets the admin ask again.
+ */
+async function interpretRefund(
+  eventType: string,
+  object: unknown,
+  orderOfPayment: OrderOfPayment,
+): Promise<Extract<PaymentWebhook, { ok: true }>['effect']> {
+  let refund: { reference: string | null; amount: number; paymentIntent?: string | null; orderId?: string }
+  if (eventType === 'charge.refunded') {
+    const charge = ChargeSchema.safeParse(object)
+    if (!charge.success) return { kind: 'ignored', reason: 'not a charge' }
+    refund = {
+      reference: null,
+      amount: charge.data.amount_refunded,
+      paymentIntent: charge.data.payment_intent,
+      orderId: charge.data.metadata?.orderId,
+    }
+  } else {
+    const parsed = RefundSchema.safeParse(object)
+    if (!parsed.success) return { kind: 'ignored', reason: 'not a refund' }
+    const status = parsed.data.status ?? 'unknown'
+    if (status === 'failed' || status === 'canceled') {
+      const orderId = z.uuid().safeParse(parsed.data.metadata?.orderId)
+      // Only a refund the back office asked for is waited on; one made in the dashboard is Stripe's to show.
+      if (!orderId.success) return { kind: 'ignored', reason: `refund ${status}, not ours` }
+      return { kind: 'refund-failed', orderId: orderId.data, refundReference: parsed.data.id, status }
+    }
+    if (status !== 'succeeded') return { kind: 'ignored', reason: `refund status ${status}` }
+    refund = {
+      reference: parsed.data.id,
+      amount: parsed.data.amount,
+      paymentIntent: parsed.data.payment_intent,
+      orderId: parsed.data.metadata?.orderId,
+    }
+  }
+  const orderId = z
+    .uuid()
+    .safeParse(
+      refund.orderId ?? (refund.paymentIntent ? await orderOfPayment(refund.paymentIntent) : undefined),
+    )
+  if (!orderId.success) return { kind: 'ignored', reason: 'refund names no CodeBook order' }
+  return {
+    kind: 'refunded',
+    orderId: orderId.data,
+    refundReference: refund.reference,
+    amountRefundedCents: refund.amount,
   }
 }

@@ -1,12 +1,392 @@
+import { data, Form, Link, redirect, useNavigation } from 'react-router'
+import { z } from 'zod'
+import { dangerButton } from '#app/components/ui/button-styles.ts'
+import { listAuditLog } from '#app/features/admin/audit.server.ts'
+import { formatPrice } from '#app/features/catalog/format.ts'
+import { REFUND_REASON_MAX_LENGTH } from '#app/features/orders/admin-order-filters.ts'
+import { RefundFormSchema } from '#app/features/orders/admin-order-filters.server.ts'
+import { getOrderForAdmin } from '#app/features/orders/admin-orders.server.ts'
+import { OrderStatus } from '#app/features/orders/components/order-status.tsx'
+import { paymentProviderFor } from '#app/features/orders/payment-provider.server.ts'
+import { refundOrderAsAdmin } from '#app/features/orders/refunds.server.ts'
 import { requireAdmin } from '#app/features/identity/session.server.ts'
+import { getAppContext } from '#app/server/context.server.ts'
+import { maxEmailAttempts } from '#app/server/outbox.server.ts'
+import { readForm } from '#app/server/form.server.ts'
 import type { Route } from './+types/order'
 
-// Placeholder: built in issue 12.
-export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdmin({ request, context })
-  return null
+export const meta: Route.MetaFunction = ({ data: loaderData }) => [
+  {
+    title: loaderData
+      ? `Order #${loaderData.order.number} — Back office — CodeBook`
+      : 'Page not found — CodeBook',
+  },
+  { name: 'robots', content: 'noindex' },
+]
+
+function notFound(): never {
+  throw data(
+    { title: 'Page not found', message: 'We could not find the page you asked for.' },
+    { status: 404 },
+  )
 }
 
-export default function Placeholder() {
-  return <h1 className="text-2xl font-semibold">Order</h1>
+function orderIdOf(params: { orderId?: string }) {
+  const parsed = z.uuid().safeParse(params.orderId)
+  return parsed.success ? parsed.data : notFound()
 }
+
+export async function loader({ request, context, params, url }: Route.LoaderArgs) {
+  await requireAdmin({ request, context })
+  const orderId = orderIdOf(params)
+  const { db } = getAppContext(context)
+  const order = await getOrderForAdmin(db, orderId)
+  if (!order) notFound()
+  const { rows: audit } = await listAuditLog(db, { entity: { type: 'order', id: orderId }, limit: 20 })
+  const iso = (date: Date | null) => date?.toISOString() ?? null
+  const notice = url.searchParams.get('refund')
+  return {
+    notice: notice === 'done' || notice === 'requested' ? notice : null,
+    order: {
+      id: order.id,
+      number: order.number,
+      status: order.status,
+      total: formatPrice(order.totalCents, order.currency),
+      createdAt: order.createdAt.toISOString(),
+      buyer: order.buyer,
+      payment: {
+        provider: order.paymentProvider,
+        reference: order.paymentReference,
+        card: order.cardBrand && order.cardLast4 ? `${order.cardBrand} ending ${order.cardLast4}` : null,
+        paidAt: iso(order.paidAt),
+        failureReason: order.failureReason,
+      },
+      refund: {
+        requestedAt: iso(order.refundRequestedAt),
+        reference: order.refundReference,
+        refundedAt: iso(order.refundedAt),
+      },
+      canRefund: order.status === 'paid' && order.refundRequestedAt === null,
+      lines: order.lines.map((line) => ({
+        bookId: line.bookId,
+        title: line.title,
+        price: formatPrice(line.priceCents, line.currency),
+        library:
+          line.library.kind === 'none'
+            ? { kind: order.status === 'refunded' ? ('revoked' as const) : ('none' as const) }
+            : {
+                kind: line.library.kind,
+                downloadCount: line.library.downloadCount,
+                lastDownloadedAt: iso(line.library.lastDownloadedAt),
+              },
+      })),
+      mail: order.mail.map((mail) => ({
+        id: mail.id,
+        kind: mail.kind,
+        to: mail.to,
+        subject: mail.subject,
+        attempts: mail.attempts,
+        state: mail.sentAt
+          ? ('sent' as const)
+          : mail.attempts >= maxEmailAttempts
+            ? ('failed' as const)
+            : ('pending' as const),
+        sentAt: iso(mail.sentAt),
+        lastError: mail.lastError,
+      })),
+    },
+    audit: audit.map((entry) => ({
+      id: entry.id,
+      at: entry.createdAt.toISOString(),
+      actor: entry.actorEmail,
+      action: entry.action,
+      after: entry.after === null ? null : JSON.stringify(entry.after),
+    })),
+  }
+}
+
+type ActionData = {
+  fieldErrors?: Partial<Record<'confirm' | 'reason', string>>
+  formError?: string
+  reason?: string
+}
+
+/**
+ * The refund form (decision 014). Bad input → 400 with the field's message; an order that is not paid, or
+ * whose refund is already on its way → 409 and nothing changes; the provider failing → 502, nothing changed.
+ */
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const admin = await requireAdmin({ request, context })
+  const orderId = orderIdOf(params)
+  const app = getAppContext(context)
+  const form = await readForm(request)
+  const parsed = RefundFormSchema.safeParse({
+    confirm: form.get('confirm') ?? undefined,
+    reason: form.get('reason') ?? undefined,
+  })
+  if (!parsed.success) {
+    const fieldErrors: ActionData['fieldErrors'] = {}
+    for (const issue of parsed.error.issues) {
+      const field = issue.path[0] as 'confirm' | 'reason'
+      fieldErrors[field] ??= issue.message
+    }
+    const reason = form.get('reason')
+    return data<ActionData>(
+      { fieldErrors, reason: typeof reason === 'string' ? reason : '' },
+      { status: 400 },
+    )
+  }
+  const result = await refundOrderAsAdmin(app.db, {
+    orderId,
+    actor: { id: admin.id, email: admin.email },
+    reason: parsed.data.reason,
+    provider: paymentProviderFor(app.env),
+    orderUrl: new URL(`/orders/${orderId}`, app.env.publicUrl).toString(),
+  })
+  switch (result.outcome) {
+    case 'not-found':
+      return notFound()
+    case 'conflict':
+      return data<ActionData>({ formError: result.message, reason: parsed.data.reason }, { status: 409 })
+    case 'provider-error':
+      app.logger.error({ orderId, error: result.message }, 'refund refused by the payment provider')
+      return data<ActionData>({ formError: result.message, reason: parsed.data.reason }, { status: 502 })
+    case 'refunded':
+      app.kickOutbox()
+      return redirect(`/admin/orders/${orderId}?refund=done`)
+    case 'requested':
+      return redirect(`/admin/orders/${orderId}?refund=requested`)
+  }
+}
+
+const dateFormat = new Intl.DateTimeFormat('en-GB', {
+  dateStyle: 'medium',
+  timeStyle: 'short',
+  timeZone: 'UTC',
+})
+const when = (iso: string | null) => (iso ? `${dateFormat.format(new Date(iso))} UTC` : '—')
+const muted = 'text-slate-700 dark:text-slate-300'
+const cell = 'py-2 pr-4'
+
+export default function AdminOrder({ loaderData, actionData }: Route.ComponentProps) {
+  const { order, audit, notice } = loaderData
+  const result = actionData as ActionData | undefined
+  const navigation = useNavigation()
+  return (
+    <article aria-labelledby="order-heading" className="flex flex-col gap-8">
+      <header className="flex flex-wrap items-center gap-4">
+        <h1 id="order-heading" className="text-2xl font-semibold">
+          Order #{order.number}
+        </h1>
+        <OrderStatus status={order.status} />
+        <Link to="/admin/orders" className="text-blue-700 underline dark:text-blue-300">
+          All orders
+        </Link>
+      </header>
+      {notice === 'done' ? (
+        <p role="status" className="rounded-lg border border-emerald-700 p-3 dark:border-emerald-400">
+          The order was refunded: its books left the buyer’s library and the buyer is being mailed.
+        </p>
+      ) : notice === 'requested' ? (
+        <p role="status" className="rounded-lg border border-amber-700 p-3 dark:border-amber-400">
+          Stripe accepted the refund. The order is marked refunded (and the buyer mailed) when Stripe confirms
+          it.
+        </p>
+      ) : null}
+
+      <section aria-labelledby="buyer-heading">
+        <h2 id="buyer-heading" className="mb-2 text-lg font-semibold">
+          Buyer
+        </h2>
+        <p>
+          {order.buyer.name} &lt;{order.buyer.email}&gt;
+        </p>
+        <p className={`text-sm ${muted}`}>Ordered {when(order.createdAt)}</p>
+      </section>
+
+      <section aria-labelledby="lines-heading">
+        <h2 id="lines-heading" className="mb-2 text-lg font-semibold">
+          Books and downloads
+        </h2>
+        <table className="w-full border-collapse text-left text-sm">
+          <thead>
+            <tr className="border-b border-slate-300 dark:border-gray-600">
+              <th scope="col" className={cell}>
+                Title
+              </th>
+              <th scope="col" className={cell}>
+                Price
+              </th>
+              <th scope="col" className={cell}>
+                Downloads by the buyer
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {order.lines.map((line) => (
+              <tr key={line.bookId} className="border-b border-slate-200 dark:border-gray-700">
+                <th scope="row" className={`${cell} font-medium`}>
+                  {line.title}
+                </th>
+                <td className={cell}>{line.price}</td>
+                <td className={cell}>
+                  {line.library.kind === 'revoked'
+                    ? 'Revoked (refunded)'
+                    : line.library.kind === 'none'
+                      ? 'Not in the library'
+                      : `${line.library.downloadCount} download${line.library.downloadCount === 1 ? '' : 's'}${
+                          line.library.lastDownloadedAt ? `, last ${when(line.library.lastDownloadedAt)}` : ''
+                        }${line.library.kind === 'other-order' ? ' (owned through another order)' : ''}`}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+          <tfoot>
+            <tr>
+              <th scope="row" className={cell}>
+                Total
+              </th>
+              <td className={`${cell} font-semibold`}>{order.total}</td>
+              <td />
+            </tr>
+          </tfoot>
+        </table>
+      </section>
+
+      <section aria-labelledby="payment-heading">
+        <h2 id="payment-heading" className="mb-2 text-lg font-semibold">
+          Payment and refund
+        </h2>
+        <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
+          <dt className="font-medium">Provider</dt>
+          <dd>{order.payment.provider}</dd>
+          <dt className="font-medium">Reference</dt>
+          <dd className="break-all">{order.payment.reference ?? '—'}</dd>
+          <dt className="font-medium">Card</dt>
+          <dd>{order.payment.card ?? '—'}</dd>
+          <dt className="font-medium">Paid</dt>
+          <dd>{when(order.payment.paidAt)}</dd>
+          {order.payment.failureReason ? (
+            <>
+              <dt className="font-medium">Failure</dt>
+              <dd>{order.payment.failureReason}</dd>
+            </>
+          ) : null}
+          <dt className="font-medium">Refund asked for</dt>
+          <dd>{when(order.refund.requestedAt)}</dd>
+          <dt className="font-medium">Refund reference</dt>
+          <dd className="break-all">{order.refund.reference ?? '—'}</dd>
+          <dt className="font-medium">Refunded</dt>
+          <dd>{when(order.refund.refundedAt)}</dd>
+        </dl>
+      </section>
+
+      {order.canRefund ? (
+        <section
+          aria-labelledby="refund-heading"
+          className="rounded-lg border border-red-700 p-4 dark:border-red-400"
+        >
+          <h2 id="refund-heading" className="mb-2 text-lg font-semibold">
+            Refund this order
+          </h2>
+          <p className={`mb-3 text-sm ${muted}`}>
+            Gives {order.total} back to the buyer and takes the books out of their library. The buyer gets an
+            email.
+          </p>
+          <Form method="post" className="flex flex-col gap-3">
+            <div className="flex flex-col gap-1">
+              <label htmlFor="refund-reason" className="text-sm font-medium">
+                Reason (optional, kept in the audit log)
+              </label>
+              <textarea
+                id="refund-reason"
+                name="reason"
+                rows={3}
+                maxLength={REFUND_REASON_MAX_LENGTH}
+                defaultValue={result?.reason ?? ''}
+                aria-invalid={result?.fieldErrors?.reason ? true : undefined}
+                aria-describedby={result?.fieldErrors?.reason ? 'refund-reason-error' : undefined}
+                className="rounded-lg border border-slate-400 bg-white px-3 py-2 text-slate-900 dark:border-gray-500 dark:bg-gray-900 dark:text-slate-100"
+              />
+              {result?.fieldErrors?.reason ? (
+                <p id="refund-reason-error" className="text-sm text-red-700 dark:text-red-300">
+                  {result.fieldErrors.reason}
+                </p>
+              ) : null}
+            </div>
+            <div className="flex flex-col gap-1">
+              <label className="flex items-center gap-2 text-sm">
+                <input
+                  type="checkbox"
+                  name="confirm"
+                  value="yes"
+                  required
+                  aria-invalid={result?.fieldErrors?.confirm ? true : undefined}
+                  aria-describedby={result?.fieldErrors?.confirm ? 'refund-confirm-error' : undefined}
+                />
+                Yes, refund order #{order.number} ({order.total}) to {order.buyer.email}
+              </label>
+              {result?.fieldErrors?.confirm ? (
+                <p id="refund-confirm-error" className="text-sm text-red-700 dark:text-red-300">
+                  {result.fieldErrors.confirm}
+                </p>
+              ) : null}
+            </div>
+            <div>
+              <button type="submit" className={dangerButton} disabled={navigation.state === 'submitting'}>
+                Refund
+              </button>
+            </div>
+          </Form>
+        </section>
+      ) : null}
+      {result?.formError ? (
+        <p role="alert" className="text-red-700 dark:text-red-300">
+          {result.formError}
+        </p>
+      ) : null}
+
+      <section aria-labelledby="mail-heading">
+        <h2 id="mail-heading" className="mb-2 text-lg font-semibold">
+          Mail about this order
+        </h2>
+        {order.mail.length === 0 ? (
+          <p className="text-sm">None.</p>
+        ) : (
+          <ul className="flex flex-col gap-2 text-sm">
+            {order.mail.map((mail) => (
+              <li key={mail.id}>
+                <span className="font-medium">{mail.kind}</span> to {mail.to}: “{mail.subject}” —{' '}
+                {mail.state === 'sent'
+                  ? `sent ${when(mail.sentAt)}`
+                  : `${mail.state}, ${mail.attempts} attempt${mail.attempts === 1 ? '' : 's'}`}
+                {mail.lastError && mail.state !== 'sent' ? (
+                  <span className={muted}> (last error: {mail.lastError})</span>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <section aria-labelledby="history-heading">
+        <h2 id="history-heading" className="mb-2 text-lg font-semibold">
+          Changes made in the back office
+        </h2>
+        {audit.length === 0 ? (
+          <p className="text-sm">None.</p>
+        ) : (
+          <ul className="flex flex-col gap-1 text-sm">
+            {audit.map((entry) => (
+              <li key={entry.id}>
+                {when(entry.at)} — {entry.actor}: {entry.action}
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </article>
+  )
+}
+
+export { GeneralErrorBoundary as ErrorBoundary } from '#app/components/error-boundary.tsx'

@@ -1,8 +1,30 @@
+import { parseOrderFilters } from '#app/features/orders/admin-order-filters.server.ts'
+import { streamOrdersCsv } from '#app/features/orders/admin-orders.server.ts'
 import { requireAdmin } from '#app/features/identity/session.server.ts'
+import { getAppContext } from '#app/server/context.server.ts'
 import type { Route } from './+types/orders-export'
 
-// Placeholder: built in issue 12.
-export async function loader({ request, context }: Route.LoaderArgs) {
+/**
+ * /admin/orders/export.csv: the orders the same filters show on /admin/orders, every page of them, as a CSV
+ * file streamed in keyset batches (never the whole result in memory). Bad filters → 400 naming them.
+ */
+export async function loader({ request, context, url }: Route.LoaderArgs) {
   await requireAdmin({ request, context })
-  return new Response('Not built yet', { status: 501 })
+  const parsed = parseOrderFilters(url.searchParams)
+  if (!parsed.ok)
+    return new Response(
+      `These filters are not valid:\n${Object.entries(parsed.errors)
+        .map(([field, message]) => `- ${field}: ${message}`)
+        .join('\n')}\n`,
+      { status: 400, headers: { 'Content-Type': 'text/plain; charset=utf-8' } },
+    )
+  const today = new Date().toISOString().slice(0, 10)
+  return new Response(streamOrdersCsv(getAppContext(context).db, parsed.filters), {
+    headers: {
+      'Content-Type': 'text/csv; charset=utf-8',
+      'Content-Disposition': `attachment; filename="codebook-orders-${today}.csv"`,
+      'Cache-Control': 'no-store',
+      'X-Content-Type-Options': 'nosniff',
+    },
+  })
 }

@@ -1,0 +1,260 @@
+import { and, asc, desc, eq, exists, gte, ilike, lt, sql, type SQL } from 'drizzle-orm'
+import type { Db } from '#app/server/db/database.server.ts'
+import { books, emailOutbox, libraryItems, orderItems, orders, user } from '#app/server/db/schema.server.ts'
+import type { OrderFilters } from './admin-order-filters.server.ts'
+
+export const ADMIN_ORDERS_PAGE_SIZE = 50
+
+/** One row of /admin/orders and of its CSV export. */
+export type AdminOrderRow = {
+  id: string
+  number: number
+  createdAt: Date
+  paidAt: Date | null
+  status: string
+  buyerEmail: string
+  /** The books' titles, in title order, joined by '; '. */
+  titles: string
+  lineCount: number
+  totalCents: number
+  currency: string
+  paymentProvider: string
+  paymentReference: string | null
+  refundedAt: Date | null
+}
+
+const DAY_MS = 86_400_000
+
+/** `%` and `_` typed by the admin are looked for as such, not as wildcards (PostgreSQL's escape is `\`). */
+function containing(text: string) {
+  return `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`
+}
+
+function whereFilters(filters: OrderFilters, beforeNumber?: number): SQL | undefined {
+  return and(
+    filters.status ? eq(orders.status, filters.status) : undefined,
+    filters.from ? gte(orders.createdAt, new Date(`${filters.from}T00:00:00Z`)) : undefined,
+    // Whole days, the end date included.
+    filters.to ? lt(orders.createdAt, new Date(Date.parse(`${filters.to}T00:00:00Z`) + DAY_MS)) : undefined,
+    filters.buyer ? ilike(user.email, containing(filters.buyer)) : undefined,
+    filters.book
+      ? exists(
+          sql`(select 1 from ${orderItems} where ${orderItems.orderId} = ${orders.id} and ${orderItems.bookId} = ${filters.book})`,
+        )
+      : undefined,
+    beforeNumber === undefined ? undefined : lt(orders.number, beforeNumber),
+  )
+}
+
+/**
+ * Orders matching the filters, newest first, `limit` of them after the cursor. Keyset paging on the order
+ * number (unique, indexed, given in the order orders are made): a page costs the same at order 1,000,000 as
+ * at the first, where OFFSET would read and drop every row before it.
+ */
+export async function listOrdersForAdmin(
+  db: Db,
+  filters: OrderFilters,
+  options: { beforeNumber?: number; limit?: number } = {},
+): Promise<{ rows: AdminOrderRow[]; nextBeforeNumber: number | null }> {
+  const limit = options.limit ?? ADMIN_ORDERS_PAGE_SIZE
+  const rows = await selectOrders(db, filters, options.beforeNumber, limit + 1)
+  const more = rows.length > limit
+  const page = more ? rows.slice(0, limit) : rows
+  return { rows: page, nextBeforeNumber: more ? page[page.length - 1]!.number : null }
+}
+
+function selectOrders(db: Db, filters: OrderFilters, beforeNumber: number | undefined, limit: number) {
+  return db
+    .select({
+      id: orders.id,
+      number: orders.number,
+      createdAt: orders.createdAt,
+      paidAt: orders.paidAt,
+      status: orders.status,
+      buyerEmail: user.email,
+      titles: sql<string>`coalesce((select string_agg(${orderItems.title}, '; ' order by ${orderItems.title}) from ${orderItems} where ${orderItems.orderId} = ${orders.id}), '')`,
+      lineCount: sql<number>`(select count(*)::int from ${orderItems} where ${orderItems.orderId} = ${orders.id})`,
+      totalCents: orders.totalCents,
+      currency: orders.currency,
+      paymentProvider: orders.paymentProvider,
+      paymentReference: orders.paymentReference,
+      refundedAt: orders.refundedAt,
+    })
+    .from(orders)
+    .innerJoin(user, eq(user.id, orders.userId))
+    .where(whereFilters(filters, beforeNumber))
+    .orderBy(desc(orders.number))
+    .limit(limit)
+}
+
+/** The books an admin can filter orders by: every book ever sold or on sale, by title. */
+export function listBookChoices(db: Db): Promise<{ id: string; title: string }[]> {
+  return db.select({ id: books.id, title: books.title }).from(books).orderBy(asc(books.title), asc(books.id))
+}
+
+export const CSV_BATCH_SIZE = 500
+
+const CSV_COLUMNS = [
+  'Order number',
+  'Order id',
+  'Created at (UTC)',
+  'Paid at (UTC)',
+  'Status',
+  'Buyer email',
+  'Books',
+  'Book count',
+  'Total',
+  'Currency',
+  'Payment provider',
+  'Payment reference',
+  'Refunded at (UTC)',
+] as const
+
+/**
+ * One CSV cell (RFC 4180): quoted when it holds a quote, comma or line break. A cell a spreadsheet would
+ * read as a formula (starting with = + - @, or a tab or carriage return) is prefixed with `'`, so a book
+ * title or an email address typed by someone else cannot run in the store owner's spreadsheet (CSV
+ * injection).
+ */
+export function csvCell(value: string | number | null): string {
+  let text = value === null ? '' : String(value)
+  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text
+}
+
+function csvRow(cells: (string | number | null)[]) {
+  return `${cells.map(csvCell).join(',')}\r\n`
+}
+
+function csvOrder(order: AdminOrderRow) {
+  return csvRow([
+    order.number,
+    order.id,
+    order.createdAt.toISOString(),
+    order.paidAt?.toISOString() ?? null,
+    order.status,
+    order.buyerEmail,
+    order.titles,
+    order.lineCount,
+    (order.totalCents / 100).toFixed(2),
+    order.currency,
+    order.paymentProvider,
+    order.paymentReference,
+    order.refundedAt?.toISOString() ?? null,
+  ])
+}
+
+/**
+ * The filtered orders as CSV, streamed: each time the reader wants more, one keyset batch of `batchSize`
+ * orders is read and written, so memory holds one batch whatever the number of orders, and a client that
+ * reads slowly (or goes away) slows (or stops) the queries. `onBatch` lets tests watch the batches.
+ */
+export function streamOrdersCsv(
+  db: Db,
+  filters: OrderFilters,
+  options: { batchSize?: number; onBatch?: (rows: number) => void } = {},
+): ReadableStream<Uint8Array> {
+  const batchSize = options.batchSize ?? CSV_BATCH_SIZE
+  const encoder = new TextEncoder()
+  let beforeNumber: number | undefined
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        // A byte order mark, so that Excel reads the file as UTF-8 (titles and names are not all ASCII).
+        controller.enqueue(encoder.encode(`\uFEFF${csvRow([...CSV_COLUMNS])}`))
+      },
+      async pull(controller) {
+        const rows = await selectOrders(db, filters, beforeNumber, batchSize)
+        options.onBatch?.(rows.length)
+        if (rows.length > 0) {
+          controller.enqueue(encoder.encode(rows.map(csvOrder).join('')))
+          beforeNumber = rows[rows.length - 1]!.number
+        }
+        if (rows.length < batchSize) controller.close()
+      },
+    },
+    // One batch waits at most: the next is read only when the client has taken this one.
+    { highWaterMark: 1 },
+  )
+}
+
+export type AdminOrderDetail = NonNullable<Awaited<ReturnType<typeof getOrderForAdmin>>>
+
+/**
+ * Everything the back office shows about one order: buyer, lines, payment, refund, the mail sent about it
+ * (outbox rows whose subject is this order) and, per line, what the buyer did with the book (downloads of
+ * their library item, or that it is no longer theirs).
+ */
+export async function getOrderForAdmin(db: Db, orderId: string) {
+  const [order] = await db
+    .select({
+      id: orders.id,
+      number: orders.number,
+      status: orders.status,
+      totalCents: orders.totalCents,
+      currency: orders.currency,
+      createdAt: orders.createdAt,
+      paidAt: orders.paidAt,
+      paymentProvider: orders.paymentProvider,
+      paymentReference: orders.paymentReference,
+      cardBrand: orders.cardBrand,
+      cardLast4: orders.cardLast4,
+      failureReason: orders.failureReason,
+      refundRequestedAt: orders.refundRequestedAt,
+      refundReference: orders.refundReference,
+      refundedAt: orders.refundedAt,
+      buyer: { id: user.id, email: user.email, name: user.name },
+    })
+    .from(orders)
+    .innerJoin(user, eq(user.id, orders.userId))
+    .where(eq(orders.id, orderId))
+  if (!order) return undefined
+  const lineRows = await db
+    .select({
+      bookId: orderItems.bookId,
+      title: orderItems.title,
+      priceCents: orderItems.priceCents,
+      currency: orderItems.currency,
+      libraryOrderId: libraryItems.orderId,
+      downloadCount: libraryItems.downloadCount,
+      lastDownloadedAt: libraryItems.lastDownloadedAt,
+    })
+    .from(orderItems)
+    .leftJoin(
+      libraryItems,
+      and(eq(libraryItems.bookId, orderItems.bookId), eq(libraryItems.userId, order.buyer.id)),
+    )
+    .where(eq(orderItems.orderId, orderId))
+    .orderBy(asc(orderItems.title))
+  const mail = await db
+    .select({
+      id: emailOutbox.id,
+      kind: emailOutbox.kind,
+      to: emailOutbox.to,
+      subject: emailOutbox.subject,
+      attempts: emailOutbox.attempts,
+      sentAt: emailOutbox.sentAt,
+      lastError: emailOutbox.lastError,
+      createdAt: emailOutbox.createdAt,
+    })
+    .from(emailOutbox)
+    .where(eq(emailOutbox.subjectKey, orderId))
+    .orderBy(asc(emailOutbox.createdAt))
+  return {
+    ...order,
+    lines: lineRows.map(({ libraryOrderId, downloadCount, lastDownloadedAt, ...line }) => ({
+      ...line,
+      /**
+       * The buyer's copy of this book: through this order (with its downloads), through another paid order,
+       * or gone (refunded, or never granted because the order was not paid).
+       */
+      library:
+        libraryOrderId === null
+          ? ({ kind: 'none' } as const)
+          : libraryOrderId === orderId
+            ? ({ kind: 'this-order', downloadCount: downloadCount!, lastDownloadedAt } as const)
+            : ({ kind: 'other-order', downloadCount: downloadCount!, lastDownloadedAt } as const),
+    })),
+    mail,
+  }
+}
