@@ -15,6 +15,7 @@ import { publishBookFiles } from '#app/features/library/book-files.server.ts'
 import { publishEdition } from '#app/features/library/editions.server.ts'
 import { readManuscript } from '#app/features/library/editions/build-editions.server.ts'
 import { action, loader } from '#app/routes/admin/book-manuscript.tsx'
+import { loader as sampleLoader } from '#app/routes/book-sample.ts'
 import { loader as downloadLoader } from '#app/routes/library-download.ts'
 import { loader as libraryLoader } from '#app/routes/library.tsx'
 import { bookEditions, bookFiles, bookManuscripts, books, emailOutbox } from '#app/server/db/schema.server.ts'
@@ -425,6 +426,36 @@ describe('publishing a new edition', () => {
     const entry = library.books.find((item) => item.bookId === book.id)!
     expect(entry.edition?.number).toBe(2)
     expect(entry.edition!.publishedAt.getTime()).toBeGreaterThan(Date.now() - 60_000)
+
+    // Another instance (its own local storage, decision 010) that has not rendered edition 2 yet renders it
+    // from the database on the first request instead of failing, for the book and for its sample.
+    const otherInstance = {
+      ...servicesFor(database.db),
+      storage: createLocalStorage(await fs.mkdtemp(path.join(tempDir, 'other-instance-'))),
+    }
+    const elsewhere = await downloadLoader(
+      routeArgs({
+        db: database.db,
+        path: `/library/${book.slug}/download.pdf`,
+        cookie: owners[0]!.cookie,
+        services: otherInstance,
+        params: { slug: book.slug, file: 'download.pdf' },
+      }),
+    )
+    expect(elsewhere.status).toBe(200)
+    expect(await pdfText(new Uint8Array(await elsewhere.arrayBuffer()))).toContain(addition)
+    const sample = await sampleLoader(
+      routeArgs({
+        db: database.db,
+        path: `/books/${book.slug}/sample.pdf`,
+        services: otherInstance,
+        params: { slug: book.slug },
+      }),
+    )
+    expect(sample.status).toBe(200)
+    expect(sample.headers.get('ETag')).toBe(
+      `"${files.find((file) => file.format === 'sample')!.sha256.slice(0, 32)}"`,
+    )
 
     // A restart renders nothing and keeps edition 2; an instance with an empty folder renders the same bytes.
     const restart = await publishBookFiles(database.db, storage, logger)

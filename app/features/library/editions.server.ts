@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { desc, eq, sql } from 'drizzle-orm'
+import { and, desc, eq, sql } from 'drizzle-orm'
 import { recordAudit, type Actor } from '#app/features/admin/audit.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
 import {
@@ -17,6 +17,7 @@ import {
   buildEditions,
   editionFingerprint,
   publishedEditionKeys,
+  publishEditions,
   readManuscript,
   writeEditions,
   type EditionKind,
@@ -167,6 +168,37 @@ export async function getManuscriptBook(
     .from(books)
     .where(eq(books.id, bookId))
   return book ?? null
+}
+
+/**
+ * Renders into this instance's storage the edition `book_files` lists for a book, from its manuscript in
+ * `book_editions`, when the files are missing here: with local storage (decision 010) an edition published on
+ * another instance exists only there until this one renders it. Deterministic, so the bytes are the ones the
+ * database lists. Returns false when the listed files are not a recorded edition (a seed book's edition 1,
+ * rendered from content/books at start-up) or the book has none.
+ */
+export async function renderListedEdition(db: Db, storage: FileStorage, bookId: string): Promise<boolean> {
+  const [listed] = await db
+    .select({
+      slug: books.slug,
+      title: books.title,
+      author: books.author,
+      number: bookEditions.number,
+      manuscript: bookEditions.manuscript,
+      storageKey: bookFiles.storageKey,
+    })
+    .from(bookFiles)
+    .innerJoin(books, eq(books.id, bookFiles.bookId))
+    .innerJoin(
+      bookEditions,
+      and(eq(bookEditions.bookId, bookFiles.bookId), eq(bookEditions.number, bookFiles.edition)),
+    )
+    .where(and(eq(bookFiles.bookId, bookId), eq(bookFiles.format, 'pdf')))
+  if (!listed) return false
+  const keys = publishedEditionKeys(bookId, listed.number)
+  if (listed.storageKey !== keys.pdf) return false
+  await publishEditions(storage, listed, listed.manuscript, { keys })
+  return true
 }
 
 export type PublishEditionResult =
