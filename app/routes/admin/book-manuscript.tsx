@@ -12,13 +12,15 @@ import {
 } from '#app/features/library/editions.server.ts'
 import { parseManuscript } from '#app/features/library/editions/manuscript.ts'
 import {
-  CHANGELOG_MAX_LENGTH,
   manuscriptFieldErrorsOf,
-  readManuscriptUpload,
-  type ManuscriptFieldErrors,
   PublishEditionSchema,
+  readManuscriptUpload,
   SaveManuscriptSchema,
+} from '#app/features/library/manuscript-form.server.ts'
+import {
+  CHANGELOG_MAX_LENGTH,
   MANUSCRIPT_MAX_BYTES,
+  type ManuscriptFieldErrors,
 } from '#app/features/library/manuscript-form.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import { readForm } from '#app/server/form.server.ts'
@@ -59,6 +61,8 @@ export async function loader({ request, context, params, url }: Route.LoaderArgs
     book: { id: book.id, slug: book.slug, title: book.title, liveEdition: book.liveEdition },
     manuscript: working.text,
     manuscriptSource: working.source,
+    /** Changes whenever the stored manuscript does: the editor is rebuilt with it after a save or upload. */
+    manuscriptVersion: `${working.source}:${working.updatedAt?.toISOString() ?? ''}`,
     problem,
     notice:
       Number.isSafeInteger(published) && published > 0
@@ -225,6 +229,7 @@ export default function BookManuscript({ loaderData, actionData }: Route.Compone
             {problem && !manuscriptError ? ` It cannot be published as it is: ${problem}` : ''}
           </p>
           <textarea
+            key={loaderData.manuscriptVersion}
             id={manuscriptId}
             name="manuscript"
             rows={24}
@@ -251,6 +256,7 @@ export default function BookManuscript({ loaderData, actionData }: Route.Compone
             What changed in this edition (needed to publish)
           </label>
           <textarea
+            key={loaderData.manuscriptVersion}
             id={changelogId}
             name="changelog"
             rows={3}
