@@ -87,7 +87,9 @@ test('without JavaScript: a broken manuscript is refused next to its field, a go
   const editions = page.getByRole('region', { name: 'Editions' })
   expect(await editions.getByRole('listitem').allTextContents()).toEqual([
     expect.stringMatching(
-      new RegExp(`^Edition 2 · .+ UTC · ${adminEmail.replace(/[.+]/g, '\\$&')}Adds an appendix\\.$`),
+      new RegExp(
+        `^Edition 2 · .+ UTC · published by ${adminEmail.replace(/[.+]/g, '\\$&')}Adds an appendix\\.$`,
+      ),
     ),
     expect.stringMatching(/^Edition 1 · .+ UTC · the store’s original manuscriptFirst edition\.$/),
   ])

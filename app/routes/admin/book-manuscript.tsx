@@ -357,7 +357,12 @@ export default function BookManuscript({ loaderData, actionData }: Route.Compone
                   <time dateTime={edition.publishedAt}>
                     {dateFormat.format(new Date(edition.publishedAt))} UTC
                   </time>{' '}
-                  · {edition.publishedBy ?? 'the store’s original manuscript'}
+                  ·{' '}
+                  {edition.publishedBy
+                    ? `published by ${edition.publishedBy}`
+                    : edition.number === 1
+                      ? 'the store’s original manuscript'
+                      : 'published by a deleted account'}
                 </p>
                 <p className="mt-1 text-sm whitespace-pre-line">{edition.changelog}</p>
               </li>
