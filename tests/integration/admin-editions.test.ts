@@ -426,6 +426,16 @@ describe('publishing a new edition', () => {
     const entry = library.books.find((item) => item.bookId === book.id)!
     expect(entry.edition?.number).toBe(2)
     expect(entry.edition!.publishedAt.getTime()).toBeGreaterThan(Date.now() - 60_000)
+    // A seed book never edited is edition 1, dated when its files were first made.
+    const secondLibrary = await libraryLoader(
+      routeArgs({ db: database.db, path: '/account/library', cookie: owners[1]!.cookie }),
+    )
+    const seedEntry = secondLibrary.books.find((item) => item.bookId === catalogue[1]!.id)!
+    const [seedPdf] = await database.db
+      .select({ createdAt: bookFiles.createdAt })
+      .from(bookFiles)
+      .where(and(eq(bookFiles.bookId, catalogue[1]!.id), eq(bookFiles.format, 'pdf')))
+    expect(seedEntry.edition).toEqual({ number: 1, publishedAt: seedPdf!.createdAt })
 
     // Another instance (its own local storage, decision 010) that has not rendered edition 2 yet renders it
     // from the database on the first request instead of failing, for the book and for its sample.
