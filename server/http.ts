@@ -210,6 +210,13 @@ const FORM_BODY_LIMIT = 64 * 1024
 const WEBHOOK_BODY_LIMIT = 1024 * 1024
 const WEBHOOK_PATHS = new Set(['/webhooks/stripe'])
 const FORM_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data']
+/**
+ * A book's manuscript (up to 2 MB of UTF-8, decision 013) is posted from a textarea (URL-encoded: line breaks
+ * and punctuation take 3 bytes) or as a file; only that page gets the larger limit. `.data` is the same post
+ * made by React Router's client.
+ */
+const MANUSCRIPT_BODY_LIMIT = 7 * 1024 * 1024
+const MANUSCRIPT_PATH = /^\/admin\/books\/[^/]+\/manuscript(\.data)?$/
 
 /**
  * Bounds what a request may make the store read, before any route buffers it (`request.formData()` reads
@@ -217,11 +224,15 @@ const FORM_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data']
  * (browsers and fetch always do; Node then reads exactly that many bytes) and stay under the limit, and a
  * post to a page must be a form: anything else would make React Router's form parsing throw, a 500.
  */
-function limitRequestBodies(): RequestHandler {
+export function limitRequestBodies(): RequestHandler {
   return (req, res, next) => {
     if (SAFE_METHODS.has(req.method)) return next()
     const webhook = WEBHOOK_PATHS.has(req.path)
-    const limit = webhook ? WEBHOOK_BODY_LIMIT : FORM_BODY_LIMIT
+    const limit = webhook
+      ? WEBHOOK_BODY_LIMIT
+      : MANUSCRIPT_PATH.test(req.path)
+        ? MANUSCRIPT_BODY_LIMIT
+        : FORM_BODY_LIMIT
     const length = Number(req.get('Content-Length') ?? 0)
     const type = (req.get('Content-Type') ?? '').split(';')[0]!.trim().toLowerCase()
     if (req.get('Transfer-Encoding')) {

@@ -19,6 +19,13 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
 
 const formatNames = { pdf: 'PDF', epub: 'EPUB' } as const
 
+const editionDate = new Intl.DateTimeFormat('en-GB', {
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  timeZone: 'UTC',
+})
+
 export default function Library({ loaderData }: Route.ComponentProps) {
   const { books, email } = loaderData
   return (
@@ -68,6 +75,14 @@ export default function Library({ loaderData }: Route.ComponentProps) {
                     </Link>{' '}
                     · downloaded {book.downloadCount} {book.downloadCount === 1 ? 'time' : 'times'}
                   </p>
+                  {book.edition ? (
+                    <p className="text-sm text-slate-700 dark:text-slate-300">
+                      Edition {book.edition.number} ·{' '}
+                      <time dateTime={new Date(book.edition.publishedAt).toISOString()}>
+                        {editionDate.format(new Date(book.edition.publishedAt))}
+                      </time>
+                    </p>
+                  ) : null}
                   {book.files.length === 0 ? (
                     <p className="text-sm">
                       The files of this eBook are being prepared. Please come back soon.

@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto'
-import { and, eq, ne, sql } from 'drizzle-orm'
+import { and, eq, lte, ne, sql } from 'drizzle-orm'
 import type { Db } from '#app/server/db/database.server.ts'
 import { bookFiles, books } from '#app/server/db/schema.server.ts'
 import type { Logger } from '#app/server/logger.server.ts'
 import type { FileStorage } from '#app/server/storage.server.ts'
+import { listNewestEditions } from './editions.server.ts'
 import {
   editionKeys,
+  publishedEditionKeys,
   publishEditions,
   readManuscript,
   type EditionKind,
@@ -21,6 +23,11 @@ export type PublishSummary = { books: number; rendered: number; missingManuscrip
  * with their sizes and versions, rendering a book only when its manuscript (or the renderer) changed since
  * it was last rendered. Run at start-up; the renderer is deterministic, so instances that each render into
  * their own storage serve identical files. The PDF's size becomes the book's `file_size_bytes`.
+ *
+ * A book with editions published in the back office (decision 013) is rendered from its newest edition's
+ * manuscript in the database, into that edition's keys, so a restart never reverts an admin's edition. Other
+ * books are rendered from `readSource` (content/books) as edition 1; a book with no manuscript anywhere (made
+ * in the back office, no edition yet) has no files, which the library shows as 'being prepared'.
  */
 export async function publishBookFiles(
   db: Db,
@@ -33,20 +40,27 @@ export async function publishBookFiles(
   const catalogue = await db
     .select({ id: books.id, slug: books.slug, title: books.title, author: books.author })
     .from(books)
+  const newestEditions = await listNewestEditions(db)
   const missingManuscripts: string[] = []
   let rendered = 0
   for (const book of catalogue) {
+    const published = newestEditions.get(book.id)
     let manuscript: string
-    try {
-      manuscript = await readSource(book.slug)
-    } catch (error) {
-      logger.warn({ slug: book.slug, err: error }, 'no manuscript: the book has no files to download')
-      missingManuscripts.push(book.slug)
-      continue
+    if (published) {
+      manuscript = published.manuscript
+    } else {
+      try {
+        manuscript = await readSource(book.slug)
+      } catch (error) {
+        logger.warn({ slug: book.slug, err: error }, 'no manuscript: the book has no files to download')
+        missingManuscripts.push(book.slug)
+        continue
+      }
     }
-    const result = await publishEditions(storage, book, manuscript)
+    const edition = published?.number ?? 1
+    const keys = published ? publishedEditionKeys(book.id, edition) : editionKeys(book.slug)
+    const result = await publishEditions(storage, book, manuscript, { keys })
     if (result.rendered) rendered++
-    const keys = editionKeys(book.slug)
     const sourceHash = createHash('sha256').update(manuscript).digest('hex')
     for (const kind of Object.keys(keys) as EditionKind[]) {
       const bytes = await storage.read(keys[kind])
@@ -58,8 +72,9 @@ export async function publishBookFiles(
         sizeBytes: bytes.length,
         sha256: createHash('sha256').update(bytes).digest('hex'),
         sourceHash,
+        edition,
       }
-      await db
+      const written = await db
         .insert(bookFiles)
         .values(row)
         .onConflictDoUpdate({
@@ -69,10 +84,14 @@ export async function publishBookFiles(
             sizeBytes: row.sizeBytes,
             sha256: row.sha256,
             sourceHash: row.sourceHash,
+            edition: row.edition,
             updatedAt: sql`case when ${bookFiles.sha256} = ${row.sha256} then ${bookFiles.updatedAt} else now() end`,
           },
+          // An edition published elsewhere while this instance started is newer than what it read: keep it.
+          setWhere: lte(bookFiles.edition, row.edition),
         })
-      if (kind === 'pdf')
+        .returning({ edition: bookFiles.edition })
+      if (kind === 'pdf' && written.length > 0)
         await db
           .update(books)
           .set({ fileSizeBytes: bytes.length })

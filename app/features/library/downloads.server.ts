@@ -8,6 +8,7 @@ import {
   type RateLimitState,
 } from '#app/server/rate-limit.server.ts'
 import type { FileStorage, StoredFileStream } from '#app/server/storage.server.ts'
+import { renderListedEdition } from './editions.server.ts'
 import { stampEpub, stampFormatVersion, stampPdf } from './editions/stamp.server.ts'
 import {
   getBookFile,
@@ -61,6 +62,7 @@ export async function prepareDownload(
   if (!before.allowed) return tooManyDownloads(before.retryAfterSeconds)
 
   const copy = await openStampedCopy(
+    db,
     storage,
     { userId: request.userId, stamp: { email: request.email, orderNumber: ownership.orderNumber }, file },
     logger,
@@ -94,15 +96,20 @@ export async function prepareDownload(
  * edition's key, for good.
  */
 async function openStampedCopy(
+  db: Db,
   storage: FileStorage,
-  { userId, stamp, file }: { userId: string; stamp: Stamp; file: BookFile & { slug: string } },
+  {
+    userId,
+    stamp,
+    file,
+  }: { userId: string; stamp: Stamp; file: BookFile & { bookId: string; slug: string } },
   logger: Logger,
 ): Promise<({ ok: true; cached: boolean } & StoredFileStream) | Refusal> {
   const key = stampedCopyKey(userId, stamp, file)
   const cached = await storage.createReadStream(key)
   if (cached) return { ok: true, cached: true, ...cached }
 
-  const source = await storage.read(file.storageKey)
+  const source = await readBookFile(db, storage, file)
   if (!source) {
     logger.error(
       { storageKey: file.storageKey },
@@ -188,7 +195,7 @@ export async function openSample(
 ): Promise<(DownloadFile & { sha256: string }) | null> {
   const file = await getBookFile(db, slug, 'sample')
   if (!file) return null
-  const bytes = await storage.read(file.storageKey)
+  const bytes = await readBookFile(db, storage, file)
   if (!bytes) return null
   return {
     stream: new ReadableStream<Uint8Array>({
@@ -202,6 +209,21 @@ export async function openSample(
     contentType: 'application/pdf',
     sha256: createHash('sha256').update(bytes).digest('hex'),
   }
+}
+
+/**
+ * A book file from storage. An edition published in the back office on another instance is not in this
+ * instance's local storage yet (decision 013): it is rendered here from its manuscript in the database, once.
+ */
+async function readBookFile(
+  db: Db,
+  storage: FileStorage,
+  file: { bookId: string; storageKey: string },
+): Promise<Uint8Array | null> {
+  const bytes = await storage.read(file.storageKey)
+  if (bytes) return bytes
+  if (!(await renderListedEdition(db, storage, file.bookId))) return null
+  return storage.read(file.storageKey)
 }
 
 function limitSubject(userId: string, bookId: string): string {

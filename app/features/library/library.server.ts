@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm'
 import type { Db } from '#app/server/db/database.server.ts'
-import { bookFiles, books, libraryItems, orders } from '#app/server/db/schema.server.ts'
+import { bookEditions, bookFiles, books, libraryItems, orders } from '#app/server/db/schema.server.ts'
 
 /** The ids of the books a reader owns (bought and paid for). */
 export async function listOwnedBookIds(db: Db, userId: string): Promise<string[]> {
@@ -34,6 +34,8 @@ export type LibraryBook = {
   acquiredAt: Date
   downloadCount: number
   files: { format: PurchasedFormat; sizeBytes: number }[]
+  /** The edition the downloads are, and when it was published (null while the book has no files yet). */
+  edition: { number: number; publishedAt: Date } | null
 }
 
 /** Every book the reader owns, most recently bought first, with the formats they may download. */
@@ -55,17 +57,43 @@ export async function listLibrary(db: Db, userId: string): Promise<LibraryBook[]
     .innerJoin(orders, eq(orders.id, libraryItems.orderId))
     .where(eq(libraryItems.userId, userId))
     .orderBy(desc(libraryItems.acquiredAt), asc(books.title))
-  const files = await listFilesOf(
-    db,
-    rows.map((row) => row.bookId),
-  )
+  const bookIds = rows.map((row) => row.bookId)
+  const files = await listFilesOf(db, bookIds)
+  const editions = await listEditionsOf(db, bookIds)
   return rows.map((row) => ({
     ...row,
+    edition: editions.get(row.bookId) ?? null,
     files: purchasedFormats.flatMap((format) => {
       const file = files.get(row.bookId)?.get(format)
       return file ? [{ format, sizeBytes: file.sizeBytes }] : []
     }),
   }))
+}
+
+/**
+ * The edition each book's files are (the PDF's row), with its publication date: the edition's, or for a seed
+ * book's edition 1 that was never recorded, when its files were first made.
+ */
+async function listEditionsOf(
+  db: Db,
+  bookIds: string[],
+): Promise<Map<string, { number: number; publishedAt: Date }>> {
+  if (bookIds.length === 0) return new Map()
+  const rows = await db
+    .select({
+      bookId: bookFiles.bookId,
+      number: bookFiles.edition,
+      publishedAt: sql<Date>`coalesce(${bookEditions.publishedAt}, ${bookFiles.createdAt})`.mapWith(
+        (value: string | Date) => new Date(value),
+      ),
+    })
+    .from(bookFiles)
+    .leftJoin(
+      bookEditions,
+      and(eq(bookEditions.bookId, bookFiles.bookId), eq(bookEditions.number, bookFiles.edition)),
+    )
+    .where(and(inArray(bookFiles.bookId, bookIds), eq(bookFiles.format, 'pdf')))
+  return new Map(rows.map(({ bookId, ...edition }) => [bookId, edition]))
 }
 
 /** The stored files of some books, by book id and format. */

@@ -28,6 +28,30 @@ export function editionKeys(slug: string): Record<EditionKind, string> {
   }
 }
 
+/**
+ * Where an edition published in the back office lives (decision 013): a folder per book and edition number,
+ * named by the book's id (its slug may change), so a new edition never overwrites the files of the live one
+ * while someone downloads them, and every instance derives the same keys from the database.
+ */
+export function publishedEditionKeys(bookId: string, edition: number): Record<EditionKind, string> {
+  if (!/^[0-9a-f-]{36}$/.test(bookId)) throw new Error(`Invalid book id ${JSON.stringify(bookId)}`)
+  if (!Number.isSafeInteger(edition) || edition < 1) throw new Error(`Invalid edition ${edition}`)
+  const folder = `editions/${bookId}/${edition}`
+  return { pdf: `${folder}/book.pdf`, epub: `${folder}/book.epub`, samplePdf: `${folder}/sample.pdf` }
+}
+
+/** The fingerprint file that sits next to a set of edition files (see publishEditions). */
+export function fingerprintKeyOf(keys: Record<EditionKind, string>): string {
+  return `${keys.pdf.slice(0, keys.pdf.lastIndexOf('/'))}/edition.sha256`
+}
+
+/** The fingerprint of what an edition's files are made from: renderer version, book and manuscript. */
+export function editionFingerprint(book: BookInfo, manuscriptText: string): string {
+  return createHash('sha256')
+    .update(JSON.stringify([editionFormatVersion, book.slug, book.title, book.author, manuscriptText]))
+    .digest('hex')
+}
+
 /** Renders the three files of a book; `source` names the manuscript in parse errors. */
 export async function buildEditions(
   book: BookInfo,
@@ -70,13 +94,16 @@ export async function publishEditions(
   storage: FileStorage,
   book: BookInfo,
   manuscriptText: string,
-  { force = false }: { force?: boolean } = {},
+  {
+    force = false,
+    keys = editionKeys(book.slug),
+  }: {
+    force?: boolean
+    /** Where to write; the seed's `books/<slug>/` keys by default. */ keys?: Record<EditionKind, string>
+  } = {},
 ): Promise<PublishResult> {
-  const keys = editionKeys(book.slug)
-  const fingerprintKey = `books/${book.slug}/edition.sha256`
-  const fingerprint = createHash('sha256')
-    .update(JSON.stringify([editionFormatVersion, book.slug, book.title, book.author, manuscriptText]))
-    .digest('hex')
+  const fingerprintKey = fingerprintKeyOf(keys)
+  const fingerprint = editionFingerprint(book, manuscriptText)
 
   if (!force) {
     const stored = await storage.read(fingerprintKey)
@@ -90,13 +117,27 @@ export async function publishEditions(
   }
 
   const editions = await buildEditions(book, manuscriptText)
-  await storage.delete(fingerprintKey)
-  for (const kind of Object.keys(keys) as EditionKind[]) await storage.put(keys[kind], editions[kind])
-  await storage.put(fingerprintKey, new TextEncoder().encode(fingerprint))
+  await writeEditions(storage, keys, editions, fingerprint)
   return {
     rendered: true,
     sizes: { pdf: editions.pdf.length, epub: editions.epub.length, samplePdf: editions.samplePdf.length },
   }
+}
+
+/**
+ * Writes rendered files under `keys`, then their fingerprint: the fingerprint goes first and comes back last,
+ * so an interrupted write is rendered again next time.
+ */
+export async function writeEditions(
+  storage: FileStorage,
+  keys: Record<EditionKind, string>,
+  editions: Editions,
+  fingerprint: string,
+): Promise<void> {
+  const fingerprintKey = fingerprintKeyOf(keys)
+  await storage.delete(fingerprintKey)
+  for (const kind of Object.keys(keys) as EditionKind[]) await storage.put(keys[kind], editions[kind])
+  await storage.put(fingerprintKey, new TextEncoder().encode(fingerprint))
 }
 
 function assertSlug(slug: string): void {

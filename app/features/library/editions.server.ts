@@ -1,0 +1,383 @@
+import { createHash } from 'node:crypto'
+import { and, desc, eq, sql } from 'drizzle-orm'
+import { recordAudit, type Actor } from '#app/features/admin/audit.server.ts'
+import type { Db } from '#app/server/db/database.server.ts'
+import {
+  bookEditions,
+  bookFiles,
+  bookManuscripts,
+  books,
+  libraryItems,
+  user,
+} from '#app/server/db/schema.server.ts'
+import type { Logger } from '#app/server/logger.server.ts'
+import { enqueueEmail } from '#app/server/outbox.server.ts'
+import type { FileStorage } from '#app/server/storage.server.ts'
+import {
+  buildEditions,
+  editionFingerprint,
+  publishedEditionKeys,
+  publishEditions,
+  readManuscript,
+  writeEditions,
+  type EditionKind,
+  type Editions,
+} from './editions/build-editions.server.ts'
+import { ManuscriptError } from './editions/manuscript.ts'
+import type { ManuscriptFieldErrors } from './manuscript-form.ts'
+import { newEditionEmail } from './new-edition-email.ts'
+
+type Transaction = Parameters<Parameters<Db['transaction']>[0]>[0]
+
+const formatOf = { pdf: 'pdf', epub: 'epub', samplePdf: 'sample' } as const satisfies Record<
+  EditionKind,
+  string
+>
+
+export const sha256Of = (bytes: Uint8Array | string) => createHash('sha256').update(bytes).digest('hex')
+
+export type EditionSummary = {
+  number: number
+  changelog: string
+  publishedAt: Date
+  publishedBy: string | null
+}
+
+/** A book's published editions, newest first, with the email of who published each (null: seed or deleted). */
+export async function listEditions(db: Db, bookId: string): Promise<EditionSummary[]> {
+  return db
+    .select({
+      number: bookEditions.number,
+      changelog: bookEditions.changelog,
+      publishedAt: bookEditions.publishedAt,
+      publishedBy: user.email,
+    })
+    .from(bookEditions)
+    .leftJoin(user, eq(user.id, bookEditions.publishedBy))
+    .where(eq(bookEditions.bookId, bookId))
+    .orderBy(desc(bookEditions.number))
+}
+
+/** The newest edition of each book that has one: what its files are rendered from (publishBookFiles). */
+export async function listNewestEditions(
+  db: Db,
+): Promise<Map<string, { number: number; manuscript: string }>> {
+  const rows = await db
+    .selectDistinctOn([bookEditions.bookId], {
+      bookId: bookEditions.bookId,
+      number: bookEditions.number,
+      manuscript: bookEditions.manuscript,
+    })
+    .from(bookEditions)
+    .orderBy(bookEditions.bookId, desc(bookEditions.number))
+  return new Map(rows.map(({ bookId, ...edition }) => [bookId, edition]))
+}
+
+export type WorkingManuscript = {
+  text: string
+  /** Where the text comes from: a saved draft, the newest edition, the seed's file, or nothing yet. */
+  source: 'draft' | 'edition' | 'seed' | 'none'
+  updatedAt: Date | null
+}
+
+/**
+ * The manuscript the back office edits: the saved draft, else the newest edition's, else the seed's
+ * `content/books/<slug>.md`, else nothing (a book made in the back office before its first edition).
+ */
+export async function getWorkingManuscript(
+  db: Db,
+  book: { id: string; slug: string },
+): Promise<WorkingManuscript> {
+  const [draft] = await db
+    .select({ source: bookManuscripts.source, updatedAt: bookManuscripts.updatedAt })
+    .from(bookManuscripts)
+    .where(eq(bookManuscripts.bookId, book.id))
+  if (draft) return { text: draft.source, source: 'draft', updatedAt: draft.updatedAt }
+  const [edition] = await db
+    .select({ manuscript: bookEditions.manuscript, publishedAt: bookEditions.publishedAt })
+    .from(bookEditions)
+    .where(eq(bookEditions.bookId, book.id))
+    .orderBy(desc(bookEditions.number))
+    .limit(1)
+  if (edition) return { text: edition.manuscript, source: 'edition', updatedAt: edition.publishedAt }
+  const seed = await readSeedManuscript(book.slug)
+  if (seed !== null) return { text: seed, source: 'seed', updatedAt: null }
+  return { text: '', source: 'none', updatedAt: null }
+}
+
+/** content/books/<slug>.md, or null when the book has none (a book made in the back office). */
+async function readSeedManuscript(slug: string): Promise<string | null> {
+  try {
+    return await readManuscript(slug)
+  } catch {
+    return null
+  }
+}
+
+/**
+ * Saves the working draft (nothing is published); recorded in the audit log by its size and hash. Saving the
+ * same text again changes and records nothing.
+ */
+export async function saveManuscriptDraft(
+  db: Db,
+  options: { bookId: string; manuscript: string; actor: Actor; via: 'editor' | 'upload' },
+): Promise<void> {
+  const { bookId, manuscript, actor, via } = options
+  await db.transaction(async (tx) => {
+    const [before] = await tx
+      .select({ source: bookManuscripts.source })
+      .from(bookManuscripts)
+      .where(eq(bookManuscripts.bookId, bookId))
+      .for('update')
+    if (before?.source === manuscript) return
+    await tx
+      .insert(bookManuscripts)
+      .values({ bookId, source: manuscript, updatedBy: actor.id, updatedAt: new Date() })
+      .onConflictDoUpdate({
+        target: bookManuscripts.bookId,
+        set: { source: manuscript, updatedBy: actor.id, updatedAt: new Date() },
+      })
+    await recordAudit(tx, {
+      actor,
+      action: via === 'upload' ? 'book.upload-manuscript' : 'book.save-manuscript',
+      entityType: 'book',
+      entityId: bookId,
+      before: before ? describeText(before.source) : null,
+      after: describeText(manuscript),
+    })
+  })
+}
+
+/** What the audit log keeps of a manuscript: not the text (up to 2 MB), but enough to tell versions apart. */
+function describeText(text: string) {
+  return { bytes: new TextEncoder().encode(text).length, sha256: sha256Of(text) }
+}
+
+/** The book the manuscript page is about, with the edition its files are (0: none yet). */
+export async function getManuscriptBook(
+  db: Db,
+  bookId: string,
+): Promise<{ id: string; slug: string; title: string; liveEdition: number } | null> {
+  const [book] = await db
+    .select({
+      id: books.id,
+      slug: books.slug,
+      title: books.title,
+      liveEdition: sql<number>`coalesce((select max(${bookFiles.edition}) from ${bookFiles} where ${bookFiles.bookId} = ${books.id}), 0)::int`,
+    })
+    .from(books)
+    .where(eq(books.id, bookId))
+  return book ?? null
+}
+
+/**
+ * Renders into this instance's storage the edition `book_files` lists for a book, from its manuscript in
+ * `book_editions`, when the files are missing here: with local storage (decision 010) an edition published on
+ * another instance exists only there until this one renders it. Deterministic, so the bytes are the ones the
+ * database lists. Returns false when the listed files are not a recorded edition (a seed book's edition 1,
+ * rendered from content/books at start-up) or the book has none.
+ */
+export async function renderListedEdition(db: Db, storage: FileStorage, bookId: string): Promise<boolean> {
+  const [listed] = await db
+    .select({
+      slug: books.slug,
+      title: books.title,
+      author: books.author,
+      number: bookEditions.number,
+      manuscript: bookEditions.manuscript,
+      storageKey: bookFiles.storageKey,
+    })
+    .from(bookFiles)
+    .innerJoin(books, eq(books.id, bookFiles.bookId))
+    .innerJoin(
+      bookEditions,
+      and(eq(bookEditions.bookId, bookFiles.bookId), eq(bookEditions.number, bookFiles.edition)),
+    )
+    .where(and(eq(bookFiles.bookId, bookId), eq(bookFiles.format, 'pdf')))
+  if (!listed) return false
+  const keys = publishedEditionKeys(bookId, listed.number)
+  if (listed.storageKey !== keys.pdf) return false
+  await publishEditions(storage, listed, listed.manuscript, { keys })
+  return true
+}
+
+export type PublishEditionResult =
+  | { ok: true; edition: number; notified: number }
+  | { ok: false; status: 400; fieldErrors: ManuscriptFieldErrors }
+  | { ok: false; status: 404 }
+
+/**
+ * Publishes a manuscript as the book's next edition. It is parsed and rendered first: a manuscript that
+ * fails is refused with the renderer's message and nothing changes. The files are then written under keys
+ * of their own (`editions/<book id>/<number>/`), never over the live edition's, and one transaction, holding
+ * the book's row lock so concurrent publishes take numbers one after the other, records the edition (and, for
+ * a seed book's first, its edition 1 from content/books), points `book_files` at the new files, saves the
+ * draft, writes the audit entry and queues one email per owner. Kick the outbox after it returns.
+ */
+export async function publishEdition(
+  db: Db,
+  storage: FileStorage,
+  options: {
+    bookId: string
+    manuscript: string
+    changelog: string
+    actor: Actor
+    /** The library's address in the mail, e.g. https://codebook.example/account/library. */
+    libraryUrl: string
+    logger: Logger
+  },
+): Promise<PublishEditionResult> {
+  const { bookId, manuscript, changelog, actor, logger } = options
+  const [book] = await db
+    .select({ id: books.id, slug: books.slug, title: books.title, author: books.author })
+    .from(books)
+    .where(eq(books.id, bookId))
+  if (!book) return { ok: false, status: 404 }
+
+  let editions: Editions
+  try {
+    editions = await buildEditions(book, manuscript, { source: 'manuscript' })
+  } catch (error) {
+    if (!(error instanceof ManuscriptError))
+      logger.error({ err: error, bookId }, 'rendering a manuscript failed outside the parser')
+    const message = error instanceof Error ? error.message : String(error)
+    return {
+      ok: false,
+      status: 400,
+      fieldErrors: { manuscript: `This manuscript cannot be published: ${message}` },
+    }
+  }
+  const seedManuscript = await readSeedManuscript(book.slug)
+  const sourceHash = sha256Of(manuscript)
+  const files = (Object.keys(formatOf) as EditionKind[]).map((kind) => ({
+    kind,
+    bytes: editions[kind],
+    sha256: sha256Of(editions[kind]),
+  }))
+
+  const outcome = await db.transaction(async (tx) => {
+    // Concurrent publishes of one book wait here, so each sees the edition the one before it made.
+    await tx.select({ id: books.id }).from(books).where(eq(books.id, bookId)).for('update')
+    const previous = await previousEdition(tx, bookId)
+    const number = previous.number + 1
+    if (previous.number === 1 && !previous.recorded && seedManuscript !== null) {
+      // A seed book's first edition in the back office: its content/books text becomes edition 1, so the
+      // list of editions is complete.
+      await tx.insert(bookEditions).values({
+        bookId,
+        number: 1,
+        changelog: 'First edition.',
+        manuscript: seedManuscript,
+        sourceHash: sha256Of(seedManuscript),
+        publishedBy: null,
+        publishedAt: previous.filesSince ?? new Date(),
+      })
+    }
+    // Written while the row is locked, so no other publish can be writing the same edition's keys; the
+    // live edition's files (other keys) are untouched, and a rollback leaves only unlisted files.
+    const keys = publishedEditionKeys(bookId, number)
+    await writeEditions(storage, keys, editions, editionFingerprint(book, manuscript))
+
+    await tx.insert(bookEditions).values({
+      bookId,
+      number,
+      changelog,
+      manuscript,
+      sourceHash,
+      publishedBy: actor.id,
+      publishedAt: new Date(),
+    })
+    for (const file of files) {
+      const row = {
+        bookId,
+        format: formatOf[file.kind],
+        storageKey: keys[file.kind],
+        sizeBytes: file.bytes.length,
+        sha256: file.sha256,
+        sourceHash,
+        edition: number,
+      }
+      await tx
+        .insert(bookFiles)
+        .values(row)
+        .onConflictDoUpdate({
+          target: [bookFiles.bookId, bookFiles.format],
+          set: {
+            storageKey: row.storageKey,
+            sizeBytes: row.sizeBytes,
+            sha256: row.sha256,
+            sourceHash: row.sourceHash,
+            edition: row.edition,
+            updatedAt: new Date(),
+          },
+        })
+    }
+    await tx.update(books).set({ fileSizeBytes: editions.pdf.length }).where(eq(books.id, bookId))
+    await tx
+      .insert(bookManuscripts)
+      .values({ bookId, source: manuscript, updatedBy: actor.id, updatedAt: new Date() })
+      .onConflictDoUpdate({
+        target: bookManuscripts.bookId,
+        set: { source: manuscript, updatedBy: actor.id, updatedAt: new Date() },
+      })
+    await recordAudit(tx, {
+      actor,
+      action: 'book.publish-edition',
+      entityType: 'book',
+      entityId: bookId,
+      before: { edition: previous.number || null },
+      after: {
+        edition: number,
+        changelog,
+        manuscript: describeText(manuscript),
+        files: Object.fromEntries(
+          files.map((file) => [formatOf[file.kind], { bytes: file.bytes.length, sha256: file.sha256 }]),
+        ),
+      },
+    })
+    const owners = await tx
+      .select({ userId: libraryItems.userId, email: user.email })
+      .from(libraryItems)
+      .innerJoin(user, eq(user.id, libraryItems.userId))
+      .where(eq(libraryItems.bookId, bookId))
+    for (const owner of owners) {
+      await enqueueEmail(tx, {
+        kind: 'new-edition',
+        subjectKey: `${bookId}:${number}:${owner.userId}`,
+        to: owner.email,
+        ...newEditionEmail({ title: book.title, edition: number, changelog, libraryUrl: options.libraryUrl }),
+      })
+    }
+    return { edition: number, notified: owners.length }
+  })
+  logger.info({ bookId, slug: book.slug, ...outcome }, 'new edition published')
+  return { ok: true, ...outcome }
+}
+
+/**
+ * The edition a book is at: the newest recorded in `book_editions`, or 1 when it has files but no recorded
+ * edition (a seed book, published at start-up), or 0 when it has neither (a new book).
+ */
+async function previousEdition(
+  tx: Transaction,
+  bookId: string,
+): Promise<{ number: number; recorded: boolean; filesSince: Date | null }> {
+  const [recorded] = await tx
+    .select({ number: sql<number>`max(${bookEditions.number})::int` })
+    .from(bookEditions)
+    .where(eq(bookEditions.bookId, bookId))
+  const [listed] = await tx
+    .select({
+      edition: sql<number>`max(${bookFiles.edition})::int`,
+      since: sql<string | null>`min(${bookFiles.createdAt})`,
+    })
+    .from(bookFiles)
+    .where(eq(bookFiles.bookId, bookId))
+  const recordedNumber = recorded?.number ?? 0
+  const listedNumber = listed?.edition ?? 0
+  return {
+    number: Math.max(recordedNumber, listedNumber),
+    recorded: recordedNumber > 0,
+    filesSince: listed?.since ? new Date(listed.since) : null,
+  }
+}
