@@ -95,12 +95,14 @@ function matchWays(ways: MatchWay[], extraCtes: SQL[] = []) {
   const from = sql`from ${books} as ${sql.identifier('hit')}`
   const name = (tier: number) => sql.identifier(`way${tier}`)
   const ctes: SQL[] = [...extraCtes]
+  // Drafts and archived books are not in the store: found by no way.
+  const where = (way: MatchWay) => sql`${way.condition(hit)} and ${hit.status} = 'published'`
   const found = ways.map((way, tier) => {
     const tierColumn = sql`${sql.raw(String(tier))} as tier`
     if (way.orderedBy) {
-      return sql`(select ${hit.id}, ${tierColumn} ${from} where ${way.condition(hit)} order by ${way.orderedBy(hit)} limit ${way.limit})`
+      return sql`(select ${hit.id}, ${tierColumn} ${from} where ${where(way)} order by ${way.orderedBy(hit)} limit ${way.limit})`
     }
-    ctes.push(sql`${name(tier)} as materialized (select ${hit.id} ${from} where ${way.condition(hit)})`)
+    ctes.push(sql`${name(tier)} as materialized (select ${hit.id} ${from} where ${where(way)})`)
     return sql`(select id, ${tierColumn} from ${name(tier)} limit ${way.limit})`
   })
   return {
