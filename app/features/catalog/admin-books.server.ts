@@ -1,13 +1,14 @@
 import { and, eq, ne, sql } from 'drizzle-orm'
 import { recordAudit, type Actor } from '#app/features/admin/audit.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
+import { books, bookSlugRedirects, orderItems, type CoverImage } from '#app/server/db/schema.server.ts'
 import {
-  books,
-  bookSlugRedirects,
-  orderItems,
-  type CoverImage,
-} from '#app/server/db/schema.server.ts'
-import { STATUS_ACTIONS, type BookFieldErrors, type BookFormValues, type BookInput, type StatusAction } from './book-form.ts'
+  STATUS_ACTIONS,
+  type BookFieldErrors,
+  type BookFormValues,
+  type BookInput,
+  type StatusAction,
+} from './book-form.ts'
 import { invalidateCatalog } from './catalog-cache.server.ts'
 import type { Book } from './catalog.server.ts'
 
@@ -21,7 +22,8 @@ export const adminBookMessages = {
     'Someone else saved this book while you were editing it. Your changes are below, not saved: compare them with the current book (reload in another tab), then save again.',
   sold: 'This book has been sold, so it cannot be deleted: its buyers keep it in their libraries. Archive it instead to take it out of the store.',
   slugTaken: 'Another book already has this slug.',
-  slugUsedBefore: 'Another book had this slug before and its old links still lead to it. Please choose another.',
+  slugUsedBefore:
+    'Another book had this slug before and its old links still lead to it. Please choose another.',
   featuredTaken: (title: string) => `Another featured book (“${title}”) already has this position.`,
 } as const
 

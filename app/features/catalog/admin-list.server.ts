@@ -119,7 +119,9 @@ function decodeCursor(raw: string | null | undefined, casts: string[]): string[]
   try {
     const key: unknown = JSON.parse(Buffer.from(raw, 'base64url').toString())
     if (!Array.isArray(key) || key.length !== casts.length) return null
-    const valid = key.every((value, index) => typeof value === 'string' && castPatterns[casts[index]!]!.test(value))
+    const valid = key.every(
+      (value, index) => typeof value === 'string' && castPatterns[casts[index]!]!.test(value),
+    )
     return valid ? (key as string[]) : null
   } catch {
     return null

@@ -61,6 +61,8 @@ function text(label: string, max: number) {
   )
 }
 
+const FeaturedPositionSchema = whole('featured order', 1, BOOK_FORM_LIMITS.featuredPositionMax)
+
 export const BookFormSchema = z
   .object({
     title: text('title', BOOK_FORM_LIMITS.titleMax),
@@ -120,7 +122,7 @@ export const BookFormSchema = z
   .transform((form, context) => {
     const { featuredPosition: rawPosition, ...book } = form
     if (!form.featured) return { ...book, featuredPosition: null }
-    const position = whole('featured order', 1, BOOK_FORM_LIMITS.featuredPositionMax).safeParse(rawPosition)
+    const position = FeaturedPositionSchema.safeParse(rawPosition)
     if (!position.success) {
       context.addIssue({
         code: 'custom',
@@ -188,10 +190,17 @@ export function bookFormValues(form: FormData): BookFormValues {
 /** Reads and checks a posted book form: the book, or the values as typed with an error per field. */
 export function parseBookForm(
   form: FormData,
-): { ok: true; input: BookInput; values: BookFormValues } | { ok: false; values: BookFormValues; fieldErrors: BookFieldErrors } {
+):
+  | { ok: true; input: BookInput; values: BookFormValues }
+  | { ok: false; values: BookFormValues; fieldErrors: BookFieldErrors } {
   const values = bookFormValues(form)
   const parsed = BookFormSchema.safeParse(values)
-  return parsed.success
-    ? { ok: true, input: parsed.data, values }
-    : { ok: false, values, fieldErrors: bookFieldErrors(parsed.error) }
+  if (parsed.success) return { ok: true, input: parsed.data, values }
+  const fieldErrors = bookFieldErrors(parsed.error)
+  // zod checks the featured order only once every other field is valid: report it with the others.
+  if (values.featured === 'on' && !fieldErrors.featuredPosition) {
+    const position = FeaturedPositionSchema.safeParse(values.featuredPosition)
+    if (!position.success) fieldErrors.featuredPosition = position.error.issues[0]?.message
+  }
+  return { ok: false, values, fieldErrors }
 }

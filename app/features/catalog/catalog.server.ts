@@ -27,11 +27,7 @@ export const isPublished = eq(books.status, 'published')
 export type BookCard = { [K in keyof typeof cardColumns]: Book[K] }
 
 export function listBooks(db: Db): Promise<BookCard[]> {
-  return db
-    .select(cardColumns)
-    .from(books)
-    .where(isPublished)
-    .orderBy(asc(books.createdAt), asc(books.title))
+  return db.select(cardColumns).from(books).where(isPublished).orderBy(asc(books.createdAt), asc(books.title))
 }
 
 export function listFeaturedBooks(db: Db): Promise<BookCard[]> {

@@ -14,7 +14,8 @@ export const coverMessages = {
   notAnImage:
     'This file is not a JPEG, PNG, WebP or AVIF image (its content was checked, not its name). Please upload a cover image.',
   corrupt: 'This image could not be read: the file looks damaged. Please export it again and upload it.',
-  conflict: 'Someone else changed this book meanwhile, so the cover was not saved. Please reload the page and upload it again.',
+  conflict:
+    'Someone else changed this book meanwhile, so the cover was not saved. Please reload the page and upload it again.',
 } as const
 
 export type SourceFormat = 'jpeg' | 'png' | 'webp' | 'avif'

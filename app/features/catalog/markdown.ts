@@ -125,8 +125,6 @@ export function plainText(source: string): string {
   const words = (inlines: Inline[]): string =>
     inlines.map((inline) => ('text' in inline ? inline.text : words(inline.children))).join('')
   return parseMarkdown(source)
-    .map((block) =>
-      block.type === 'list' ? block.items.map(words).join('; ') : words(block.children),
-    )
+    .map((block) => (block.type === 'list' ? block.items.map(words).join('; ') : words(block.children)))
     .join(' ')
 }

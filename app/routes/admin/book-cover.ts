@@ -20,7 +20,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   throw redirect(`/admin/books/${params.bookId}`)
 }
 
-const notFound = () => data({ title: 'Book not found', message: 'There is no book with this id.' }, { status: 404 })
+const notFound = () =>
+  data({ title: 'Book not found', message: 'There is no book with this id.' }, { status: 404 })
 
 /**
  * POST a cover (multipart, field `cover`, and the `version` the page showed). The image is checked by its
@@ -57,7 +58,13 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const resized = await resizeCover(book.id, new Uint8Array(await file.arrayBuffer()))
   if (!resized.ok) return answer(resized.problem === 'tooLarge' ? 413 : 400, resized.problem)
   await storeCover(storage, resized.resized)
-  const saved = await setBookCover(db, { id: admin.id, email: admin.email }, book.id, version, resized.resized.cover)
+  const saved = await setBookCover(
+    db,
+    { id: admin.id, email: admin.email },
+    book.id,
+    version,
+    resized.resized.cover,
+  )
   if (saved.outcome !== 'saved') {
     // The variants of an upload that was not saved are nobody's; a re-upload of the same image stores them again.
     if (book.cover?.keyPrefix !== resized.resized.cover.keyPrefix)

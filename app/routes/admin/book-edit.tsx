@@ -31,7 +31,10 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 ]
 
 const notFound = () =>
-  data({ title: 'Book not found', message: 'There is no book with this id. It may have been deleted.' }, { status: 404 })
+  data(
+    { title: 'Book not found', message: 'There is no book with this id. It may have been deleted.' },
+    { status: 404 },
+  )
 
 const notices: Record<string, string> = {
   created: 'The book was created. Add its cover below.',
@@ -183,12 +186,18 @@ export default function EditBook({ loaderData, actionData }: Route.ComponentProp
         </p>
       </div>
       {book.notice && !actionData ? (
-        <p role="status" className="rounded-lg border border-emerald-700 p-3 text-emerald-800 dark:border-emerald-300 dark:text-emerald-200">
+        <p
+          role="status"
+          className="rounded-lg border border-emerald-700 p-3 text-emerald-800 dark:border-emerald-300 dark:text-emerald-200"
+        >
           {book.notice}
         </p>
       ) : null}
       {errors.form || errors.status ? (
-        <div role="alert" className="rounded-lg border border-red-700 p-3 text-red-800 dark:border-red-300 dark:text-red-200">
+        <div
+          role="alert"
+          className="rounded-lg border border-red-700 p-3 text-red-800 dark:border-red-300 dark:text-red-200"
+        >
           <p>{errors.form ?? errors.status}</p>
           {actionData?.current && actionData.current.length > 0 ? (
             <>
@@ -224,7 +233,13 @@ export default function EditBook({ loaderData, actionData }: Route.ComponentProp
           Cover
         </h2>
         <div className="w-40">
-          <BookCover cover={book.cover} coverPath={book.coverPath} alt={book.coverAlt} sizes="160px" className="h-auto w-full rounded shadow" />
+          <BookCover
+            cover={book.cover}
+            coverPath={book.coverPath}
+            alt={book.coverAlt}
+            sizes="160px"
+            className="h-auto w-full rounded shadow"
+          />
         </div>
         <CoverUpload bookId={book.id} version={version} initialError={book.coverError} />
       </section>
@@ -234,8 +249,8 @@ export default function EditBook({ loaderData, actionData }: Route.ComponentProp
           In the store
         </h2>
         <p className="text-sm text-slate-700 dark:text-slate-300">
-          Archiving takes the book out of the store, search and its page; buyers keep it in their library. A book
-          that was ever sold cannot be deleted.
+          Archiving takes the book out of the store, search and its page; buyers keep it in their library. A
+          book that was ever sold cannot be deleted.
         </p>
         <div className="flex flex-wrap gap-3">
           {statusActions.map((intent) => (

@@ -23,7 +23,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   const admin = await requireAdmin({ request, context })
   const parsed = parseBookForm(await readForm(request))
   if (!parsed.ok) return data({ values: parsed.values, fieldErrors: parsed.fieldErrors }, { status: 400 })
-  const saved = await createBook(getAppContext(context).db, { id: admin.id, email: admin.email }, parsed.input)
+  const saved = await createBook(
+    getAppContext(context).db,
+    { id: admin.id, email: admin.email },
+    parsed.input,
+  )
   if (saved.outcome !== 'saved')
     return data(
       { values: parsed.values, fieldErrors: saved.outcome === 'invalid' ? saved.fieldErrors : {} },
@@ -45,7 +49,10 @@ export default function NewBook({ actionData }: Route.ComponentProps) {
         </p>
       ) : null}
       <Form method="post" className="flex flex-col gap-6">
-        <BookFormFields values={actionData?.values ?? { status: 'draft' }} errors={actionData?.fieldErrors ?? {}} />
+        <BookFormFields
+          values={actionData?.values ?? { status: 'draft' }}
+          errors={actionData?.fieldErrors ?? {}}
+        />
         <div>
           <button type="submit" className={primaryButton} disabled={saving}>
             {saving ? 'Saving…' : 'Create book'}

@@ -133,9 +133,13 @@ export default function AdminBooks({ loaderData }: Route.ComponentProps) {
                     <span className="text-xs text-slate-700 dark:text-slate-300">/books/{book.slug}</span>
                   </td>
                   <td className="py-2 pr-4">{book.author}</td>
-                  <td className="py-2 pr-4 whitespace-nowrap">{formatPrice(book.priceCents, book.currency)}</td>
+                  <td className="py-2 pr-4 whitespace-nowrap">
+                    {formatPrice(book.priceCents, book.currency)}
+                  </td>
                   <td className="py-2 pr-4">
-                    <span className={`rounded border px-2 py-0.5 text-xs font-semibold ${statusStyles[book.status]}`}>
+                    <span
+                      className={`rounded border px-2 py-0.5 text-xs font-semibold ${statusStyles[book.status]}`}
+                    >
                       {book.status}
                     </span>
                     {book.featured ? <span className="ml-2 text-xs">featured</span> : null}

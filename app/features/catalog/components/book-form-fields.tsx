@@ -159,11 +159,7 @@ function Field({
   label: string
   error?: string
   hint?: string
-  children: (props: {
-    id: string
-    'aria-invalid'?: true
-    'aria-describedby'?: string
-  }) => ReactNode
+  children: (props: { id: string; 'aria-invalid'?: true; 'aria-describedby'?: string }) => ReactNode
 }) {
   const id = useId()
   const describedBy = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ')

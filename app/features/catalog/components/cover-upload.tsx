@@ -60,7 +60,10 @@ export function CoverUpload({
       }
     })
     request.addEventListener('error', () =>
-      setState({ kind: 'failed', message: 'The upload was interrupted. Please check your connection and try again.' }),
+      setState({
+        kind: 'failed',
+        message: 'The upload was interrupted. Please check your connection and try again.',
+      }),
     )
     setState({ kind: 'uploading', percent: 0 })
     request.send(new FormData(form))
@@ -113,7 +116,9 @@ export function CoverUpload({
         </div>
       ) : null}
       <div aria-live="polite" role="status">
-        {state.kind === 'done' ? <p className="text-emerald-800 dark:text-emerald-200">{state.message}</p> : null}
+        {state.kind === 'done' ? (
+          <p className="text-emerald-800 dark:text-emerald-200">{state.message}</p>
+        ) : null}
       </div>
       <div aria-live="assertive" role="alert">
         {state.kind === 'failed' ? <p className="text-red-700 dark:text-red-300">{state.message}</p> : null}
