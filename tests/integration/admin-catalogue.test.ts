@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { listAuditLog } from '#app/features/admin/audit.server.ts'
 import { addToCart, CartError, requireUserCart } from '#app/features/cart/cart.server.ts'
 import { readAllBooks, readFeaturedBooks } from '#app/features/catalog/catalog-cache.server.ts'
-import { parseMarkdown } from '#app/features/catalog/markdown.ts'
+import type { Block } from '#app/features/catalog/markdown.ts'
 import { publishBookFiles } from '#app/features/library/book-files.server.ts'
 import { getCheckout } from '#app/features/orders/orders.server.ts'
 import { searchBooks, suggestBooks } from '#app/features/search/search.server.ts'
@@ -21,7 +21,7 @@ import { createLogger } from '#app/server/logger.server.ts'
 import { createTestDatabase } from '#tests/db.ts'
 import { createAdmin } from '#tests/factories/admins.ts'
 import { createBuyer, createReader } from '#tests/factories/buyers.ts'
-import { routeArgs, servicesFor, thrownBy } from '#tests/route-args.ts'
+import { routeArgs, servicesFor } from '#tests/route-args.ts'
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>
 let admin: Awaited<ReturnType<typeof createAdmin>>
@@ -35,7 +35,9 @@ afterAll(async () => {
   await database.dispose()
 })
 
-type Outcome = { status: number; data?: any; location?: string | null }
+/** Each route answers its own shape; the tests read it as plain JSON and assert what a caller would see. */
+type Json = { [key: string]: Json }
+type Outcome = { status: number; data: Json; location?: string | null }
 
 /** What a loader or action answered, returned or thrown: a redirect, a response, or data with its status. */
 async function outcomeOf(run: () => unknown): Promise<Outcome> {
@@ -50,15 +52,15 @@ async function outcomeOf(run: () => unknown): Promise<Outcome> {
     return {
       status: value.status,
       location: value.headers.get('Location'),
-      data: type.includes('json') ? await value.json() : undefined,
+      data: (type.includes('json') ? await value.json() : null) as Json,
     }
   }
   if (value && typeof value === 'object' && 'init' in value && 'data' in value) {
     const wrapped = value as { data: unknown; init: { status?: number } | null }
-    return { status: wrapped.init?.status ?? 200, data: wrapped.data }
+    return { status: wrapped.init?.status ?? 200, data: wrapped.data as Json }
   }
   if (value instanceof Error) throw value
-  return { status: 200, data: value }
+  return { status: 200, data: value as Json }
 }
 
 function post(path: string, body: FormData | Record<string, string>, cookie = admin.cookie, headers = {}) {
@@ -442,7 +444,7 @@ describe('descriptions are Markdown rendered safely', () => {
         routeArgs({ db: database.db, path: `/books/${fields.slug}`, params: { slug: fields.slug } }),
       ),
     )
-    const blocks = page.data.descriptionBlocks as ReturnType<typeof parseMarkdown>
+    const blocks = page.data.descriptionBlocks as unknown as Block[]
     const json = JSON.stringify(blocks)
     expect(blocks[0]).toEqual({
       type: 'paragraph',
