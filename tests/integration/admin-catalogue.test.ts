@@ -176,10 +176,10 @@ describe('creating and editing a book', () => {
     })
     const result = await outcomeOf(() => newAction(post('/admin/books/new', bad)))
     expect(result.status).toBe(400)
-    expect(Object.keys(result.data.fieldErrors).toSorted()).toEqual(
+    expect(Object.keys(result.data.fieldErrors!).toSorted()).toEqual(
       ['currency', 'featuredPosition', 'level', 'priceCents', 'slug', 'title'].toSorted(),
     )
-    expect(result.data.fieldErrors.slug).toMatch(/lower-case letters/)
+    expect(result.data.fieldErrors!.slug).toMatch(/lower-case letters/)
     expect(result.data.values).toMatchObject({ slug: 'Not A Slug!', priceCents: '12.50' })
     expect(await database.db.select({ id: books.id }).from(books)).toHaveLength(before.length)
 
@@ -237,7 +237,7 @@ describe('creating and editing a book', () => {
       ),
     )
     expect(second.status).toBe(409)
-    expect(second.data.fieldErrors.form).toMatch(/Someone else saved this book/)
+    expect(second.data.fieldErrors!.form).toMatch(/Someone else saved this book/)
     expect(second.data.values).toMatchObject({ description: 'My long careful text.' })
     expect(second.data.currentVersion).toBe(2)
     expect(second.data.current).toEqual(
@@ -538,7 +538,7 @@ describe('cover uploads', () => {
           routeArgs({ db: database.db, path: `/books/${after.slug}`, params: { slug: after.slug } }),
         ),
       )
-      expect(page.data.book.cover).toEqual(after.cover)
+      expect(page.data.book!.cover).toEqual(after.cover)
     },
     60_000,
   )
