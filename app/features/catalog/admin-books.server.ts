@@ -6,9 +6,9 @@ import {
   STATUS_ACTIONS,
   type BookFieldErrors,
   type BookFormValues,
-  type BookInput,
   type StatusAction,
 } from './book-form.ts'
+import type { BookInput } from './book-form.server.ts'
 import { invalidateCatalog } from './catalog-cache.server.ts'
 import type { Book } from './catalog.server.ts'
 

@@ -8,9 +8,9 @@ import {
   getAdminBook,
   updateBook,
 } from '#app/features/catalog/admin-books.server.ts'
+import { parseBookForm } from '#app/features/catalog/book-form.server.ts'
 import {
   bookFields,
-  parseBookForm,
   STATUS_ACTIONS,
   type BookFieldErrors,
   type BookFormValues,

@@ -1,7 +1,7 @@
 import { data, Form, redirect, useNavigation } from 'react-router'
 import { primaryButton } from '#app/components/ui/button-styles.ts'
 import { createBook } from '#app/features/catalog/admin-books.server.ts'
-import { parseBookForm } from '#app/features/catalog/book-form.ts'
+import { parseBookForm } from '#app/features/catalog/book-form.server.ts'
 import { BookFormFields } from '#app/features/catalog/components/book-form-fields.tsx'
 import { requireAdmin } from '#app/features/identity/session.server.ts'
 import { getAppContext } from '#app/server/context.server.ts'

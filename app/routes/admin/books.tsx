@@ -1,11 +1,7 @@
 import { Form, Link } from 'react-router'
 import { primaryButton } from '#app/components/ui/button-styles.ts'
-import {
-  ADMIN_QUERY_MAX,
-  ADMIN_SORTS,
-  listAdminBooks,
-  type AdminSort,
-} from '#app/features/catalog/admin-list.server.ts'
+import { ADMIN_QUERY_MAX, ADMIN_SORTS, type AdminSort } from '#app/features/catalog/admin-list.ts'
+import { listAdminBooks } from '#app/features/catalog/admin-list.server.ts'
 import { formatPrice } from '#app/features/catalog/format.ts'
 import { requireAdmin } from '#app/features/identity/session.server.ts'
 import { getAppContext } from '#app/server/context.server.ts'
