@@ -201,4 +201,35 @@ describe('the catalogue back office', () => {
     ])
     expect(await page.getByRole('alert').filter({ hasText: /\S/ }).textContent()).toMatch(/not a JPEG/)
   }, 60_000)
+
+  test('archiving shows in the store at once for signed-in visitors, and within the page cache’s 10 s for the rest', async () => {
+    const title = 'The Future of Design Systems'
+    const anonymous = async () => {
+      const response = await fetch(`${store.url}/AllBooks`)
+      return { cache: response.headers.get('x-page-cache'), html: await response.text() }
+    }
+    await anonymous()
+    const cached = await anonymous()
+    expect(cached).toMatchObject({ cache: 'hit' })
+    expect(cached.html).toContain(title)
+
+    const page = await newPage(browser)
+    await signIn(page)
+    await visit(page, `${store.url}/admin/books?q=future`)
+    await page.getByRole('link', { name: title }).click()
+    await page.getByRole('button', { name: 'Archive' }).click()
+    await page.getByText('The book was archived').waitFor()
+    const archivedAt = Date.now()
+    // The admin's own pages are never cached: the catalogue cache was cleared with the change.
+    await visit(page, `${store.url}/AllBooks`)
+    expect(await page.getByRole('heading', { name: title }).count()).toBe(0)
+
+    await expect
+      .poll(async () => (await anonymous()).html.includes(title), { timeout: 15_000, interval: 250 })
+      .toBe(false)
+    const seconds = (Date.now() - archivedAt) / 1000
+    console.log(`archived book left the cached All eBooks page after ${seconds.toFixed(1)} s`)
+    expect(seconds).toBeLessThanOrEqual(11)
+    expect((await fetch(`${store.url}/books/the-future-of-design-systems`)).status).toBe(404)
+  }, 60_000)
 })

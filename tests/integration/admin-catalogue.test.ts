@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -585,9 +586,14 @@ describe('cover uploads', () => {
   test('a stale version is a 409 and the stored variants of the refused upload are removed', async () => {
     const { id, row } = await createViaAction()
     await outcomeOf(() => editAction(post(`/admin/books/${id}`, editForm(row, {}, 'archive'))))
-    const stale = await uploadCover(id, new File([await image('webp')], 'x.webp'), { version: row.version })
+    const bytes = await image('webp')
+    const stale = await uploadCover(id, new File([bytes], 'x.webp'), { version: row.version })
     expect(stale).toMatchObject({ status: 409, data: { message: /Someone else changed this book/ } })
     expect((await bookRow(id))!.cover).toBeNull()
+    const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 16)
+    const storage = servicesFor(database.db).storage
+    for (const width of [200, 400, 600])
+      expect(await storage.stat(`covers/${id}-${hash}-${width}.avif`), `${width}`).toBeNull()
   }, 60_000)
 
   test('unknown cover files are 404', async () => {
