@@ -157,7 +157,10 @@ describe('creating and editing a book', () => {
       version: 1,
       coverPath: '/covers/placeholder.svg',
     })
-    expect((await readAllBooks(database.db)).map((book) => book.id)).toContain(id)
+    expect((await readAllBooks(database.db)).find((book) => book.id === id)).toMatchObject({
+      // Cards show the description's words; the book page renders its Markdown.
+      description: 'A useful book.',
+    })
     expect((await readFeaturedBooks(database.db)).map((book) => book.id)).toContain(id)
     const [entry] = await auditFor(id)
     expect(entry).toMatchObject({ action: 'book.create', actorEmail: admin.email, before: null })

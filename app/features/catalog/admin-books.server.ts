@@ -2,12 +2,7 @@ import { and, eq, ne, sql } from 'drizzle-orm'
 import { recordAudit, type Actor } from '#app/features/admin/audit.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
 import { books, bookSlugRedirects, orderItems, type CoverImage } from '#app/server/db/schema.server.ts'
-import {
-  STATUS_ACTIONS,
-  type BookFieldErrors,
-  type BookFormValues,
-  type StatusAction,
-} from './book-form.ts'
+import { STATUS_ACTIONS, type BookFieldErrors, type BookFormValues, type StatusAction } from './book-form.ts'
 import type { BookInput } from './book-form.server.ts'
 import { invalidateCatalog } from './catalog-cache.server.ts'
 import type { Book } from './catalog.server.ts'

@@ -2,6 +2,7 @@ import { and, asc, eq } from 'drizzle-orm'
 import type { Db } from '#app/server/db/database.server.ts'
 import { books, bookSlugRedirects } from '#app/server/db/schema.server.ts'
 import { invalidateCatalog } from './catalog-cache.server.ts'
+import { plainText } from './markdown.ts'
 import { seedBooks } from './seed-books.ts'
 
 export type Book = typeof books.$inferSelect
@@ -26,16 +27,27 @@ export const isPublished = eq(books.status, 'published')
 
 export type BookCard = { [K in keyof typeof cardColumns]: Book[K] }
 
-export function listBooks(db: Db): Promise<BookCard[]> {
-  return db.select(cardColumns).from(books).where(isPublished).orderBy(asc(books.createdAt), asc(books.title))
+/** A card shows the description's words, not its Markdown marks (the book page renders them). */
+export function asCard<T extends { description: string }>(book: T): T {
+  return { ...book, description: plainText(book.description) }
 }
 
-export function listFeaturedBooks(db: Db): Promise<BookCard[]> {
-  return db
+export async function listBooks(db: Db): Promise<BookCard[]> {
+  const rows = await db
+    .select(cardColumns)
+    .from(books)
+    .where(isPublished)
+    .orderBy(asc(books.createdAt), asc(books.title))
+  return rows.map(asCard)
+}
+
+export async function listFeaturedBooks(db: Db): Promise<BookCard[]> {
+  const rows = await db
     .select(cardColumns)
     .from(books)
     .where(and(eq(books.featured, true), isPublished))
     .orderBy(asc(books.featuredPosition))
+  return rows.map(asCard)
 }
 
 /** A published book by its slug (a draft or an archived book is not found). */

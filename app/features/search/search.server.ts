@@ -11,7 +11,7 @@
  */
 import { asc, desc, sql, type SQL } from 'drizzle-orm'
 import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core'
-import { cardColumns, type BookCard } from '#app/features/catalog/catalog.server.ts'
+import { asCard, cardColumns, type BookCard } from '#app/features/catalog/catalog.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
 import { books } from '#app/server/db/schema.server.ts'
 import { SUGGESTION_LIMIT, type Suggestion } from './search-query.ts'
@@ -178,7 +178,7 @@ async function searchPage(db: Db, q: string, requestedPage: number) {
   const shown = Math.min(total, RESULT_CAP)
   return {
     query: q,
-    books: rows.map(({ total: _total, ...book }) => book),
+    books: rows.map(({ total: _total, ...book }) => asCard(book)),
     total: shown,
     more: total > RESULT_CAP,
     page,
