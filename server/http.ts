@@ -209,6 +209,9 @@ function rejectCrossSiteWrites(env: Env): RequestHandler {
 const FORM_BODY_LIMIT = 64 * 1024
 const WEBHOOK_BODY_LIMIT = 1024 * 1024
 const WEBHOOK_PATHS = new Set(['/webhooks/stripe'])
+/** A cover image (at most 10 MB, app/features/catalog/covers.server.ts) with its multipart framing. */
+const COVER_UPLOAD_LIMIT = 10 * 1024 * 1024 + 64 * 1024
+const COVER_UPLOAD_PATH = /^\/admin\/books\/[^/]+\/cover(\.data)?$/i
 const FORM_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data']
 /**
  * A book's manuscript (up to 2 MB of UTF-8, decision 013) is posted from a textarea (URL-encoded: line breaks
@@ -216,7 +219,7 @@ const FORM_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data']
  * made by React Router's client.
  */
 const MANUSCRIPT_BODY_LIMIT = 7 * 1024 * 1024
-const MANUSCRIPT_PATH = /^\/admin\/books\/[^/]+\/manuscript(\.data)?$/
+const MANUSCRIPT_PATH = /^\/admin\/books\/[^/]+\/manuscript(\.data)?$/i
 
 /**
  * Bounds what a request may make the store read, before any route buffers it (`request.formData()` reads
@@ -228,17 +231,27 @@ export function limitRequestBodies(): RequestHandler {
   return (req, res, next) => {
     if (SAFE_METHODS.has(req.method)) return next()
     const webhook = WEBHOOK_PATHS.has(req.path)
+    const cover = COVER_UPLOAD_PATH.test(req.path)
     const limit = webhook
       ? WEBHOOK_BODY_LIMIT
-      : MANUSCRIPT_PATH.test(req.path)
-        ? MANUSCRIPT_BODY_LIMIT
-        : FORM_BODY_LIMIT
+      : cover
+        ? COVER_UPLOAD_LIMIT
+        : MANUSCRIPT_PATH.test(req.path)
+          ? MANUSCRIPT_BODY_LIMIT
+          : FORM_BODY_LIMIT
     const length = Number(req.get('Content-Length') ?? 0)
     const type = (req.get('Content-Type') ?? '').split(';')[0]!.trim().toLowerCase()
     if (req.get('Transfer-Encoding')) {
       refuse(req, res, 411, 'Length required: send the body with a Content-Length.')
     } else if (!Number.isSafeInteger(length) || length > limit) {
-      refuse(req, res, 413, `Request too large: at most ${limit / 1024} KiB.`)
+      refuse(
+        req,
+        res,
+        413,
+        cover
+          ? 'This file is larger than 10 MB. Please upload a smaller image.'
+          : `Request too large: at most ${limit / 1024} KiB.`,
+      )
     } else if (!webhook && !FORM_TYPES.includes(type)) {
       refuse(req, res, 415, 'Unsupported content type: send a form (application/x-www-form-urlencoded).')
     } else {

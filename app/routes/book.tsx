@@ -1,7 +1,11 @@
 import { BookAction } from '#app/components/book-action.tsx'
 import { bookNotFound } from '#app/features/catalog/book-not-found.server.ts'
-import { getBookBySlug } from '#app/features/catalog/catalog.server.ts'
+import { redirect } from 'react-router'
+import { findRenamedBookSlug, getBookBySlug } from '#app/features/catalog/catalog.server.ts'
 import { BookBadges } from '#app/features/catalog/components/book-badges.tsx'
+import { BookCover } from '#app/features/catalog/components/book-cover.tsx'
+import { Description } from '#app/features/catalog/components/description.tsx'
+import { parseMarkdown, plainText } from '#app/features/catalog/markdown.ts'
 import { StarRating } from '#app/features/catalog/components/star-rating.tsx'
 import { formatFileSize, formatPrice } from '#app/features/catalog/format.ts'
 import { listFilesOf, purchasedFormats } from '#app/features/library/library.server.ts'
@@ -12,44 +16,58 @@ export const meta: Route.MetaFunction = ({ loaderData }) =>
   loaderData
     ? [
         { title: `${loaderData.book.title} by ${loaderData.book.author} — CodeBook` },
-        { name: 'description', content: loaderData.book.description },
+        { name: 'description', content: loaderData.summary },
       ]
     : [{ title: 'Book not found — CodeBook' }]
 
 export async function loader({ params, context }: Route.LoaderArgs) {
   const { db } = getAppContext(context)
-  const book = await getBookBySlug(db, params.slug.toLowerCase())
-  if (!book) throw bookNotFound()
+  const slug = params.slug.toLowerCase()
+  const book = await getBookBySlug(db, slug)
+  if (!book) {
+    // A book renamed in the back office keeps its old URL, permanently moved.
+    const renamed = await findRenamedBookSlug(db, slug)
+    if (renamed) throw redirect(`/books/${renamed}`, 301)
+    throw bookNotFound()
+  }
   const files = (await listFilesOf(db, [book.id])).get(book.id)
   const formats = purchasedFormats.flatMap((format) => {
     const file = files?.get(format)
     return file ? [{ label: format.toUpperCase(), sizeBytes: file.sizeBytes }] : []
   })
   const sample = files?.get('sample')
-  return { book, formats, sampleSizeBytes: sample?.sizeBytes ?? null }
+  // The Markdown is parsed here, on the server: the page gets plain data to render, the browser no parser.
+  const { description, ...rest } = book
+  return {
+    book: rest,
+    descriptionBlocks: parseMarkdown(description),
+    summary: plainText(description),
+    formats,
+    sampleSizeBytes: sample?.sizeBytes ?? null,
+  }
 }
 
 export default function BookDetails({ loaderData }: Route.ComponentProps) {
-  const { book, formats, sampleSizeBytes } = loaderData
+  const { book, descriptionBlocks, formats, sampleSizeBytes } = loaderData
   return (
     <article
       id={`book-${book.id}`}
       className="mx-auto grid max-w-6xl gap-10 px-4 py-12 md:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]"
     >
-      <img
-        src={book.coverPath}
+      <BookCover
+        cover={book.cover}
+        coverPath={book.coverPath}
         alt={book.coverAlt}
-        width={400}
-        height={600}
-        fetchPriority="high"
-        className="mx-auto aspect-[2/3] h-auto w-full max-w-sm rounded-lg shadow-lg"
+        sizes="(min-width: 768px) 384px, min(384px, 100vw - 2rem)"
+        eager
+        className="mx-auto h-auto w-full max-w-sm rounded-lg shadow-lg"
       />
       <div className="flex flex-col gap-5">
         <div>
           <h1 className="text-4xl font-bold">{book.title}</h1>
           <p className="mt-2 text-lg text-slate-600 dark:text-slate-300">by {book.author}</p>
         </div>
-        <p className="text-lg leading-relaxed">{book.description}</p>
+        <Description blocks={descriptionBlocks} />
         <StarRating rating={book.rating} />
         <BookBadges bestSeller={book.bestSeller} available={book.available} formats={formats} />
         <p className="text-3xl font-semibold">

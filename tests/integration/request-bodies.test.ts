@@ -77,3 +77,32 @@ test('Stripe’s webhook takes JSON up to 1 MiB and no more', async () => {
 test('reads are not affected', async () => {
   expect((await fetch(`${app.url}/healthz`)).status).toBe(200)
 })
+
+/** The status the host answers a multipart post announcing `length` bytes, before any byte is sent. */
+function announced(path: string, length: number) {
+  return new Promise<number>((resolve, reject) => {
+    const request = http.request(`${app.url}${path}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'multipart/form-data; boundary=x', 'Content-Length': String(length) },
+    })
+    request.on('response', (response) => {
+      response.resume()
+      resolve(response.statusCode ?? 0)
+      request.destroy()
+    })
+    request.on('error', reject)
+    // Past the limit the host answers at once, without waiting for a byte of the body.
+    request.flushHeaders()
+  })
+}
+
+test('a cover upload may be up to 10 MB (plus its framing) on its own URL only; more is a 413 naming the limit', async () => {
+  const cover = '/admin/books/00000000-0000-4000-8000-000000000000/cover'
+  const form = new FormData()
+  // Over the 64 KiB of other forms (the test host's router does not read a body: kept small enough to be sent).
+  form.set('cover', new File([new Uint8Array(100 * 1024)], 'cover.png'))
+  expect((await post(cover, form)).status).toBe(500)
+  expect(await announced(cover, 10 * 1024 * 1024 + 100 * 1024)).toBe(413)
+  // Any other form keeps its 64 KiB limit, another admin URL included.
+  expect(await announced('/admin/books/00000000-0000-4000-8000-000000000000', 100 * 1024)).toBe(413)
+})

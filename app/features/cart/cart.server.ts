@@ -143,12 +143,13 @@ export async function findAnonymousCart(db: Db, cartId: string): Promise<string 
 
 export async function addToCart(db: Db, cartId: string, bookId: string): Promise<void> {
   const [book] = await db
-    .select({ available: books.available })
+    .select({ available: books.available, status: books.status })
     .from(books)
     .where(eq(books.id, bookId))
     .limit(1)
   if (!book) throw new CartError('unknown-book')
-  if (!book.available) throw new CartError('unavailable')
+  // A draft or an archived book is out of the store: it cannot be bought, like an unavailable one.
+  if (!book.available || book.status !== 'published') throw new CartError('unavailable')
   // The (cart, book) primary key settles races: of two concurrent adds, exactly one inserts a row.
   const inserted = await db
     .insert(cartItems)

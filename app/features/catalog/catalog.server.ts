@@ -1,7 +1,8 @@
-import { asc, eq } from 'drizzle-orm'
+import { and, asc, eq } from 'drizzle-orm'
 import type { Db } from '#app/server/db/database.server.ts'
-import { books } from '#app/server/db/schema.server.ts'
+import { books, bookSlugRedirects } from '#app/server/db/schema.server.ts'
 import { invalidateCatalog } from './catalog-cache.server.ts'
+import { plainText } from './markdown.ts'
 import { seedBooks } from './seed-books.ts'
 
 export type Book = typeof books.$inferSelect
@@ -16,27 +17,58 @@ export const cardColumns = {
   currency: books.currency,
   coverPath: books.coverPath,
   coverAlt: books.coverAlt,
+  cover: books.cover,
   rating: books.rating,
   available: books.available,
 }
 
+/** What the store shows: drafts and archived books are the back office's only (owners keep theirs). */
+export const isPublished = eq(books.status, 'published')
+
 export type BookCard = { [K in keyof typeof cardColumns]: Book[K] }
 
-export function listBooks(db: Db): Promise<BookCard[]> {
-  return db.select(cardColumns).from(books).orderBy(asc(books.createdAt), asc(books.title))
+/** A card shows the description's words, not its Markdown marks (the book page renders them). */
+export function asCard<T extends { description: string }>(book: T): T {
+  return { ...book, description: plainText(book.description) }
 }
 
-export function listFeaturedBooks(db: Db): Promise<BookCard[]> {
-  return db
+export async function listBooks(db: Db): Promise<BookCard[]> {
+  const rows = await db
     .select(cardColumns)
     .from(books)
-    .where(eq(books.featured, true))
-    .orderBy(asc(books.featuredPosition))
+    .where(isPublished)
+    .orderBy(asc(books.createdAt), asc(books.title))
+  return rows.map(asCard)
 }
 
+export async function listFeaturedBooks(db: Db): Promise<BookCard[]> {
+  const rows = await db
+    .select(cardColumns)
+    .from(books)
+    .where(and(eq(books.featured, true), isPublished))
+    .orderBy(asc(books.featuredPosition))
+  return rows.map(asCard)
+}
+
+/** A published book by its slug (a draft or an archived book is not found). */
 export async function getBookBySlug(db: Db, slug: string): Promise<Book | undefined> {
-  const [book] = await db.select().from(books).where(eq(books.slug, slug)).limit(1)
+  const [book] = await db
+    .select()
+    .from(books)
+    .where(and(eq(books.slug, slug), isPublished))
+    .limit(1)
   return book
+}
+
+/** The current slug of the published book that had `slug` before (its old URL answers 301 to the new one). */
+export async function findRenamedBookSlug(db: Db, slug: string): Promise<string | undefined> {
+  const [row] = await db
+    .select({ slug: books.slug })
+    .from(bookSlugRedirects)
+    .innerJoin(books, eq(books.id, bookSlugRedirects.bookId))
+    .where(and(eq(bookSlugRedirects.slug, slug), isPublished))
+    .limit(1)
+  return row?.slug
 }
 
 /**

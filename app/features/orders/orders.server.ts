@@ -69,7 +69,8 @@ async function readLines(db: Db | Tx, userId: string, cartId: string) {
       coverPath: books.coverPath,
       priceCents: books.priceCents,
       currency: books.currency,
-      available: books.available,
+      // A book archived (or put back to draft) since it was added is not sold either.
+      available: sql<boolean>`${books.available} and ${books.status} = 'published'`,
       owned: sql<boolean>`exists (select 1 from ${libraryItems} where ${libraryItems.userId} = ${userId} and ${libraryItems.bookId} = ${books.id})`,
     })
     .from(cartItems)

@@ -11,7 +11,7 @@
  */
 import { asc, desc, sql, type SQL } from 'drizzle-orm'
 import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core'
-import { cardColumns, type BookCard } from '#app/features/catalog/catalog.server.ts'
+import { asCard, cardColumns, type BookCard } from '#app/features/catalog/catalog.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
 import { books } from '#app/server/db/schema.server.ts'
 import { SUGGESTION_LIMIT, type Suggestion } from './search-query.ts'
@@ -95,12 +95,14 @@ function matchWays(ways: MatchWay[], extraCtes: SQL[] = []) {
   const from = sql`from ${books} as ${sql.identifier('hit')}`
   const name = (tier: number) => sql.identifier(`way${tier}`)
   const ctes: SQL[] = [...extraCtes]
+  // Drafts and archived books are not in the store: found by no way.
+  const where = (way: MatchWay) => sql`${way.condition(hit)} and ${hit.status} = 'published'`
   const found = ways.map((way, tier) => {
     const tierColumn = sql`${sql.raw(String(tier))} as tier`
     if (way.orderedBy) {
-      return sql`(select ${hit.id}, ${tierColumn} ${from} where ${way.condition(hit)} order by ${way.orderedBy(hit)} limit ${way.limit})`
+      return sql`(select ${hit.id}, ${tierColumn} ${from} where ${where(way)} order by ${way.orderedBy(hit)} limit ${way.limit})`
     }
-    ctes.push(sql`${name(tier)} as materialized (select ${hit.id} ${from} where ${way.condition(hit)})`)
+    ctes.push(sql`${name(tier)} as materialized (select ${hit.id} ${from} where ${where(way)})`)
     return sql`(select id, ${tierColumn} from ${name(tier)} limit ${way.limit})`
   })
   return {
@@ -176,7 +178,7 @@ async function searchPage(db: Db, q: string, requestedPage: number) {
   const shown = Math.min(total, RESULT_CAP)
   return {
     query: q,
-    books: rows.map(({ total: _total, ...book }) => book),
+    books: rows.map(({ total: _total, ...book }) => asCard(book)),
     total: shown,
     more: total > RESULT_CAP,
     page,

@@ -1,12 +1,281 @@
+import { data, Form, Link, redirect, useNavigation } from 'react-router'
+import { dangerButton, primaryButton } from '#app/components/ui/button-styles.ts'
+import {
+  adminBookMessages,
+  bookToFormValues,
+  changeBookStatus,
+  deleteBook,
+  getAdminBook,
+  updateBook,
+} from '#app/features/catalog/admin-books.server.ts'
+import { parseBookForm } from '#app/features/catalog/book-form.server.ts'
+import {
+  bookFields,
+  STATUS_ACTIONS,
+  type BookFieldErrors,
+  type BookFormValues,
+  type StatusAction,
+} from '#app/features/catalog/book-form.ts'
+import { BookCover } from '#app/features/catalog/components/book-cover.tsx'
+import { BookFormFields } from '#app/features/catalog/components/book-form-fields.tsx'
+import { CoverUpload } from '#app/features/catalog/components/cover-upload.tsx'
+import { coverMessages } from '#app/features/catalog/covers.server.ts'
 import { requireAdmin } from '#app/features/identity/session.server.ts'
+import { getAppContext } from '#app/server/context.server.ts'
+import { readForm } from '#app/server/form.server.ts'
 import type { Route } from './+types/book-edit'
 
-// Placeholder: built in issue 12.
-export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdmin({ request, context })
-  return null
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: `${loaderData ? `Edit ${loaderData.title}` : 'Book not found'} — Back office — CodeBook` },
+  { name: 'robots', content: 'noindex' },
+]
+
+const notFound = () =>
+  data(
+    { title: 'Book not found', message: 'There is no book with this id. It may have been deleted.' },
+    { status: 404 },
+  )
+
+const notices: Record<string, string> = {
+  created: 'The book was created. Add its cover below.',
+  updated: 'Your changes were saved.',
+  archive: 'The book was archived: it is out of the store, and its buyers keep it.',
+  unarchive: 'The book is back in the store.',
+  publish: 'The book was published: it is in the store now.',
+  cover: 'The new cover was saved.',
 }
 
-export default function Placeholder() {
-  return <h1 className="text-2xl font-semibold">Edit book</h1>
+export async function loader({ request, context, params, url }: Route.LoaderArgs) {
+  await requireAdmin({ request, context })
+  const book = await getAdminBook(getAppContext(context).db, params.bookId)
+  if (!book) throw notFound()
+  const saved = url.searchParams.get('saved')
+  const coverProblem = url.searchParams.get('cover-error')
+  return {
+    id: book.id,
+    title: book.title,
+    slug: book.slug,
+    status: book.status,
+    version: book.version,
+    cover: book.cover,
+    coverPath: book.coverPath,
+    coverAlt: book.coverAlt,
+    values: bookToFormValues(book),
+    notice: saved ? (notices[saved] ?? null) : null,
+    coverError:
+      coverProblem && coverProblem in coverMessages
+        ? coverMessages[coverProblem as keyof typeof coverMessages]
+        : null,
+  }
 }
+
+type EditActionData = {
+  values?: BookFormValues
+  fieldErrors: BookFieldErrors
+  /** After a conflict: the version now saved (posting again replaces it) and what it holds that differs. */
+  currentVersion?: number
+  current?: { field: string; value: string }[]
+}
+
+const intents = ['save', 'delete', ...Object.keys(STATUS_ACTIONS)] as const
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const admin = await requireAdmin({ request, context })
+  const actor = { id: admin.id, email: admin.email }
+  const { db } = getAppContext(context)
+  const form = await readForm(request)
+  const intent = intents.find((known) => known === form.get('intent'))
+  const rawVersion = form.get('version')
+  const version = typeof rawVersion === 'string' && /^\d{1,9}$/.test(rawVersion) ? Number(rawVersion) : null
+  if (!intent || version === null)
+    return data<EditActionData>(
+      { fieldErrors: { form: 'This form could not be read. Please reload the page and try again.' } },
+      { status: 400 },
+    )
+
+  if (intent === 'delete') {
+    const deleted = await deleteBook(db, actor, params.bookId, version)
+    if (deleted.outcome === 'not-found') throw notFound()
+    if (deleted.outcome === 'sold')
+      return data<EditActionData>({ fieldErrors: { form: adminBookMessages.sold } }, { status: 409 })
+    if (deleted.outcome === 'conflict')
+      return data<EditActionData>(
+        { fieldErrors: { form: adminBookMessages.conflict }, currentVersion: deleted.current.version },
+        { status: 409 },
+      )
+    throw redirect(`/admin/books?deleted=${encodeURIComponent(deleted.book.title)}`, 303)
+  }
+
+  if (intent === 'save') {
+    const parsed = parseBookForm(form)
+    if (!parsed.ok)
+      return data<EditActionData>({ values: parsed.values, fieldErrors: parsed.fieldErrors }, { status: 400 })
+    const saved = await updateBook(db, actor, params.bookId, version, parsed.input)
+    if (saved.outcome === 'not-found') throw notFound()
+    if (saved.outcome === 'invalid')
+      return data<EditActionData>({ values: parsed.values, fieldErrors: saved.fieldErrors }, { status: 400 })
+    if (saved.outcome === 'conflict') {
+      const now = bookToFormValues(saved.current)
+      return data<EditActionData>(
+        {
+          values: parsed.values,
+          fieldErrors: { form: adminBookMessages.conflict },
+          currentVersion: saved.current.version,
+          current: bookFields
+            .filter((field) => (now[field] ?? '') !== (parsed.values[field] ?? ''))
+            .map((field) => ({ field, value: now[field] ?? '' })),
+        },
+        { status: 409 },
+      )
+    }
+    throw redirect(`/admin/books/${params.bookId}?saved=updated`, 303)
+  }
+
+  const changed = await changeBookStatus(db, actor, params.bookId, version, intent as StatusAction)
+  if (changed.outcome === 'not-found') throw notFound()
+  if (changed.outcome === 'invalid')
+    return data<EditActionData>({ fieldErrors: changed.fieldErrors }, { status: 400 })
+  if (changed.outcome === 'conflict')
+    return data<EditActionData>(
+      { fieldErrors: { form: adminBookMessages.conflict }, currentVersion: changed.current.version },
+      { status: 409 },
+    )
+  throw redirect(`/admin/books/${params.bookId}?saved=${intent}`, 303)
+}
+
+const fieldLabels: Record<string, string> = {
+  priceCents: 'price in cents',
+  featuredPosition: 'featured order',
+  bestSeller: 'best seller',
+}
+
+export default function EditBook({ loaderData, actionData }: Route.ComponentProps) {
+  const book = loaderData
+  const saving = useNavigation().state === 'submitting'
+  const errors = actionData?.fieldErrors ?? {}
+  const version = actionData?.currentVersion ?? book.version
+  const statusActions = (Object.keys(STATUS_ACTIONS) as StatusAction[]).filter((intent) =>
+    (STATUS_ACTIONS[intent].from as readonly string[]).includes(book.status),
+  )
+  const actionLabels: Record<StatusAction, string> = {
+    archive: 'Archive',
+    unarchive: 'Unarchive (publish again)',
+    publish: 'Publish',
+  }
+  return (
+    <section aria-labelledby="edit-book-heading" className="flex flex-col gap-8">
+      <div>
+        <p className="mb-2 text-sm">
+          <Link to="/admin/books" className="text-blue-700 underline dark:text-sky-300">
+            All books
+          </Link>
+        </p>
+        <h1 id="edit-book-heading" className="text-2xl font-semibold">
+          Edit “{book.title}”
+        </h1>
+        <p className="mt-1 text-sm text-slate-700 dark:text-slate-300">
+          Status: <strong>{book.status}</strong>
+          {book.status === 'published' ? (
+            <>
+              {' · '}
+              <Link to={`/books/${book.slug}`} className="text-blue-700 underline dark:text-sky-300">
+                View in the store
+              </Link>
+            </>
+          ) : null}
+        </p>
+      </div>
+      {book.notice && !actionData ? (
+        <p
+          role="status"
+          className="rounded-lg border border-emerald-700 p-3 text-emerald-800 dark:border-emerald-300 dark:text-emerald-200"
+        >
+          {book.notice}
+        </p>
+      ) : null}
+      {errors.form || errors.status ? (
+        <div
+          role="alert"
+          className="rounded-lg border border-red-700 p-3 text-red-800 dark:border-red-300 dark:text-red-200"
+        >
+          <p>{errors.form ?? errors.status}</p>
+          {actionData?.current && actionData.current.length > 0 ? (
+            <>
+              <p className="mt-2">Saved meanwhile (your version is in the form):</p>
+              <ul className="mt-1 list-disc pl-6">
+                {actionData.current.map(({ field, value }) => (
+                  <li key={field}>
+                    {fieldLabels[field] ?? field}: {value === '' ? '(empty)' : value.slice(0, 200)}
+                  </li>
+                ))}
+              </ul>
+            </>
+          ) : null}
+        </div>
+      ) : Object.keys(errors).length > 0 ? (
+        <p role="alert" className="text-red-700 dark:text-red-300">
+          The book was not saved: please correct the fields marked below.
+        </p>
+      ) : null}
+
+      <Form method="post" className="flex flex-col gap-6">
+        <input type="hidden" name="version" value={version} />
+        <BookFormFields values={actionData?.values ?? book.values} errors={errors} />
+        <div>
+          <button type="submit" name="intent" value="save" className={primaryButton} disabled={saving}>
+            {saving ? 'Saving…' : 'Save changes'}
+          </button>
+        </div>
+      </Form>
+
+      <section aria-labelledby="cover-heading" className="flex flex-col gap-4">
+        <h2 id="cover-heading" className="text-xl font-semibold">
+          Cover
+        </h2>
+        <div className="w-40">
+          <BookCover
+            cover={book.cover}
+            coverPath={book.coverPath}
+            alt={book.coverAlt}
+            sizes="160px"
+            className="h-auto w-full rounded shadow"
+          />
+        </div>
+        <CoverUpload bookId={book.id} version={version} initialError={book.coverError} />
+      </section>
+
+      <section aria-labelledby="status-heading" className="flex flex-col gap-3">
+        <h2 id="status-heading" className="text-xl font-semibold">
+          In the store
+        </h2>
+        <p className="text-sm text-slate-700 dark:text-slate-300">
+          Archiving takes the book out of the store, search and its page; buyers keep it in their library. A
+          book that was ever sold cannot be deleted.
+        </p>
+        <div className="flex flex-wrap gap-3">
+          {statusActions.map((intent) => (
+            <Form method="post" key={intent}>
+              <input type="hidden" name="version" value={version} />
+              <button type="submit" name="intent" value={intent} className={primaryButton}>
+                {actionLabels[intent]}
+              </button>
+            </Form>
+          ))}
+          <Form
+            method="post"
+            onSubmit={(event) => {
+              if (!window.confirm(`Delete “${book.title}” for good?`)) event.preventDefault()
+            }}
+          >
+            <input type="hidden" name="version" value={version} />
+            <button type="submit" name="intent" value="delete" className={dangerButton}>
+              Delete book
+            </button>
+          </Form>
+        </div>
+      </section>
+    </section>
+  )
+}
+
+export { GeneralErrorBoundary as ErrorBoundary } from '#app/components/error-boundary.tsx'

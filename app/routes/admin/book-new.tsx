@@ -1,12 +1,66 @@
+import { data, Form, redirect, useNavigation } from 'react-router'
+import { primaryButton } from '#app/components/ui/button-styles.ts'
+import { createBook } from '#app/features/catalog/admin-books.server.ts'
+import { parseBookForm } from '#app/features/catalog/book-form.server.ts'
+import { BookFormFields } from '#app/features/catalog/components/book-form-fields.tsx'
 import { requireAdmin } from '#app/features/identity/session.server.ts'
+import { getAppContext } from '#app/server/context.server.ts'
+import { readForm } from '#app/server/form.server.ts'
 import type { Route } from './+types/book-new'
 
-// Placeholder: built in issue 12.
+export const meta: Route.MetaFunction = () => [
+  { title: 'New book — Back office — CodeBook' },
+  { name: 'robots', content: 'noindex' },
+]
+
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAdmin({ request, context })
   return null
 }
 
-export default function Placeholder() {
-  return <h1 className="text-2xl font-semibold">New book</h1>
+/** Creates the book (a draft unless published straight away) and opens it for its cover. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const admin = await requireAdmin({ request, context })
+  const parsed = parseBookForm(await readForm(request))
+  if (!parsed.ok) return data({ values: parsed.values, fieldErrors: parsed.fieldErrors }, { status: 400 })
+  const saved = await createBook(
+    getAppContext(context).db,
+    { id: admin.id, email: admin.email },
+    parsed.input,
+  )
+  if (saved.outcome !== 'saved')
+    return data(
+      { values: parsed.values, fieldErrors: saved.outcome === 'invalid' ? saved.fieldErrors : {} },
+      { status: 400 },
+    )
+  throw redirect(`/admin/books/${saved.book.id}?saved=created`, 303)
 }
+
+export default function NewBook({ actionData }: Route.ComponentProps) {
+  const saving = useNavigation().state === 'submitting'
+  return (
+    <section aria-labelledby="new-book-heading">
+      <h1 id="new-book-heading" className="mb-6 text-2xl font-semibold">
+        New book
+      </h1>
+      {actionData ? (
+        <p role="alert" className="mb-4 text-red-700 dark:text-red-300">
+          The book was not saved: please correct the fields marked below.
+        </p>
+      ) : null}
+      <Form method="post" className="flex flex-col gap-6">
+        <BookFormFields
+          values={actionData?.values ?? { status: 'draft' }}
+          errors={actionData?.fieldErrors ?? {}}
+        />
+        <div>
+          <button type="submit" className={primaryButton} disabled={saving}>
+            {saving ? 'Saving…' : 'Create book'}
+          </button>
+        </div>
+      </Form>
+    </section>
+  )
+}
+
+export { GeneralErrorBoundary as ErrorBoundary } from '#app/components/error-boundary.tsx'

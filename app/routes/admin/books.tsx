@@ -1,12 +1,166 @@
+import { Form, Link } from 'react-router'
+import { primaryButton } from '#app/components/ui/button-styles.ts'
+import { ADMIN_QUERY_MAX, ADMIN_SORTS, type AdminSort } from '#app/features/catalog/admin-list.ts'
+import { listAdminBooks } from '#app/features/catalog/admin-list.server.ts'
+import { formatPrice } from '#app/features/catalog/format.ts'
 import { requireAdmin } from '#app/features/identity/session.server.ts'
+import { getAppContext } from '#app/server/context.server.ts'
 import type { Route } from './+types/books'
 
-// Placeholder: built in issue 12.
-export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireAdmin({ request, context })
-  return null
+export const meta: Route.MetaFunction = () => [
+  { title: 'Books — Back office — CodeBook' },
+  { name: 'robots', content: 'noindex' },
+]
+
+const sortLabels: Record<AdminSort, string> = {
+  title: 'Title (A–Z)',
+  newest: 'Newest first',
+  price: 'Price (lowest first)',
+  status: 'Status (archived, draft, published)',
 }
 
-export default function Placeholder() {
-  return <h1 className="text-2xl font-semibold">Books</h1>
+export async function loader({ request, context, url }: Route.LoaderArgs) {
+  await requireAdmin({ request, context })
+  const q = (url.searchParams.get('q') ?? '').trim().slice(0, ADMIN_QUERY_MAX)
+  const rawSort = url.searchParams.get('sort')
+  const sort = ADMIN_SORTS.find((known) => known === rawSort) ?? 'title'
+  const after = url.searchParams.get('after')
+  const { rows, next } = await listAdminBooks(getAppContext(context).db, { q, sort, after })
+  return {
+    q,
+    sort,
+    isFirstPage: !after,
+    next,
+    books: rows.map((book) => ({ ...book, createdAt: book.createdAt.toISOString() })),
+  }
+}
+
+const statusStyles = {
+  published: 'border-emerald-700 text-emerald-800 dark:border-emerald-300 dark:text-emerald-200',
+  draft: 'border-amber-700 text-amber-800 dark:border-amber-300 dark:text-amber-200',
+  archived: 'border-slate-600 text-slate-700 dark:border-slate-300 dark:text-slate-200',
+} as const
+
+export default function AdminBooks({ loaderData }: Route.ComponentProps) {
+  const { q, sort, books, next, isFirstPage } = loaderData
+  const pageLink = (after?: string) =>
+    `/admin/books?${new URLSearchParams({ ...(q ? { q } : {}), sort, ...(after ? { after } : {}) })}`
+  return (
+    <section aria-labelledby="books-heading">
+      <div className="mb-6 flex flex-wrap items-center justify-between gap-4">
+        <h1 id="books-heading" className="text-2xl font-semibold">
+          Books
+        </h1>
+        <Link to="/admin/books/new" className={primaryButton}>
+          New book
+        </Link>
+      </div>
+      <Form method="get" className="mb-6 flex flex-wrap items-end gap-3" role="search">
+        <div className="flex flex-col gap-1">
+          <label htmlFor="books-q" className="text-sm font-medium">
+            Search title, author or slug
+          </label>
+          <input
+            id="books-q"
+            name="q"
+            type="search"
+            defaultValue={q}
+            maxLength={ADMIN_QUERY_MAX}
+            className="rounded-lg border border-slate-400 bg-white px-3 py-2 text-slate-900 dark:border-gray-500 dark:bg-gray-900 dark:text-slate-100"
+          />
+        </div>
+        <div className="flex flex-col gap-1">
+          <label htmlFor="books-sort" className="text-sm font-medium">
+            Sort by
+          </label>
+          <select
+            id="books-sort"
+            name="sort"
+            defaultValue={sort}
+            className="rounded-lg border border-slate-400 bg-white px-3 py-2 text-slate-900 dark:border-gray-500 dark:bg-gray-900 dark:text-slate-100"
+          >
+            {ADMIN_SORTS.map((option) => (
+              <option key={option} value={option}>
+                {sortLabels[option]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="submit" className={primaryButton}>
+          Show
+        </button>
+      </Form>
+      {books.length === 0 ? (
+        <p>{q ? `No book matches “${q}”.` : 'No books yet.'}</p>
+      ) : (
+        <div className="overflow-x-auto">
+          <table className="w-full border-collapse text-left text-sm">
+            <caption className="sr-only">Books, sorted by {sortLabels[sort].toLowerCase()}</caption>
+            <thead>
+              <tr className="border-b border-slate-300 dark:border-gray-600">
+                <th scope="col" className="py-2 pr-4">
+                  Title
+                </th>
+                <th scope="col" className="py-2 pr-4">
+                  Author
+                </th>
+                <th scope="col" className="py-2 pr-4">
+                  Price
+                </th>
+                <th scope="col" className="py-2 pr-4">
+                  Status
+                </th>
+                <th scope="col" className="py-2 pr-4">
+                  Added
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {books.map((book) => (
+                <tr key={book.id} className="border-b border-slate-200 align-top dark:border-gray-700">
+                  <td className="py-2 pr-4">
+                    <Link
+                      to={`/admin/books/${book.id}`}
+                      className="font-medium text-blue-700 underline underline-offset-2 dark:text-sky-300"
+                    >
+                      {book.title}
+                    </Link>
+                    <br />
+                    <span className="text-xs text-slate-700 dark:text-slate-300">/books/{book.slug}</span>
+                  </td>
+                  <td className="py-2 pr-4">{book.author}</td>
+                  <td className="py-2 pr-4 whitespace-nowrap">
+                    {formatPrice(book.priceCents, book.currency)}
+                  </td>
+                  <td className="py-2 pr-4">
+                    <span
+                      className={`rounded border px-2 py-0.5 text-xs font-semibold ${statusStyles[book.status]}`}
+                    >
+                      {book.status}
+                    </span>
+                    {book.featured ? <span className="ml-2 text-xs">featured</span> : null}
+                  </td>
+                  <td className="py-2 pr-4 whitespace-nowrap">
+                    <time dateTime={book.createdAt}>{book.createdAt.slice(0, 10)}</time>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <nav aria-label="Book list pages" className="mt-6 flex gap-4">
+        {!isFirstPage && (
+          <Link to={pageLink()} className="text-blue-700 underline dark:text-sky-300">
+            First page
+          </Link>
+        )}
+        {next !== null && (
+          <Link to={pageLink(next)} className="text-blue-700 underline dark:text-sky-300">
+            Next page
+          </Link>
+        )}
+      </nav>
+    </section>
+  )
 }

@@ -85,6 +85,11 @@ export const books = pgTable(
     ),
     uniqueIndex('books_featured_position_unique').on(table.featuredPosition),
     index('books_title_idx').on(table.title),
+    // The back office's list pages by keyset in each of its sorts (title, newest, price, status).
+    index('books_title_id_idx').on(table.title, table.id),
+    index('books_created_at_id_idx').on(table.createdAt, table.id),
+    index('books_price_id_idx').on(table.priceCents, table.id),
+    index('books_status_created_at_id_idx').on(table.status, table.createdAt, table.id),
     check('books_price_cents_check', sql`${table.priceCents} >= 0`),
     check('books_currency_check', sql`${table.currency} ~ '^[A-Z]{3}$'`),
     check('books_rating_check', sql`${table.rating} between 0 and 5`),

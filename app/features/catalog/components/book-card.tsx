@@ -2,6 +2,7 @@ import { Link } from 'react-router'
 import type { ReactNode } from 'react'
 import type { BookCard as BookCardData } from '../catalog.server.ts'
 import { formatPrice } from '../format.ts'
+import { BookCover } from './book-cover.tsx'
 import { StarRating } from './star-rating.tsx'
 
 /**
@@ -32,13 +33,12 @@ export function BookCard({
         aria-hidden="true"
         className="block bg-slate-100 dark:bg-slate-900"
       >
-        <img
-          src={book.coverPath}
+        <BookCover
+          cover={book.cover}
+          coverPath={book.coverPath}
           alt=""
-          width={400}
-          height={600}
-          loading={eager ? 'eager' : 'lazy'}
-          fetchPriority={eager ? 'high' : 'auto'}
+          sizes="256px"
+          eager={eager}
           className="mx-auto aspect-[2/3] h-auto w-full max-w-[16rem] object-cover"
         />
       </Link>

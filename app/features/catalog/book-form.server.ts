@@ -1,0 +1,156 @@
+import { z } from 'zod'
+import {
+  BOOK_FORM_LIMITS,
+  BOOK_LEVEL_OPTIONS,
+  BOOK_STATUS_OPTIONS,
+  bookFields,
+  SLUG_PATTERN,
+  type BookField,
+  type BookFieldErrors,
+  type BookFormValues,
+} from './book-form.ts'
+
+/** The book form's one schema: every action that saves a book reads the post through it. */
+const trimmed = (value: unknown) => (typeof value === 'string' ? value.trim() : value)
+const checkbox = z.preprocess((value) => value === 'on' || value === 'true', z.boolean())
+
+function whole(label: string, min: number, max: number) {
+  return z.preprocess(
+    trimmed,
+    z
+      .string({ error: `Please enter the ${label}.` })
+      .min(1, `Please enter the ${label}.`)
+      .regex(/^\d+$/, `The ${label} is a whole number, like 2999.`)
+      .transform(Number)
+      .pipe(
+        z
+          .number()
+          .int()
+          .min(min, `The ${label} is at least ${min}.`)
+          .max(max, `The ${label} is at most ${max}.`),
+      ),
+  )
+}
+
+function text(label: string, max: number) {
+  return z.preprocess(
+    trimmed,
+    z
+      .string({ error: `Please enter the ${label}.` })
+      .min(1, `Please enter the ${label}.`)
+      .max(max, `The ${label} has at most ${max} characters.`),
+  )
+}
+
+const FeaturedPositionSchema = whole('featured order', 1, BOOK_FORM_LIMITS.featuredPositionMax)
+
+export const BookFormSchema = z
+  .object({
+    title: text('title', BOOK_FORM_LIMITS.titleMax),
+    slug: z.preprocess(
+      (value) => (typeof value === 'string' ? value.trim().toLowerCase() : value),
+      z
+        .string({ error: 'Please enter a slug.' })
+        .min(1, 'Please enter a slug.')
+        .max(BOOK_FORM_LIMITS.slugMax, `A slug has at most ${BOOK_FORM_LIMITS.slugMax} characters.`)
+        .regex(SLUG_PATTERN, 'Use lower-case letters, digits and single hyphens, like learn-rust-fast.'),
+    ),
+    author: text('author', BOOK_FORM_LIMITS.authorMax),
+    description: z.preprocess(
+      // Browsers post line breaks as CRLF.
+      (value) => (typeof value === 'string' ? value.replace(/\r\n?/g, '\n').trim() : value),
+      z
+        .string({ error: 'Please write a description.' })
+        .min(1, 'Please write a description.')
+        .max(
+          BOOK_FORM_LIMITS.descriptionMax,
+          `A description has at most ${BOOK_FORM_LIMITS.descriptionMax.toLocaleString('en')} characters.`,
+        ),
+    ),
+    priceCents: whole('price in cents', 0, BOOK_FORM_LIMITS.priceMaxCents),
+    currency: z.preprocess(
+      (value) => (typeof value === 'string' ? value.trim().toUpperCase() : value),
+      z.string({ error: 'Please enter a currency.' }).regex(/^[A-Z]{3}$/, 'Use a 3-letter code, like USD.'),
+    ),
+    topics: z.preprocess(
+      (value) =>
+        typeof value === 'string'
+          ? [
+              ...new Set(
+                value
+                  .split(',')
+                  .map((topic) => topic.trim().toLowerCase())
+                  .filter(Boolean),
+              ),
+            ]
+          : [],
+      z
+        .array(
+          z
+            .string()
+            .max(BOOK_FORM_LIMITS.topicMax, `A topic has at most ${BOOK_FORM_LIMITS.topicMax} characters.`),
+        )
+        .max(BOOK_FORM_LIMITS.topicsMax, `At most ${BOOK_FORM_LIMITS.topicsMax} topics.`),
+    ),
+    level: z
+      .enum(BOOK_LEVEL_OPTIONS, { error: 'Please choose a level.' })
+      .transform((level) => (level === 'none' ? null : level)),
+    featured: checkbox,
+    featuredPosition: z.preprocess(trimmed, z.string().optional()),
+    bestSeller: checkbox,
+    status: z.enum(BOOK_STATUS_OPTIONS, { error: 'Please choose a status.' }),
+  })
+  .transform((form, context) => {
+    const { featuredPosition: rawPosition, ...book } = form
+    if (!form.featured) return { ...book, featuredPosition: null }
+    const position = FeaturedPositionSchema.safeParse(rawPosition)
+    if (!position.success) {
+      context.addIssue({
+        code: 'custom',
+        path: ['featuredPosition'],
+        message: position.error.issues[0]?.message ?? 'Please enter the featured order.',
+      })
+      return z.NEVER
+    }
+    return { ...book, featuredPosition: position.data }
+  })
+
+export type BookInput = z.output<typeof BookFormSchema>
+
+/** The first problem with each field. */
+export function bookFieldErrors(error: z.ZodError): BookFieldErrors {
+  const errors: BookFieldErrors = {}
+  for (const issue of error.issues) {
+    const field = String(issue.path[0] ?? 'form') as BookField | 'form'
+    errors[field] ??= issue.message
+  }
+  return errors
+}
+
+/** The posted book fields as typed (text only; a file or a missing field is left out). */
+export function bookFormValues(form: FormData): BookFormValues {
+  const values: BookFormValues = {}
+  for (const field of bookFields) {
+    const value = form.get(field)
+    if (typeof value === 'string') values[field] = value
+  }
+  return values
+}
+
+/** Reads and checks a posted book form: the book, or the values as typed with an error per field. */
+export function parseBookForm(
+  form: FormData,
+):
+  | { ok: true; input: BookInput; values: BookFormValues }
+  | { ok: false; values: BookFormValues; fieldErrors: BookFieldErrors } {
+  const values = bookFormValues(form)
+  const parsed = BookFormSchema.safeParse(values)
+  if (parsed.success) return { ok: true, input: parsed.data, values }
+  const fieldErrors = bookFieldErrors(parsed.error)
+  // zod checks the featured order only once every other field is valid: report it with the others.
+  if (values.featured === 'on' && !fieldErrors.featuredPosition) {
+    const position = FeaturedPositionSchema.safeParse(values.featuredPosition)
+    if (!position.success) fieldErrors.featuredPosition = position.error.issues[0]?.message
+  }
+  return { ok: false, values, fieldErrors }
+}

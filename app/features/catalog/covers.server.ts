@@ -1,0 +1,106 @@
+import crypto from 'node:crypto'
+import sharp, { type Sharp } from 'sharp'
+import type { CoverImage } from '#app/server/db/schema.server.ts'
+import type { FileStorage } from '#app/server/storage.server.ts'
+import { COVER_FORMATS, COVER_KEY_FOLDER, COVER_WIDTHS, type CoverFormat } from './cover-image.ts'
+
+export const MAX_COVER_BYTES = 10 * 1024 * 1024
+/** A cover is a few megapixels; anything far beyond is a decompression bomb, not a cover. */
+const MAX_COVER_PIXELS = 50_000_000
+
+export const coverMessages = {
+  missing: 'Please choose an image file to upload.',
+  tooLarge: `This file is larger than ${MAX_COVER_BYTES / 1024 / 1024} MB. Please upload a smaller image.`,
+  notAnImage:
+    'This file is not a JPEG, PNG, WebP or AVIF image (its content was checked, not its name). Please upload a cover image.',
+  corrupt: 'This image could not be read: the file looks damaged. Please export it again and upload it.',
+  conflict:
+    'Someone else changed this book meanwhile, so the cover was not saved. Please reload the page and upload it again.',
+} as const
+
+export type SourceFormat = 'jpeg' | 'png' | 'webp' | 'avif'
+
+/** The image type the bytes start with, whatever the file is called or claims to be; null for anything else. */
+export function detectImageType(bytes: Uint8Array): SourceFormat | null {
+  const at = (offset: number, signature: number[]) =>
+    signature.every((byte, index) => bytes[offset + index] === byte)
+  const ascii = (offset: number, length: number) =>
+    String.fromCharCode(...bytes.subarray(offset, offset + length))
+  if (at(0, [0xff, 0xd8, 0xff])) return 'jpeg'
+  if (at(0, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'png'
+  if (ascii(0, 4) === 'RIFF' && ascii(8, 4) === 'WEBP') return 'webp'
+  // ISO-BMFF: [box size]['ftyp'][major brand][minor version][compatible brands…]
+  if (bytes.length >= 16 && ascii(4, 4) === 'ftyp') {
+    const boxSize = Math.min(bytes.length, new DataView(bytes.buffer, bytes.byteOffset).getUint32(0))
+    const brands = [ascii(8, 4)]
+    for (let offset = 16; offset + 4 <= boxSize; offset += 4) brands.push(ascii(offset, 4))
+    if (brands.some((brand) => brand === 'avif' || brand === 'avis')) return 'avif'
+  }
+  return null
+}
+
+export type CoverProblem = Exclude<keyof typeof coverMessages, 'conflict'>
+
+export type ResizedCover = { cover: CoverImage; files: { key: string; bytes: Uint8Array }[] }
+
+/**
+ * Checks an uploaded cover by its content and resizes it into every width the pages use (never enlarged) in
+ * AVIF, WebP and JPEG. Keys carry the book id and a hash of the upload, so a new cover has new URLs and old
+ * ones can be cached for ever.
+ */
+export async function resizeCover(
+  bookId: string,
+  bytes: Uint8Array,
+): Promise<{ ok: true; resized: ResizedCover } | { ok: false; problem: CoverProblem }> {
+  if (bytes.byteLength === 0) return { ok: false, problem: 'missing' }
+  if (bytes.byteLength > MAX_COVER_BYTES) return { ok: false, problem: 'tooLarge' }
+  const type = detectImageType(bytes)
+  if (!type) return { ok: false, problem: 'notAnImage' }
+  const input = () => sharp(bytes, { limitInputPixels: MAX_COVER_PIXELS, failOn: 'error' }).rotate()
+  let width: number
+  let height: number
+  try {
+    const metadata = await sharp(bytes, { limitInputPixels: MAX_COVER_PIXELS, failOn: 'error' }).metadata()
+    if (!metadata.width || !metadata.height) return { ok: false, problem: 'corrupt' }
+    // EXIF orientations 5–8 turn the picture a quarter: its box is the other way round.
+    const turned = (metadata.orientation ?? 1) >= 5
+    width = turned ? metadata.height : metadata.width
+    height = turned ? metadata.width : metadata.height
+    // Decoding the whole image is what finds a damaged file (a header alone can look fine).
+    await input().raw().toBuffer()
+  } catch {
+    return { ok: false, problem: 'corrupt' }
+  }
+  const hash = crypto.createHash('sha256').update(bytes).digest('hex').slice(0, 16)
+  const keyPrefix = `${COVER_KEY_FOLDER}/${bookId}-${hash}`
+  const widths = [...new Set(COVER_WIDTHS.map((wanted) => Math.min(wanted, width)))]
+  const files = await Promise.all(
+    widths.flatMap((target) =>
+      COVER_FORMATS.map(async (format) => ({
+        key: `${keyPrefix}-${target}.${format}`,
+        bytes: new Uint8Array(await encode(input().resize({ width: target }), format)),
+      })),
+    ),
+  )
+  return {
+    ok: true,
+    resized: { cover: { keyPrefix, widths, formats: [...COVER_FORMATS], width, height }, files },
+  }
+}
+
+function encode(image: Sharp, format: CoverFormat): Promise<Buffer> {
+  // The alpha channel of a PNG is flattened on white for JPEG, which has none.
+  if (format === 'avif') return image.avif({ quality: 55, effort: 2 }).toBuffer()
+  if (format === 'webp') return image.webp({ quality: 78 }).toBuffer()
+  return image.flatten({ background: '#ffffff' }).jpeg({ quality: 80, mozjpeg: true }).toBuffer()
+}
+
+export async function storeCover(storage: FileStorage, resized: ResizedCover): Promise<void> {
+  for (const file of resized.files) await storage.put(file.key, file.bytes)
+}
+
+/** Removes a cover's variants (one replaced, or one whose upload lost a race). */
+export async function deleteCover(storage: FileStorage, cover: CoverImage): Promise<void> {
+  for (const width of cover.widths)
+    for (const format of cover.formats) await storage.delete(`${cover.keyPrefix}-${width}.${format}`)
+}

@@ -1,0 +1,629 @@
+import { createHash } from 'node:crypto'
+import { eq } from 'drizzle-orm'
+import sharp from 'sharp'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { listAuditLog } from '#app/features/admin/audit.server.ts'
+import { addToCart, CartError, requireUserCart } from '#app/features/cart/cart.server.ts'
+import { readAllBooks, readFeaturedBooks } from '#app/features/catalog/catalog-cache.server.ts'
+import type { Block } from '#app/features/catalog/markdown.ts'
+import { publishBookFiles } from '#app/features/library/book-files.server.ts'
+import { getCheckout } from '#app/features/orders/orders.server.ts'
+import { searchBooks, suggestBooks } from '#app/features/search/search.server.ts'
+import { action as coverAction } from '#app/routes/admin/book-cover.ts'
+import { action as editAction, loader as editLoader } from '#app/routes/admin/book-edit.tsx'
+import { action as newAction, loader as newLoader } from '#app/routes/admin/book-new.tsx'
+import { loader as listLoader } from '#app/routes/admin/books.tsx'
+import { loader as bookLoader } from '#app/routes/book.tsx'
+import { loader as downloadLoader } from '#app/routes/library-download.ts'
+import { loader as libraryLoader } from '#app/routes/library.tsx'
+import { loader as mediaLoader } from '#app/routes/media-cover.ts'
+import { books, bookSlugRedirects } from '#app/server/db/schema.server.ts'
+import { createLogger } from '#app/server/logger.server.ts'
+import { createTestDatabase } from '#tests/db.ts'
+import { createAdmin } from '#tests/factories/admins.ts'
+import { createBuyer, createReader } from '#tests/factories/buyers.ts'
+import { routeArgs, servicesFor } from '#tests/route-args.ts'
+
+let database: Awaited<ReturnType<typeof createTestDatabase>>
+let admin: Awaited<ReturnType<typeof createAdmin>>
+let customer: Awaited<ReturnType<typeof createReader>>
+beforeAll(async () => {
+  database = await createTestDatabase()
+  admin = await createAdmin(database.db)
+  customer = await createReader(database.db)
+})
+afterAll(async () => {
+  await database.dispose()
+})
+
+/** Each route answers its own shape; the tests read it as plain JSON and assert what a caller would see. */
+type Json = { [key: string]: Json }
+type Outcome = { status: number; data: Json; location?: string | null }
+
+/** What a loader or action answered, returned or thrown: a redirect, a response, or data with its status. */
+async function outcomeOf(run: () => unknown): Promise<Outcome> {
+  let value: unknown
+  try {
+    value = await run()
+  } catch (thrown) {
+    value = thrown
+  }
+  if (value instanceof Response) {
+    const type = value.headers.get('Content-Type') ?? ''
+    return {
+      status: value.status,
+      location: value.headers.get('Location'),
+      data: (type.includes('json') ? await value.json() : null) as Json,
+    }
+  }
+  if (value && typeof value === 'object' && 'init' in value && 'data' in value) {
+    const wrapped = value as { data: unknown; init: { status?: number } | null }
+    return { status: wrapped.init?.status ?? 200, data: wrapped.data as Json }
+  }
+  if (value instanceof Error) throw value
+  return { status: 200, data: value as Json }
+}
+
+function post(path: string, body: FormData | Record<string, string>, cookie = admin.cookie, headers = {}) {
+  const params = { bookId: path.split('/')[3] ?? '' }
+  const formBody = body instanceof FormData ? body : new URLSearchParams(body)
+  return routeArgs({
+    db: database.db,
+    path,
+    cookie,
+    params,
+    init: { method: 'POST', body: formBody, headers },
+  })
+}
+
+let counter = 0
+function bookFields(overrides: Record<string, string> = {}) {
+  counter += 1
+  return {
+    title: `Test Book ${counter}`,
+    slug: `test-book-${counter}-${crypto.randomUUID().slice(0, 8)}`,
+    author: 'Ada Tester',
+    description: 'A **useful** book.',
+    priceCents: '1999',
+    currency: 'usd',
+    topics: 'testing, Python, testing',
+    level: 'beginner',
+    status: 'published',
+    ...overrides,
+  }
+}
+
+async function createViaAction(overrides: Record<string, string> = {}) {
+  const fields = bookFields(overrides)
+  const created = await outcomeOf(() => newAction(post('/admin/books/new', fields)))
+  expect(created.status).toBe(303)
+  const id = created.location!.split('/')[3]!.split('?')[0]!
+  return { id, fields, row: (await bookRow(id))! }
+}
+
+async function bookRow(id: string) {
+  const [row] = await database.db.select().from(books).where(eq(books.id, id))
+  return row
+}
+
+async function auditFor(id: string) {
+  return (await listAuditLog(database.db, { entity: { type: 'book', id } })).rows
+}
+
+function editForm(row: { version: number }, fields: Record<string, string>, intent = 'save') {
+  return { ...fields, version: String(row.version), intent }
+}
+
+describe('who may use the catalogue pages and actions', () => {
+  test('a customer and a signed-out visitor get the ordinary 404 from every loader and action; nothing changes', async () => {
+    const { id, row } = await createViaAction()
+    for (const cookie of [customer.cookie, '']) {
+      const args = (path: string) => routeArgs({ db: database.db, path, cookie, params: { bookId: id } })
+      expect(await outcomeOf(() => listLoader(args('/admin/books')))).toMatchObject({ status: 404 })
+      expect(await outcomeOf(() => newLoader(args('/admin/books/new')))).toMatchObject({ status: 404 })
+      expect(await outcomeOf(() => editLoader(args(`/admin/books/${id}`)))).toMatchObject({ status: 404 })
+      expect(await outcomeOf(() => newAction(post('/admin/books/new', bookFields(), cookie)))).toMatchObject({
+        status: 404,
+      })
+      for (const intent of ['save', 'archive', 'delete'])
+        expect(
+          await outcomeOf(() =>
+            editAction(post(`/admin/books/${id}`, editForm(row, bookFields(), intent), cookie)),
+          ),
+        ).toMatchObject({ status: 404 })
+      const upload = new FormData()
+      upload.set('cover', new File([await image('png')], 'cover.png', { type: 'image/png' }))
+      expect(
+        await outcomeOf(() => coverAction(post(`/admin/books/${id}/cover`, upload, cookie))),
+      ).toMatchObject({ status: 404 })
+    }
+    expect(await bookRow(id)).toEqual(row)
+  })
+})
+
+describe('creating and editing a book', () => {
+  test('an admin creates a book: normalised fields, version 1, audited, in the store and its caches at once', async () => {
+    await readAllBooks(database.db) // fills the catalogue cache, which the change must clear
+    const { id, fields, row } = await createViaAction({ featured: 'on', featuredPosition: '41' })
+    expect(row).toMatchObject({
+      title: fields.title,
+      slug: fields.slug,
+      currency: 'USD',
+      topics: ['testing', 'python'],
+      level: 'beginner',
+      status: 'published',
+      featured: true,
+      featuredPosition: 41,
+      version: 1,
+      coverPath: '/covers/placeholder.svg',
+    })
+    expect((await readAllBooks(database.db)).find((book) => book.id === id)).toMatchObject({
+      // Cards show the description's words; the book page renders its Markdown.
+      description: 'A useful book.',
+    })
+    expect((await readFeaturedBooks(database.db)).map((book) => book.id)).toContain(id)
+    const [entry] = await auditFor(id)
+    expect(entry).toMatchObject({ action: 'book.create', actorEmail: admin.email, before: null })
+    expect(entry!.after).toMatchObject({ slug: fields.slug, priceCents: 1999, version: 1 })
+  })
+
+  test('invalid input is a 400 with an error beside each field, the typed values returned, nothing saved', async () => {
+    const before = await database.db.select({ id: books.id }).from(books)
+    const bad = bookFields({
+      title: '  ',
+      slug: 'Not A Slug!',
+      priceCents: '12.50',
+      currency: 'dollars',
+      level: 'expert',
+      featured: 'on',
+      featuredPosition: '',
+    })
+    const result = await outcomeOf(() => newAction(post('/admin/books/new', bad)))
+    expect(result.status).toBe(400)
+    expect(Object.keys(result.data.fieldErrors!).toSorted()).toEqual(
+      ['currency', 'featuredPosition', 'level', 'priceCents', 'slug', 'title'].toSorted(),
+    )
+    expect(result.data.fieldErrors!.slug).toMatch(/lower-case letters/)
+    expect(result.data.values).toMatchObject({ slug: 'Not A Slug!', priceCents: '12.50' })
+    expect(await database.db.select({ id: books.id }).from(books)).toHaveLength(before.length)
+
+    const { id, row } = await createViaAction()
+    const edit = await outcomeOf(() =>
+      editAction(post(`/admin/books/${id}`, editForm(row, { ...bookFields(), priceCents: '-5' }))),
+    )
+    expect(edit).toMatchObject({ status: 400, data: { fieldErrors: { priceCents: expect.any(String) } } })
+    expect(await bookRow(id)).toEqual(row)
+    // A form without its version or intent cannot be read.
+    expect(
+      await outcomeOf(() => editAction(post(`/admin/books/${id}`, { ...bookFields(), intent: 'save' }))),
+    ).toMatchObject({ status: 400, data: { fieldErrors: { form: expect.any(String) } } })
+  })
+
+  test('a slug or featured position another book holds is a field error, not a 500', async () => {
+    const first = await createViaAction({ featured: 'on', featuredPosition: '42' })
+    const taken = await outcomeOf(() =>
+      newAction(post('/admin/books/new', bookFields({ slug: first.fields.slug }))),
+    )
+    expect(taken).toMatchObject({ status: 400, data: { fieldErrors: { slug: /Another book/ } } })
+    const clash = await outcomeOf(() =>
+      newAction(post('/admin/books/new', bookFields({ featured: 'on', featuredPosition: '42' }))),
+    )
+    expect(clash).toMatchObject({ status: 400, data: { fieldErrors: { featuredPosition: /already has/ } } })
+  })
+
+  test('an edit saves, bumps the version and is audited before → after', async () => {
+    const { id, fields, row } = await createViaAction()
+    const saved = await outcomeOf(() =>
+      editAction(
+        post(`/admin/books/${id}`, editForm(row, { ...fields, title: 'Renamed Title', priceCents: '2500' })),
+      ),
+    )
+    expect(saved).toMatchObject({ status: 303, location: `/admin/books/${id}?saved=updated` })
+    expect(await bookRow(id)).toMatchObject({ title: 'Renamed Title', priceCents: 2500, version: 2 })
+    const [entry] = await auditFor(id)
+    expect(entry).toMatchObject({ action: 'book.update', actorId: admin.userId })
+    expect(entry!.before).toMatchObject({ title: fields.title, priceCents: 1999, version: 1 })
+    expect(entry!.after).toMatchObject({ title: 'Renamed Title', priceCents: 2500, version: 2 })
+  })
+
+  test('two admins edit the same book: the second save is a 409 with a message and its values kept', async () => {
+    const other = await createAdmin(database.db)
+    const { id, fields, row } = await createViaAction()
+    const first = await outcomeOf(() =>
+      editAction(
+        post(`/admin/books/${id}`, editForm(row, { ...fields, title: 'First Admin Title' }), other.cookie),
+      ),
+    )
+    expect(first.status).toBe(303)
+    const second = await outcomeOf(() =>
+      editAction(
+        post(`/admin/books/${id}`, editForm(row, { ...fields, description: 'My long careful text.' })),
+      ),
+    )
+    expect(second.status).toBe(409)
+    expect(second.data.fieldErrors!.form).toMatch(/Someone else saved this book/)
+    expect(second.data.values).toMatchObject({ description: 'My long careful text.' })
+    expect(second.data.currentVersion).toBe(2)
+    expect(second.data.current).toEqual(
+      expect.arrayContaining([{ field: 'title', value: 'First Admin Title' }]),
+    )
+    expect(await bookRow(id)).toMatchObject({ title: 'First Admin Title', description: fields.description })
+    // Posting again with the version now saved replaces it, knowingly.
+    const again = await outcomeOf(() =>
+      editAction(
+        post(`/admin/books/${id}`, {
+          ...editForm(row, { ...fields, description: 'My long careful text.' }),
+          version: '2',
+        }),
+      ),
+    )
+    expect(again.status).toBe(303)
+    expect(await bookRow(id)).toMatchObject({ description: 'My long careful text.', version: 3 })
+    // Status changes and deletes check the version too.
+    expect(
+      await outcomeOf(() => editAction(post(`/admin/books/${id}`, editForm(row, {}, 'archive')))),
+    ).toMatchObject({ status: 409 })
+    expect(
+      await outcomeOf(() => editAction(post(`/admin/books/${id}`, editForm(row, {}, 'delete')))),
+    ).toMatchObject({ status: 409 })
+    expect(await bookRow(id)).toMatchObject({ status: 'published', version: 3 })
+  })
+
+  test('a slug change keeps the old URL as a 301 to the new one, audited', async () => {
+    const { id, fields, row } = await createViaAction()
+    const newSlug = `${fields.slug}-second-edition`
+    await outcomeOf(() => editAction(post(`/admin/books/${id}`, editForm(row, { ...fields, slug: newSlug }))))
+    const old = await outcomeOf(() =>
+      bookLoader(
+        routeArgs({ db: database.db, path: `/books/${fields.slug}`, params: { slug: fields.slug } }),
+      ),
+    )
+    expect(old).toMatchObject({ status: 301, location: `/books/${newSlug}` })
+    const current = await outcomeOf(() =>
+      bookLoader(routeArgs({ db: database.db, path: `/books/${newSlug}`, params: { slug: newSlug } })),
+    )
+    expect(current.status).toBe(200)
+    expect((await auditFor(id))[0]).toMatchObject({
+      before: { slug: fields.slug },
+      after: { slug: newSlug },
+    })
+    // Another book may not take the old slug: its links still lead to this book.
+    const reuse = await outcomeOf(() =>
+      newAction(post('/admin/books/new', bookFields({ slug: fields.slug }))),
+    )
+    expect(reuse).toMatchObject({ status: 400, data: { fieldErrors: { slug: /had this slug before/ } } })
+    // Changing back makes the old URL the book's own again.
+    const renamed = (await bookRow(id))!
+    await outcomeOf(() =>
+      editAction(post(`/admin/books/${id}`, editForm(renamed, { ...fields, slug: fields.slug }))),
+    )
+    const redirects = await database.db
+      .select()
+      .from(bookSlugRedirects)
+      .where(eq(bookSlugRedirects.bookId, id))
+    expect(redirects.map((redirect) => redirect.slug)).toEqual([newSlug])
+  })
+})
+
+describe('archiving, drafts and deleting', () => {
+  test('archiving hides a book from the lists, search, its page and the cart; its buyer still has and downloads it', async () => {
+    await publishBookFiles(database.db, servicesFor(database.db).storage, createLogger('silent'))
+    const [seed] = await database.db.select().from(books).where(eq(books.slug, 'django-framework'))
+    const buyer = await createBuyer(database.db, [seed!.id])
+    expect((await searchBooks(database.db, 'django')).books.map((book) => book.slug)).toContain(
+      'django-framework',
+    )
+
+    const archived = await outcomeOf(() =>
+      editAction(post(`/admin/books/${seed!.id}`, editForm(seed!, {}, 'archive'))),
+    )
+    expect(archived).toMatchObject({ status: 303, location: `/admin/books/${seed!.id}?saved=archive` })
+    expect(await bookRow(seed!.id)).toMatchObject({ status: 'archived', version: seed!.version + 1 })
+    expect((await auditFor(seed!.id))[0]).toMatchObject({
+      action: 'book.archive',
+      before: { status: 'published' },
+      after: { status: 'archived' },
+    })
+
+    expect((await readAllBooks(database.db)).map((book) => book.slug)).not.toContain('django-framework')
+    expect((await searchBooks(database.db, 'django')).books.map((book) => book.slug)).not.toContain(
+      'django-framework',
+    )
+    expect((await suggestBooks(database.db, 'djan')).map((book) => book.slug)).not.toContain(
+      'django-framework',
+    )
+    const page = await outcomeOf(() =>
+      bookLoader(
+        routeArgs({ db: database.db, path: '/books/django-framework', params: { slug: 'django-framework' } }),
+      ),
+    )
+    expect(page.status).toBe(404)
+    const shopper = await createReader(database.db)
+    const cartId = await requireUserCart(database.db, shopper.userId)
+    await expect(addToCart(database.db, cartId, seed!.id)).rejects.toEqual(new CartError('unavailable'))
+
+    const library = await libraryLoader(
+      routeArgs({ db: database.db, path: '/account/library', cookie: buyer.cookie }),
+    )
+    expect(library.books.map((book) => book.slug)).toContain('django-framework')
+    const download = await downloadLoader(
+      routeArgs({
+        db: database.db,
+        path: '/library/django-framework/download.pdf',
+        cookie: buyer.cookie,
+        params: { slug: 'django-framework', file: 'download.pdf' },
+      }),
+    )
+    expect(download.status).toBe(200)
+    expect(download.headers.get('Content-Type')).toBe('application/pdf')
+    await download.body?.cancel()
+
+    // Unarchiving puts it back.
+    const now = (await bookRow(seed!.id))!
+    await outcomeOf(() => editAction(post(`/admin/books/${seed!.id}`, editForm(now, {}, 'unarchive'))))
+    expect((await readAllBooks(database.db)).map((book) => book.slug)).toContain('django-framework')
+  }, 60_000)
+
+  test('a draft is nowhere in the store until it is published', async () => {
+    const { id, fields, row } = await createViaAction({ status: 'draft', title: 'Zyxwv Draft Secrets' })
+    expect((await readAllBooks(database.db)).map((book) => book.id)).not.toContain(id)
+    expect((await searchBooks(database.db, 'zyxwv')).books).toHaveLength(0)
+    const hidden = await outcomeOf(() =>
+      bookLoader(
+        routeArgs({ db: database.db, path: `/books/${fields.slug}`, params: { slug: fields.slug } }),
+      ),
+    )
+    expect(hidden.status).toBe(404)
+    // Archive is refused for nothing; unarchive only applies to archived books.
+    expect(
+      await outcomeOf(() => editAction(post(`/admin/books/${id}`, editForm(row, {}, 'unarchive')))),
+    ).toMatchObject({ status: 400 })
+    await outcomeOf(() => editAction(post(`/admin/books/${id}`, editForm(row, {}, 'publish'))))
+    expect((await searchBooks(database.db, 'zyxwv')).books.map((book) => book.id)).toEqual([id])
+  })
+
+  test('deleting a book never sold removes it (audited); a sold book is refused with a 409 and a message', async () => {
+    const { id, row } = await createViaAction()
+    const deleted = await outcomeOf(() => editAction(post(`/admin/books/${id}`, editForm(row, {}, 'delete'))))
+    expect(deleted).toMatchObject({
+      status: 303,
+      location: expect.stringMatching(/^\/admin\/books\?deleted=/),
+    })
+    expect(await bookRow(id)).toBeUndefined()
+    expect((await auditFor(id))[0]).toMatchObject({ action: 'book.delete', after: null })
+
+    const sold = await createViaAction()
+    await createBuyer(database.db, [sold.id])
+    const refused = await outcomeOf(() =>
+      editAction(post(`/admin/books/${sold.id}`, editForm(sold.row, {}, 'delete'))),
+    )
+    expect(refused).toMatchObject({ status: 409, data: { fieldErrors: { form: /has been sold/ } } })
+    expect(await bookRow(sold.id)).toBeDefined()
+  })
+})
+
+describe('the admin book list', () => {
+  test('lists drafts and archived books too, searches title/author/slug, sorts and pages by keyset', async () => {
+    const author = `Keyset Author ${crypto.randomUUID().slice(0, 6)}`
+    for (let index = 0; index < 5; index++)
+      await createViaAction({
+        author,
+        priceCents: String(100 + index),
+        status: index === 0 ? 'draft' : 'archived',
+      })
+    const list = (query: string) =>
+      listLoader(routeArgs({ db: database.db, path: `/admin/books?${query}`, cookie: admin.cookie }))
+    const found = await list(`q=${encodeURIComponent(author.toUpperCase())}&sort=price`)
+    expect(found.books.map((book) => book.priceCents)).toEqual([100, 101, 102, 103, 104])
+    expect(found.books.map((book) => book.status)).toContain('draft')
+    const all: string[] = []
+    let after: string | null = null
+    do {
+      const page: Awaited<ReturnType<typeof list>> = await list(
+        `sort=newest${after ? `&after=${after}` : ''}`,
+      )
+      all.push(...page.books.map((book) => book.id))
+      after = page.next
+    } while (after)
+    const count = (await database.db.select({ id: books.id }).from(books)).length
+    expect(new Set(all).size).toBe(count)
+    expect(all).toHaveLength(count)
+    // A forged cursor shows the first page rather than failing.
+    expect((await list('sort=status&after=bm90LWpzb24')).isFirstPage).toBe(false)
+    expect((await list(`sort=newest&after=${btoa('["x","y"]')}`)).books.length).toBeGreaterThan(0)
+  })
+})
+
+describe('descriptions are Markdown rendered safely', () => {
+  test('script tags stay text and javascript: links are dropped; http(s) links and emphasis work', async () => {
+    const description = [
+      '<script>alert(1)</script> **Bold** and *italic* and `code`.',
+      '',
+      '- [safe](https://example.com/a) and [evil](javascript:alert(1)) and [data](data:text/html,x)',
+      '- [relative](/books/other) and [protocol-relative](//evil.example)',
+    ].join('\n')
+    const { fields } = await createViaAction({ description })
+    const page = await outcomeOf(() =>
+      bookLoader(
+        routeArgs({ db: database.db, path: `/books/${fields.slug}`, params: { slug: fields.slug } }),
+      ),
+    )
+    const blocks = page.data.descriptionBlocks as unknown as Block[]
+    const json = JSON.stringify(blocks)
+    expect(blocks[0]).toEqual({
+      type: 'paragraph',
+      children: [
+        { type: 'text', text: '<script>alert(1)</script> ' },
+        { type: 'strong', children: [{ type: 'text', text: 'Bold' }] },
+        { type: 'text', text: ' and ' },
+        { type: 'em', children: [{ type: 'text', text: 'italic' }] },
+        { type: 'text', text: ' and ' },
+        { type: 'code', text: 'code' },
+        { type: 'text', text: '.' },
+      ],
+    })
+    expect(json).not.toMatch(/javascript:|data:text|\/\/evil/i)
+    expect(json).toContain('"href":"https://example.com/a"')
+    expect(json).toContain('"href":"/books/other"')
+    expect(json).toContain('"text":"evil"')
+    expect(page.data.book).not.toHaveProperty('description')
+  })
+})
+
+/** A real 600×900 image in the format, made by sharp (a gradient, so encoders have something to encode). */
+async function image(format: 'png' | 'jpeg' | 'webp' | 'avif', width = 600, height = 900) {
+  const pixels = Buffer.alloc(width * height * 3)
+  for (let index = 0; index < pixels.length; index++) pixels[index] = (index * 7) % 256
+  return sharp(pixels, { raw: { width, height, channels: 3 } })
+    .toFormat(format)
+    .toBuffer()
+}
+
+async function uploadCover(bookId: string, file: File, options: { json?: boolean; version?: number } = {}) {
+  const form = new FormData()
+  form.set('cover', file)
+  if (options.version !== undefined) form.set('version', String(options.version))
+  return outcomeOf(() =>
+    coverAction(
+      post(
+        `/admin/books/${bookId}/cover`,
+        form,
+        admin.cookie,
+        options.json === false ? {} : { Accept: 'application/json' },
+      ),
+    ),
+  )
+}
+
+describe('cover uploads', () => {
+  test.each(['png', 'jpeg', 'webp', 'avif'] as const)(
+    'a %s cover is resized into AVIF, WebP and JPEG at each width, served with immutable caching, audited',
+    async (format) => {
+      const { id, row } = await createViaAction()
+      const uploaded = await uploadCover(
+        id,
+        new File([await image(format)], `photo.${format}`, { type: `image/${format}` }),
+        { version: row.version },
+      )
+      expect(uploaded).toMatchObject({ status: 200, data: { ok: true } })
+      const after = (await bookRow(id))!
+      expect(after.version).toBe(row.version + 1)
+      expect(after.cover).toMatchObject({
+        widths: [200, 400, 600],
+        formats: ['avif', 'webp', 'jpeg'],
+        width: 600,
+        height: 900,
+      })
+      const storage = servicesFor(database.db).storage
+      for (const width of after.cover!.widths)
+        for (const variant of after.cover!.formats) {
+          const key = `${after.cover!.keyPrefix}-${width}.${variant}`
+          const bytes = (await storage.read(key))!
+          const metadata = await sharp(bytes).metadata()
+          expect(metadata.width).toBe(width)
+          expect(metadata.format).toBe(variant === 'avif' ? 'heif' : variant)
+        }
+      const file = `${after.cover!.keyPrefix.slice('covers/'.length)}-400.avif`
+      const served = (await mediaLoader(
+        routeArgs({ db: database.db, path: `/media/covers/${file}`, params: { file } }),
+      )) as Response
+      expect(served.status).toBe(200)
+      expect(served.headers.get('Content-Type')).toBe('image/avif')
+      expect(served.headers.get('Cache-Control')).toBe('public, max-age=31536000, immutable')
+      await served.body?.cancel()
+      expect((await auditFor(id))[0]).toMatchObject({
+        action: 'book.cover',
+        before: { cover: null },
+        after: { cover: { keyPrefix: after.cover!.keyPrefix } },
+      })
+      // The book page draws it with <picture> data: the cover and its proportions.
+      const page = await outcomeOf(() =>
+        bookLoader(
+          routeArgs({ db: database.db, path: `/books/${after.slug}`, params: { slug: after.slug } }),
+        ),
+      )
+      expect(page.data.book!.cover).toEqual(after.cover)
+    },
+    60_000,
+  )
+
+  test('a renamed executable, an oversized file and a corrupt image are refused with a message; nothing changes', async () => {
+    const { id, row } = await createViaAction()
+    const elf = new Uint8Array(4096)
+    elf.set([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1])
+    const renamed = await uploadCover(id, new File([elf], 'cover.png', { type: 'image/png' }))
+    expect(renamed).toMatchObject({
+      status: 400,
+      data: { ok: false, message: /not a JPEG, PNG, WebP or AVIF/ },
+    })
+
+    const big = new Uint8Array(10 * 1024 * 1024 + 1)
+    big.set(await image('png', 20, 30))
+    const oversized = await uploadCover(id, new File([big], 'huge.png', { type: 'image/png' }))
+    expect(oversized).toMatchObject({ status: 413, data: { message: /larger than 10 MB/ } })
+
+    const png = await image('png')
+    const corrupt = new Uint8Array(png.subarray(0, Math.floor(png.length / 2)))
+    const damaged = await uploadCover(id, new File([corrupt], 'cover.png', { type: 'image/png' }))
+    expect(damaged).toMatchObject({ status: 400, data: { message: /could not be read/ } })
+
+    const missing = await uploadCover(id, new File([], 'empty.png'))
+    expect(missing).toMatchObject({ status: 400, data: { message: /choose an image/ } })
+
+    expect(await bookRow(id)).toEqual(row)
+    expect(await auditFor(id)).toHaveLength(1)
+  })
+
+  test('without JavaScript the form posts and comes back to the edit page with the outcome', async () => {
+    const { id } = await createViaAction()
+    const bad = await uploadCover(id, new File([new Uint8Array([1, 2, 3, 4])], 'x.jpg'), { json: false })
+    expect(bad).toMatchObject({ status: 303, location: `/admin/books/${id}?cover-error=notAnImage` })
+    const page = await editLoader(
+      routeArgs({ db: database.db, path: bad.location!, cookie: admin.cookie, params: { bookId: id } }),
+    )
+    expect(page.coverError).toMatch(/not a JPEG/)
+    const good = await uploadCover(id, new File([await image('jpeg')], 'x.jpg'), { json: false })
+    expect(good).toMatchObject({ status: 303, location: `/admin/books/${id}?saved=cover` })
+  }, 60_000)
+
+  test('a stale version is a 409 and the stored variants of the refused upload are removed', async () => {
+    const { id, row } = await createViaAction()
+    await outcomeOf(() => editAction(post(`/admin/books/${id}`, editForm(row, {}, 'archive'))))
+    const bytes = await image('webp')
+    const stale = await uploadCover(id, new File([bytes], 'x.webp'), { version: row.version })
+    expect(stale).toMatchObject({ status: 409, data: { message: /Someone else changed this book/ } })
+    expect((await bookRow(id))!.cover).toBeNull()
+    const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 16)
+    const storage = servicesFor(database.db).storage
+    for (const width of [200, 400, 600])
+      expect(await storage.stat(`covers/${id}-${hash}-${width}.avif`), `${width}`).toBeNull()
+  }, 60_000)
+
+  test('unknown cover files are 404', async () => {
+    for (const file of [
+      'nope.png',
+      '00000000-0000-0000-0000-000000000000-0123456789abcdef-400.avif',
+      '..%2Fx',
+    ])
+      expect(
+        (
+          (await mediaLoader(
+            routeArgs({ db: database.db, path: `/media/covers/${file}`, params: { file } }),
+          )) as Response
+        ).status,
+      ).toBe(404)
+  })
+})
+
+describe('checkout', () => {
+  test('a book archived after it was put in the cart is not sold', async () => {
+    const { id, row } = await createViaAction()
+    const shopper = await createReader(database.db)
+    const cartId = await requireUserCart(database.db, shopper.userId)
+    await addToCart(database.db, cartId, id)
+    await outcomeOf(() => editAction(post(`/admin/books/${id}`, editForm(row, {}, 'archive'))))
+    const checkout = await getCheckout(database.db, shopper.userId)
+    expect(checkout.lines.map((line) => line.bookId)).not.toContain(id)
+    expect(checkout.unavailable.map((line) => line.bookId)).toContain(id)
+  })
+})
