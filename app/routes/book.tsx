@@ -1,4 +1,5 @@
 import { BookAction } from '#app/components/book-action.tsx'
+import { recordEvent } from '#app/features/analytics/record.server.ts'
 import { bookNotFound } from '#app/features/catalog/book-not-found.server.ts'
 import { getBookBySlug } from '#app/features/catalog/catalog.server.ts'
 import { BookBadges } from '#app/features/catalog/components/book-badges.tsx'
@@ -6,6 +7,7 @@ import { StarRating } from '#app/features/catalog/components/star-rating.tsx'
 import { formatFileSize, formatPrice } from '#app/features/catalog/format.ts'
 import { listFilesOf, purchasedFormats } from '#app/features/library/library.server.ts'
 import { getAppContext } from '#app/server/context.server.ts'
+import { isDataRequest } from '#app/server/data-request.ts'
 import type { Route } from './+types/book'
 
 export const meta: Route.MetaFunction = ({ loaderData }) =>
@@ -16,7 +18,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) =>
       ]
     : [{ title: 'Book not found — CodeBook' }]
 
-export async function loader({ params, context }: Route.LoaderArgs) {
+export async function loader({ params, context, request, url }: Route.LoaderArgs) {
   const { db } = getAppContext(context)
   const book = await getBookBySlug(db, params.slug.toLowerCase())
   if (!book) throw bookNotFound()
@@ -26,6 +28,9 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     return file ? [{ label: format.toUpperCase(), sizeBytes: file.sizeBytes }] : []
   })
   const sample = files?.get('sample')
+  // Opened as a document, the host counted the view (server/page-views.ts); this is a client-side navigation.
+  if (isDataRequest(request, url))
+    recordEvent(getAppContext(context), request, { name: 'view_item', bookId: book.id })
   return { book, formats, sampleSizeBytes: sample?.sizeBytes ?? null }
 }
 
