@@ -74,7 +74,8 @@ export function resolveRange(
   if (choice === 'custom') {
     from = customFrom!
     to = customTo!
-    if (to > today) return { ok: false, errors: { to: `The last day cannot be after today (${today}, UTC).` } }
+    if (to > today)
+      return { ok: false, errors: { to: `The last day cannot be after today (${today}, UTC).` } }
     if (daysBetween(from, to) > MAX_RANGE_DAYS)
       return { ok: false, errors: { from: `Choose at most ${MAX_RANGE_DAYS} days.` } }
   } else {
