@@ -197,12 +197,16 @@ function totalsOf(days: DayFigures[], period: Period, currency: string): PeriodT
 }
 
 async function topBooks(db: Db, range: DayRange, by: 'revenue' | 'views'): Promise<TopBook[]> {
-  const views = sum(analyticsDailyBooks.views).mapWith(Number)
-  const purchases = sum(analyticsDailyBooks.purchases).mapWith(Number)
-  const revenueCents = sum(analyticsDailyBooks.revenueCents).mapWith(Number)
-  const measure = by === 'revenue' ? revenueCents : views
+  const views = sql<number>`sum(${analyticsDailyBooks.views})`
+  const revenue = sql<number>`sum(${analyticsDailyBooks.revenueCents})`
+  const measure = by === 'revenue' ? revenue : views
   const top = db
-    .select({ bookId: analyticsDailyBooks.bookId, views, purchases, revenueCents })
+    .select({
+      bookId: analyticsDailyBooks.bookId,
+      views: views.as('views'),
+      purchases: sql<number>`sum(${analyticsDailyBooks.purchases})`.as('purchases'),
+      revenueCents: revenue.as('revenue_cents'),
+    })
     .from(analyticsDailyBooks)
     .where(between(analyticsDailyBooks.day, range.from, range.to))
     .groupBy(analyticsDailyBooks.bookId)

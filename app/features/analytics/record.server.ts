@@ -34,11 +34,13 @@ export function createAnalyticsSink(options: {
 
 /**
  * Whether this visitor may be counted: not when they ask not to be (`DNT: 1`, `Sec-GPC: 1`), and not a
- * bot. Nothing at all is recorded for them, not even anonymously.
+ * bot (nor a client that sends no user agent). Nothing at all is recorded for them, not even anonymously.
  */
 export function mayRecord(headers: { get(name: string): string | null | undefined }): boolean {
   if (headers.get('DNT') === '1' || headers.get('Sec-GPC') === '1') return false
-  return !isbot(headers.get('User-Agent') ?? '')
+  // No user agent at all: a script, not a browser.
+  const userAgent = headers.get('User-Agent')
+  return Boolean(userAgent) && !isbot(userAgent)
 }
 
 /**
