@@ -112,7 +112,7 @@ type Period = {
   visitors: Map<string, number>
 }
 
-async function readPeriod(db: Db, range: DayRange): Promise<Period> {
+export async function readPeriod(db: Db, range: DayRange): Promise<Period> {
   const rows = await db
     .select({
       day: analyticsDaily.day,
@@ -196,7 +196,7 @@ function totalsOf(days: DayFigures[], period: Period, currency: string): PeriodT
   }
 }
 
-async function topBooks(db: Db, range: DayRange, by: 'revenue' | 'views'): Promise<TopBook[]> {
+export async function topBooks(db: Db, range: DayRange, by: 'revenue' | 'views'): Promise<TopBook[]> {
   const views = sql<number>`sum(${analyticsDailyBooks.views})`
   const revenue = sql<number>`sum(${analyticsDailyBooks.revenueCents})`
   const measure = by === 'revenue' ? revenue : views
@@ -239,7 +239,7 @@ async function topBooks(db: Db, range: DayRange, by: 'revenue' | 'views'): Promi
     )
 }
 
-async function zeroResultSearches(db: Db, range: DayRange) {
+export async function zeroResultSearches(db: Db, range: DayRange) {
   const searches = sum(analyticsDailyZeroSearches.searches).mapWith(Number)
   return db
     .select({ query: analyticsDailyZeroSearches.query, searches })
