@@ -186,6 +186,10 @@ function Summary({ dashboard }: { dashboard: Dashboard }) {
           </tr>
         ))}
       </Table>
+      <p className="mt-2 text-sm text-slate-700 dark:text-slate-300">
+        Visitors are counted per day and added up: a visitor&rsquo;s id changes every day, so someone who
+        comes on three days counts three times.
+      </p>
       {dashboard.otherRevenue.length > 0 ? (
         <p className="mt-2 text-sm">
           Also sold in other currencies:{' '}
