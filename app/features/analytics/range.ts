@@ -1,10 +1,9 @@
 import { z } from 'zod'
+import { RANGE_CHOICES, type RangeChoice } from './range-choices.ts'
 
 const DAY_MS = 86_400_000
 /** The longest custom range: a year and a day (a leap year's worth, compared with the one before). */
 export const MAX_RANGE_DAYS = 366
-export const RANGE_CHOICES = ['7', '30', '90', 'custom'] as const
-export type RangeChoice = (typeof RANGE_CHOICES)[number]
 
 const isoDate = /^\d{4}-\d{2}-\d{2}$/
 
