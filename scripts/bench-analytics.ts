@@ -5,7 +5,8 @@
  * million per statement, timed), then the daily aggregates built by the same function the store runs on
  * every batch (aggregateEvents, in chunks of raw events), then the visitor ids of past days dropped as the
  * retention sweep does. Then each dashboard query is run many times; p50/p95 are printed. Asserts nothing.
- * Not run in CI (several minutes). `--events=N` for a smaller run.
+ * Not run in CI (several minutes). `--events=N` for a smaller run; `--data-dir=PATH` keeps the generated
+ * database in PATH (not deleted) and, run again, times the queries on it without generating anything.
  */
 import fs from 'node:fs'
 import os from 'node:os'
@@ -23,7 +24,7 @@ import { resolveRange } from '#app/features/analytics/range.ts'
 import { applyAnalyticsRetention } from '#app/features/analytics/retention.server.ts'
 import { utcDay } from '#app/features/analytics/visitor.server.ts'
 import { seedCatalog } from '#app/features/catalog/catalog.server.ts'
-import { openDatabase } from '#app/server/db/database.server.ts'
+import { openDatabase, type Db } from '#app/server/db/database.server.ts'
 import { analyticsEvents } from '#app/server/db/schema.server.ts'
 
 const EVENTS = Number(process.argv.find((arg) => arg.startsWith('--events='))?.slice(9) ?? 10_000_000)
@@ -45,13 +46,36 @@ async function timed<T>(what: string, run: () => Promise<T>): Promise<T> {
   return result
 }
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'codebook-bench-analytics-'))
+const keptDir = process.argv.find((arg) => arg.startsWith('--data-dir='))?.slice(11)
+const dataDir = keptDir
+  ? path.resolve(keptDir)
+  : fs.mkdtempSync(path.join(os.tmpdir(), 'codebook-bench-analytics-'))
 const handle = await openDatabase({ kind: 'pglite', dataDir })
 try {
   const { db } = handle
   await handle.migrate()
   await seedCatalog(db)
-  const end = new Date()
+  const [{ events }] = (await db.select({ events: sql<number>`count(*)::int` }).from(analyticsEvents)) as [
+    { events: number },
+  ]
+  const end = events > 0 ? await lastEventTime(db) : new Date()
+  if (events === 0) await generate(db, end)
+  else console.log(`${events.toLocaleString('en')} events already in ${dataDir}: timing the queries only`)
+  await db.execute(sql`analyze`)
+  await timeQueries(db, end)
+} finally {
+  await handle.close()
+  if (!keptDir) fs.rmSync(dataDir, { recursive: true, force: true })
+}
+
+async function lastEventTime(db: Db): Promise<Date> {
+  const [row] = await db
+    .select({ at: sql<string>`max(${analyticsEvents.occurredAt})::text` })
+    .from(analyticsEvents)
+  return new Date(row!.at)
+}
+
+async function generate(db: Db, end: Date) {
   console.log(`${EVENTS.toLocaleString('en')} events over ${DAYS} days, ${VISITORS_PER_DAY} visitors a day`)
 
   const generation = performance.now()
@@ -105,8 +129,9 @@ try {
   await timed('retention sweep (drops past days’ visitor ids and salts; nothing is past 400 days)', () =>
     applyAnalyticsRetention(db, { retentionDays: DAYS + 1, now: end }),
   )
-  await db.execute(sql`analyze`)
+}
 
+async function timeQueries(db: Db, end: Date) {
   const today = utcDay(end)
   const ranges = {
     '7 days': 'range=7',
@@ -144,7 +169,4 @@ try {
   console.table(rows)
   const worst = Math.max(...Object.values(rows).map((row) => row['p95 ms']!))
   console.log(`worst p95: ${worst} ms (target: under 200 ms)`)
-} finally {
-  await handle.close()
-  fs.rmSync(dataDir, { recursive: true, force: true })
 }
