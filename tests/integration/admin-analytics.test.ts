@@ -12,6 +12,7 @@ import { writeEvents } from '#app/features/analytics/write.server.ts'
 import { loader as exportLoader } from '#app/routes/admin/analytics-export.ts'
 import { loader as analyticsLoader } from '#app/routes/admin/analytics.tsx'
 import { action as cartAction } from '#app/routes/cart.tsx'
+import { action as checkoutAction, loader as checkoutLoader } from '#app/routes/checkout.tsx'
 import { loader as searchLoader } from '#app/routes/search.tsx'
 import routes from '#app/routes.ts'
 import type { RecordedEvent } from '#app/server/analytics-sink.server.ts'
@@ -28,6 +29,7 @@ import { recordPageViews } from '#server/page-views.ts'
 import { createTestDatabase } from '#tests/db.ts'
 import { createAdmin } from '#tests/factories/admins.ts'
 import { createBuyer, createReader } from '#tests/factories/buyers.ts'
+import { addToCart, requireUserCart } from '#app/features/cart/cart.server.ts'
 import { routeArgs, servicesFor, thrownBy } from '#tests/route-args.ts'
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>
@@ -170,6 +172,47 @@ describe('recording', () => {
     await failing.stop()
     expect(batches).toEqual([2, 1])
     expect(logged).toHaveLength(2)
+  })
+
+  test('the checkout page records begin_checkout, and paying by card records the purchase with its value', async () => {
+    const reader = await createReader(database.db)
+    await addToCart(database.db, await requireUserCart(database.db, reader.userId), bookIds[5]!)
+    const headers = { 'User-Agent': browser }
+    await flush()
+    const checkoutsBefore = (await eventsOf('begin_checkout')).length
+    const page = await checkoutLoader(
+      routeArgs({ db: database.db, path: '/checkout', cookie: reader.cookie, init: { headers } }),
+    )
+    const paid = await checkoutAction(
+      routeArgs({
+        db: database.db,
+        path: '/checkout',
+        cookie: reader.cookie,
+        init: {
+          method: 'POST',
+          headers,
+          body: new URLSearchParams({
+            name: 'Ada Reader',
+            number: '4242 4242 4242 4242',
+            expiry: '12/34',
+            cvc: '123',
+            idempotencyKey: page.checkout.idempotencyKey,
+            attemptId: page.checkout.attemptId,
+          }),
+        },
+      }),
+    )
+    expect(paid).toBeInstanceOf(Response)
+    const orderId = (paid as Response).headers.get('Location')!.split('/').at(-1)!
+    await flush()
+    const [order] = await database.db.select().from(orders).where(eq(orders.id, orderId))
+    const [purchase] = (await eventsOf('purchase')).filter((event) => event.orderId === orderId)
+    expect(purchase).toMatchObject({
+      valueCents: order!.totalCents,
+      currency: order!.currency,
+      items: [{ bookId: bookIds[5], cents: order!.totalCents }],
+    })
+    expect((await eventsOf('begin_checkout')).length).toBe(checkoutsBefore + 1)
   })
 
   test('stopping the sink writes what is still waiting', async () => {
