@@ -1,4 +1,3 @@
-import type { ShouldRevalidateFunctionArgs } from 'react-router'
 import { BookAction } from '#app/components/book-action.tsx'
 import { recordEvent } from '#app/features/analytics/record.server.ts'
 import { bookNotFound } from '#app/features/catalog/book-not-found.server.ts'
@@ -33,12 +32,6 @@ export async function loader({ params, context, request, url }: Route.LoaderArgs
   if (isDataRequest(request, url))
     recordEvent(getAppContext(context), request, { name: 'view_item', bookId: book.id })
   return { book, formats, sampleSizeBytes: sample?.sizeBytes ?? null }
-}
-
-// The book's own data does not change when the cart does (the badge is the root's); not loading it again
-// also keeps an add-to-cart from counting as another view of the book.
-export function shouldRevalidate({ formAction, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
-  return formAction === '/cart' ? false : defaultShouldRevalidate
 }
 
 export default function BookDetails({ loaderData }: Route.ComponentProps) {
