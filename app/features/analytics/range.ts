@@ -52,8 +52,11 @@ export function resolveRange(
   params: URLSearchParams,
   today: string,
 ): { ok: true; range: ResolvedRange } | { ok: false; errors: RangeErrors } {
+  // The date fields are sent with every choice (they show the range on screen); only 'custom' reads them.
+  const fields =
+    params.get('range')?.trim() === 'custom' ? (['range', 'from', 'to'] as const) : (['range'] as const)
   const raw = Object.fromEntries(
-    (['range', 'from', 'to'] as const).flatMap((name) => {
+    fields.flatMap((name) => {
       const value = params.get(name)?.trim()
       return value ? [[name, value]] : []
     }),
