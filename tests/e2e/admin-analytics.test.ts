@@ -18,6 +18,8 @@ import {
  * the admin registers, and it is started again on the same data folder.
  */
 const adminEmail = uniqueEmail('analytics-admin')
+const desktopChrome =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/139.0.0.0 Safari/537.36'
 const env = { DATA_DIR: tempDataDir(), ADMIN_EMAILS: adminEmail, TRUST_PROXY: 'loopback' }
 let browser: Browser
 let store: StoreProcess
@@ -49,7 +51,8 @@ async function logInAsAdmin(page: Page) {
 
 describe('analytics', () => {
   test('a purchase made in the browser shows on /admin/analytics; charts drawn, tables beside them', async () => {
-    const shopper = await newPage(browser)
+    // Headless Chromium says so in its user agent, which the store takes for a bot and does not count.
+    const shopper = await newPage(browser, { userAgent: desktopChrome })
     await visit(shopper, `${store.url}/Register`)
     await register(shopper, uniqueEmail('analytics-buyer'))
     await shopper.waitForURL(`${store.url}/`)
@@ -70,6 +73,14 @@ describe('analytics', () => {
       await page.getByRole('heading', { level: 1, name: 'Analytics' }).waitFor()
       const summary = page.getByRole('table').first()
       expect(await summary.getByRole('row', { name: /^Orders/ }).textContent()).toMatch(/^Orders1/)
+      // The shopper's visit: pages, the book added, the checkout begun (the admin's own visits are not counted).
+      const rowOf = (name: string) => page.getByRole('row', { name: new RegExp(`^${name}`) }).first()
+      expect(
+        Number((await rowOf('Page views').getByRole('cell').first().textContent())?.replace(/,/g, '')),
+      ).toBeGreaterThan(2)
+      expect(await rowOf('Visitors').getByRole('cell').first().textContent()).toBe('1')
+      expect(await rowOf('Added to cart').getByRole('cell').first().textContent()).toBe('1')
+      expect(await rowOf('Began checkout').getByRole('cell').first().textContent()).toBe('1')
       const topByRevenue = page
         .getByRole('heading', { name: 'Top books by revenue' })
         .locator('xpath=..')

@@ -275,7 +275,7 @@ function Funnel({ dashboard }: { dashboard: Dashboard }) {
               {step.rateFromPrevious === null ? '—' : percent.format(step.rateFromPrevious)}
             </td>
             <td className={cellClass}>
-              <span className="flex items-center gap-2">
+              <span className="flex items-center justify-end gap-2">
                 {/* An SVG bar: the store's CSP allows no inline style attributes. */}
                 <svg aria-hidden="true" width="160" height="12" className="shrink-0">
                   <rect

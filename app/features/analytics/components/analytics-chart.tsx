@@ -46,7 +46,12 @@ export function AnalyticsChart({ days, series }: { days: string[]; series: Chart
             ...(hasSecond ? [{ scale: 'second', side: 1, stroke: ink, grid: { show: false } }] : []),
           ],
           series: [
-            { label: 'Day', value: (_u, seconds) => new Date(seconds * 1000).toISOString().slice(0, 10) },
+            {
+              label: 'Day',
+              // No day under the cursor: a dash, not 1970-01-01.
+              value: (_u, seconds) =>
+                seconds === null ? '—' : new Date(seconds * 1000).toISOString().slice(0, 10),
+            },
             ...series.map((line) => ({
               label: line.label,
               stroke: line.color,
