@@ -1,6 +1,8 @@
 import path from 'node:path'
+import { createAnalyticsSink } from '#app/features/analytics/record.server.ts'
 import { moveUserCart } from '#app/features/cart/cart.server.ts'
 import { createAuth } from '#app/server/auth.server.ts'
+import type { AnalyticsSink } from '#app/server/analytics-sink.server.ts'
 import type { AppContext } from '#app/server/context.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
 import type { Env } from '#app/server/env.server.ts'
@@ -23,6 +25,8 @@ export function createStoreServices(options: {
   kickOutbox?: () => void
   /** Where book files live; default the local folder DATA_DIR/files. */
   storage?: FileStorage
+  /** The process's analytics sink (server/app.ts stops it); tests get their own. */
+  analytics?: AnalyticsSink
 }): StoreServices {
   const { db, env, authSecret, logger } = options
   const auth = createAuth({
@@ -40,5 +44,6 @@ export function createStoreServices(options: {
     logger,
     kickOutbox: options.kickOutbox ?? (() => {}),
     storage: options.storage ?? createLocalStorage(path.join(env.DATA_DIR, 'files')),
+    analytics: options.analytics ?? createAnalyticsSink({ db, logger, site: env.publicUrl.host }),
   }
 }

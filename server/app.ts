@@ -10,6 +10,8 @@ import type { ServerBuild } from 'react-router'
 import type { ViteDevServer } from 'vite'
 import { deleteAbandonedCarts } from '#app/features/cart/cart.server.ts'
 import { getVisitorCartBookIds } from '#app/features/cart/visitor-cart.server.ts'
+import { createAnalyticsSink } from '#app/features/analytics/record.server.ts'
+import { applyAnalyticsRetention } from '#app/features/analytics/retention.server.ts'
 import { commandLineActor } from '#app/features/admin/audit.server.ts'
 import { applyAdminEmails } from '#app/features/admin/roles.server.ts'
 import { seedCatalog } from '#app/features/catalog/catalog.server.ts'
@@ -81,6 +83,8 @@ export async function start(options: { vite?: ViteDevServer } = {}): Promise<Run
     logger,
   })
   const outbox = startOutboxWorker({ db: database.db, mailer, logger })
+  // Store events are queued by requests and written about every second (docs/decisions/015).
+  const analytics = createAnalyticsSink({ db: database.db, logger, site: env.publicUrl.host })
 
   let stopping = false
   const build = options.vite
@@ -111,6 +115,7 @@ export async function start(options: { vite?: ViteDevServer } = {}): Promise<Run
         }),
     kickOutbox: outbox.kick,
     storage,
+    analytics,
     isStopping: () => stopping,
   })
 
@@ -121,6 +126,7 @@ export async function start(options: { vite?: ViteDevServer } = {}): Promise<Run
     logger.fatal({ err: error }, 'could not listen')
     console.error(`\nThe store could not listen on ${env.HOST}:${env.PORT}: ${String(error)}`)
     await outbox.stop()
+    await analytics.stop()
     await database.close()
     lock?.release()
     process.exit(1)
@@ -139,6 +145,12 @@ export async function start(options: { vite?: ViteDevServer } = {}): Promise<Run
       ['abandoned carts', () => deleteAbandonedCarts(database.db)],
       ['idle guests', () => deleteIdleGuests(database.db)],
       ['expired rate limits', () => deleteExpiredRateLimits(database.db)],
+      [
+        'analytics events past retention',
+        async () =>
+          (await applyAnalyticsRetention(database.db, { retentionDays: env.ANALYTICS_RETENTION_DAYS }))
+            .deletedEvents,
+      ],
     ] as const
     for (const [what, run] of sweeps) {
       await run().then(
@@ -160,6 +172,7 @@ export async function start(options: { vite?: ViteDevServer } = {}): Promise<Run
       process.exit(1)
     }, HARD_EXIT_MS).unref()
     await drain(server, logger)
+    await analytics.stop()
     await outbox.stop()
     await options.vite?.close()
     await database.close()

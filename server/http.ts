@@ -4,6 +4,7 @@ import compression from 'compression'
 import express, { type RequestHandler } from 'express'
 import { RouterContextProvider, type ServerBuild } from 'react-router'
 import type { ViteDevServer } from 'vite'
+import type { AnalyticsSink } from '#app/server/analytics-sink.server.ts'
 import { appContext, cspNonceContext } from '#app/server/context.server.ts'
 import type { DatabaseHandle } from '#app/server/db/database.server.ts'
 import type { Env } from '#app/server/env.server.ts'
@@ -12,6 +13,7 @@ import { findProjectRoot } from '#app/server/project-root.server.ts'
 import type { FileStorage } from '#app/server/storage.server.ts'
 import { createStoreServices } from '#app/services.server.ts'
 import type { PageCache } from './page-cache.ts'
+import { recordPageViews } from './page-views.ts'
 import { reactRouterHandler } from './react-router-handler.ts'
 
 export type HttpAppOptions = {
@@ -28,6 +30,8 @@ export type HttpAppOptions = {
   kickOutbox?: () => void
   /** Book files (server/app.ts publishes them at start); default DATA_DIR/files. */
   storage?: FileStorage
+  /** Where store events go (server/app.ts stops it on shutdown); default one of its own. */
+  analytics?: AnalyticsSink
   /** Turns true when the process is stopping: /readyz then fails so a load balancer stops sending work. */
   isStopping?: () => boolean
 }
@@ -43,6 +47,7 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
     logger,
     kickOutbox: options.kickOutbox,
     storage: options.storage,
+    analytics: options.analytics,
   })
   const app = express()
   app.disable('x-powered-by')
@@ -91,6 +96,14 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
     app.use((req, res, next) => (path.extname(req.path) ? publicFiles(req, res, next) : next()))
   }
 
+  app.use(
+    recordPageViews({
+      build: options.build,
+      sink: services.analytics,
+      ownHosts: [env.publicUrl.hostname],
+      logger,
+    }),
+  )
   app.use(
     reactRouterHandler({
       build: options.build,

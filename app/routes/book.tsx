@@ -1,4 +1,5 @@
 import { BookAction } from '#app/components/book-action.tsx'
+import { recordEvent } from '#app/features/analytics/record.server.ts'
 import { bookNotFound } from '#app/features/catalog/book-not-found.server.ts'
 import { redirect } from 'react-router'
 import { findRenamedBookSlug, getBookBySlug } from '#app/features/catalog/catalog.server.ts'
@@ -10,6 +11,7 @@ import { StarRating } from '#app/features/catalog/components/star-rating.tsx'
 import { formatFileSize, formatPrice } from '#app/features/catalog/format.ts'
 import { listFilesOf, purchasedFormats } from '#app/features/library/library.server.ts'
 import { getAppContext } from '#app/server/context.server.ts'
+import { isDataRequest } from '#app/server/data-request.ts'
 import type { Route } from './+types/book'
 
 export const meta: Route.MetaFunction = ({ loaderData }) =>
@@ -20,7 +22,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) =>
       ]
     : [{ title: 'Book not found — CodeBook' }]
 
-export async function loader({ params, context }: Route.LoaderArgs) {
+export async function loader({ params, context, request, url }: Route.LoaderArgs) {
   const { db } = getAppContext(context)
   const slug = params.slug.toLowerCase()
   const book = await getBookBySlug(db, slug)
@@ -36,6 +38,9 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     return file ? [{ label: format.toUpperCase(), sizeBytes: file.sizeBytes }] : []
   })
   const sample = files?.get('sample')
+  // Opened as a document, the host counted the view (server/page-views.ts); this is a client-side navigation.
+  if (isDataRequest(request, url))
+    recordEvent(getAppContext(context), request, { name: 'view_item', bookId: book.id })
   // The Markdown is parsed here, on the server: the page gets plain data to render, the browser no parser.
   const { description, ...rest } = book
   return {

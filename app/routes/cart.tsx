@@ -3,6 +3,7 @@ import { primaryButton } from '#app/components/ui/button-styles.ts'
 import { SectionHeading } from '#app/components/ui/section-heading.tsx'
 import { CartFormSchema } from '#app/features/cart/cart-form.ts'
 import { cartTotals } from '#app/features/cart/cart-totals.ts'
+import { recordEvent } from '#app/features/analytics/record.server.ts'
 import { addToCart, CartError, listCartLines, removeFromCart } from '#app/features/cart/cart.server.ts'
 import { CartButton } from '#app/features/cart/components/cart-button.tsx'
 import { useCartBookIds } from '#app/features/cart/use-cart.ts'
@@ -49,6 +50,7 @@ export async function action({ request, url, context }: Route.ActionArgs) {
     if (error instanceof CartError) return data({ error: error.message }, { status: 400, headers })
     throw error
   }
+  recordEvent(app, request, { name: intent === 'add' ? 'add_to_cart' : 'remove_from_cart', bookId })
   if (fromScript) return data({ ok: true }, { headers })
   // JavaScript off: back to the page the visitor was on, scrolled to the book they acted on.
   const back = safeRedirectPath(redirectTo, '/cart')

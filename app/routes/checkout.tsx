@@ -3,6 +3,7 @@ import { data, Form, Link, redirect, useNavigation } from 'react-router'
 import { primaryButton } from '#app/components/ui/button-styles.ts'
 import { SectionHeading } from '#app/components/ui/section-heading.tsx'
 import { TextField } from '#app/components/ui/text-field.tsx'
+import { recordEvent, recordPurchase } from '#app/features/analytics/record.server.ts'
 import { formatPrice } from '#app/features/catalog/format.ts'
 import { requireUser } from '#app/features/identity/session.server.ts'
 import { removeOwnedBooksFromCart } from '#app/features/cart/cart.server.ts'
@@ -37,6 +38,7 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   const app = getAppContext(context)
   const checkout = await getCheckout(app.db, user.id)
   const provider = paymentProviderFor(app.env)
+  if (checkout.lines.length > 0) recordEvent(app, request, { name: 'begin_checkout' })
   return { checkout, provider: provider.name, email: user.email }
 }
 
@@ -116,6 +118,7 @@ export async function action({ request, context, url }: Route.ActionArgs) {
     orderUrl,
   })
   if (result.outcome === 'paid') app.kickOutbox()
+  if (result.outcome === 'paid') recordPurchase(app, result.orderId)
   if (result.outcome === 'paid' || result.outcome === 'existing')
     return redirect(`/orders/${result.orderId}`, 303)
   if (result.outcome === 'declined') return failure(402, { formError: result.message })

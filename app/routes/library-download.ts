@@ -1,3 +1,4 @@
+import { recordEvent } from '#app/features/analytics/record.server.ts'
 import { prepareDownload, probeDownload } from '#app/features/library/downloads.server.ts'
 import { getSessionUser } from '#app/features/identity/session.server.ts'
 import { getAppContext } from '#app/server/context.server.ts'
@@ -36,6 +37,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const download = await prepareDownload(app.db, app.storage, wanted, app.logger)
   if (!download.ok) return refused(download)
   app.logger.info({ slug: params.slug, format, cached: download.cached }, 'download')
+  recordEvent(app, request, { name: 'download', bookSlug: params.slug })
   return new Response(download.stream, {
     headers: downloadHeaders(download, { cacheControl: 'private, no-store' }),
   })

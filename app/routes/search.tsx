@@ -1,6 +1,7 @@
 import { Form, Link, redirect } from 'react-router'
 import { primaryButton } from '#app/components/ui/button-styles.ts'
 import { SectionHeading } from '#app/components/ui/section-heading.tsx'
+import { recordEvent } from '#app/features/analytics/record.server.ts'
 import { SearchCombobox } from '#app/features/search/components/search-combobox.tsx'
 import { normalizeQuery, parsePage, SEARCH_PATH, searchUrl } from '#app/features/search/search-query.ts'
 import { searchBooks, type SearchResults } from '#app/features/search/search.server.ts'
@@ -26,6 +27,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const page = parsePage(params.get('page'))
   const results = await searchBooks(getAppContext(context).db, query, { page })
   if (results.page !== page) return redirect(searchUrl(query, results.page))
+  if (page === 1)
+    recordEvent(getAppContext(context), request, { name: 'search', query, resultCount: results.total })
   return { query, results }
 }
 

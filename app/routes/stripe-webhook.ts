@@ -1,3 +1,4 @@
+import { recordPurchase } from '#app/features/analytics/record.server.ts'
 import { completePaidOrder, failPendingOrder } from '#app/features/orders/orders.server.ts'
 import { paymentProviderFor } from '#app/features/orders/payment-provider.server.ts'
 import { confirmRefund, failRefund } from '#app/features/orders/refunds.server.ts'
@@ -38,6 +39,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       orderUrl: new URL(`/orders/${effect.orderId}`, app.env.publicUrl).toString(),
     })
     if (outcome === 'paid' || outcome === 'paid-twice') app.kickOutbox()
+    if (outcome === 'paid' || outcome === 'paid-twice') recordPurchase(app, effect.orderId)
     if (outcome === 'paid' || outcome === 'already-paid')
       app.logger.info({ ...log, outcome }, 'stripe payment')
     // The buyer paid for a book they already owned (two Checkout tabs paid): refund it by hand.

@@ -1,4 +1,5 @@
 import { createContext, type RouterContextProvider } from 'react-router'
+import type { AnalyticsSink } from './analytics-sink.server.ts'
 import type { Auth } from './auth.server.ts'
 import type { Db } from './db/database.server.ts'
 import type { Env } from './env.server.ts'
@@ -21,6 +22,8 @@ export type AppContext = {
   kickOutbox: () => void
   /** The books' files and their stamped copies (DATA_DIR/files by default). */
   storage: FileStorage
+  /** Store events for the first-party analytics, written in batches off the request's path. */
+  analytics: AnalyticsSink
 }
 
 export const appContext = createContext<AppContext>()

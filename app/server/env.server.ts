@@ -74,6 +74,13 @@ export const EnvSchema = z.object({
     )
     .pipe(z.array(z.email({ error: 'expected comma-separated email addresses' })))
     .default([]),
+  /** Raw analytics events older than this are deleted (their daily aggregates stay). */
+  ANALYTICS_RETENTION_DAYS: z.coerce
+    .number({ error: 'expected a number of days' })
+    .int('expected a whole number of days')
+    .min(1, 'expected at least 1 day')
+    .max(3650, 'expected at most 3650 days')
+    .default(400),
   /** Both set: payments go through Stripe Checkout; neither: the built-in test provider. */
   STRIPE_SECRET_KEY: z
     .string()

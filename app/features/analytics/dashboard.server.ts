@@ -1,0 +1,251 @@
+import { and, between, desc, eq, sql, sum } from 'drizzle-orm'
+import type { Db } from '#app/server/db/database.server.ts'
+import {
+  analyticsDaily,
+  analyticsDailyBooks,
+  analyticsDailyVisitors,
+  analyticsDailyZeroSearches,
+  books,
+  type AnalyticsEventName,
+} from '#app/server/db/schema.server.ts'
+import { addDays, type DayRange, type ResolvedRange } from './range.ts'
+
+export type DayFigures = {
+  day: string
+  visitors: number
+  pageViews: number
+  bookViews: number
+  addToCarts: number
+  checkouts: number
+  orders: number
+  /** In the period's main currency (`currency`). */
+  revenueCents: number
+}
+
+export type PeriodTotals = Omit<DayFigures, 'day'> & { searches: number; downloads: number }
+
+export type FunnelStep = {
+  name: AnalyticsEventName
+  label: string
+  count: number
+  /** Share of the step before (null for the first step, or when the step before is 0). */
+  rateFromPrevious: number | null
+}
+
+export type TopBook = {
+  bookId: string
+  title: string
+  currency: string
+  views: number
+  purchases: number
+  revenueCents: number
+}
+
+export type AnalyticsDashboard = {
+  range: ResolvedRange
+  /** The currency the revenue figures are in: the one that brought most in this period. */
+  currency: string
+  /** Revenue in any other currency, this period (a store selling in one currency has none). */
+  otherRevenue: Array<{ currency: string; revenueCents: number; orders: number }>
+  days: DayFigures[]
+  totals: PeriodTotals
+  previous: PeriodTotals
+  funnel: FunnelStep[]
+  /** purchases ÷ book views, or null without views. */
+  conversionRate: number | null
+  topByRevenue: TopBook[]
+  topByViews: TopBook[]
+  zeroResultSearches: Array<{ query: string; searches: number }>
+}
+
+const FUNNEL: Array<{ name: AnalyticsEventName; label: string }> = [
+  { name: 'view_item', label: 'Viewed a book' },
+  { name: 'add_to_cart', label: 'Added to cart' },
+  { name: 'begin_checkout', label: 'Began checkout' },
+  { name: 'purchase', label: 'Purchased' },
+]
+
+const TOP_BOOKS = 10
+const TOP_SEARCHES = 20
+
+/**
+ * Everything /admin/analytics shows, read from the daily aggregates only (never the raw events), so its cost
+ * grows with the number of days and books, not of events: see `npm run bench:analytics`.
+ */
+export async function getAnalyticsDashboard(db: Db, range: ResolvedRange): Promise<AnalyticsDashboard> {
+  const current = await readPeriod(db, range)
+  const previousPeriod = await readPeriod(db, range.previous)
+  const currency = mainCurrency(current.revenue) ?? mainCurrency(previousPeriod.revenue) ?? 'USD'
+  const days = seriesOf(range, current, currency)
+  const totals = totalsOf(days, current, currency)
+  const previous = totalsOf(seriesOf(range.previous, previousPeriod, currency), previousPeriod, currency)
+  const counts = current.counts
+  const funnel = FUNNEL.map((step, index) => {
+    const count = total(counts, step.name)
+    const before = index > 0 ? total(counts, FUNNEL[index - 1]!.name) : 0
+    return { ...step, count, rateFromPrevious: index > 0 && before > 0 ? count / before : null }
+  })
+  const views = funnel[0]!.count
+  return {
+    range,
+    currency,
+    otherRevenue: [...current.revenue]
+      .filter(([other]) => other !== currency)
+      .map(([other, figures]) => ({ currency: other, ...figures })),
+    days,
+    totals,
+    previous,
+    funnel,
+    conversionRate: views > 0 ? funnel[3]!.count / views : null,
+    topByRevenue: await topBooks(db, range, 'revenue'),
+    topByViews: await topBooks(db, range, 'views'),
+    zeroResultSearches: await zeroResultSearches(db, range),
+  }
+}
+
+type Period = {
+  /** day → event name → count (all currencies together). */
+  counts: Map<string, Map<string, number>>
+  /** day → currency → revenue and orders. */
+  revenueByDay: Map<string, Map<string, { revenueCents: number; orders: number }>>
+  revenue: Map<string, { revenueCents: number; orders: number }>
+  visitors: Map<string, number>
+}
+
+export async function readPeriod(db: Db, range: DayRange): Promise<Period> {
+  const rows = await db
+    .select({
+      day: analyticsDaily.day,
+      name: analyticsDaily.name,
+      currency: analyticsDaily.currency,
+      events: analyticsDaily.events,
+      valueCents: analyticsDaily.valueCents,
+    })
+    .from(analyticsDaily)
+    .where(between(analyticsDaily.day, range.from, range.to))
+  const visitorRows = await db
+    .select({ day: analyticsDailyVisitors.day, visitors: analyticsDailyVisitors.visitors })
+    .from(analyticsDailyVisitors)
+    .where(between(analyticsDailyVisitors.day, range.from, range.to))
+  const period: Period = {
+    counts: new Map(),
+    revenueByDay: new Map(),
+    revenue: new Map(),
+    visitors: new Map(visitorRows.map((row) => [row.day, Number(row.visitors)])),
+  }
+  for (const row of rows) {
+    const events = Number(row.events)
+    const names = period.counts.get(row.day) ?? new Map<string, number>()
+    names.set(row.name, (names.get(row.name) ?? 0) + events)
+    period.counts.set(row.day, names)
+    if (row.name !== 'purchase') continue
+    const value = Number(row.valueCents)
+    const currencies = period.revenueByDay.get(row.day) ?? new Map()
+    currencies.set(row.currency, { revenueCents: value, orders: events })
+    period.revenueByDay.set(row.day, currencies)
+    const sofar = period.revenue.get(row.currency) ?? { revenueCents: 0, orders: 0 }
+    period.revenue.set(row.currency, {
+      revenueCents: sofar.revenueCents + value,
+      orders: sofar.orders + events,
+    })
+  }
+  return period
+}
+
+function mainCurrency(revenue: Period['revenue']): string | undefined {
+  return [...revenue].sort((a, b) => b[1].revenueCents - a[1].revenueCents)[0]?.[0]
+}
+
+function total(counts: Period['counts'], name: string): number {
+  let sum = 0
+  for (const names of counts.values()) sum += names.get(name) ?? 0
+  return sum
+}
+
+function seriesOf(range: DayRange, period: Period, currency: string): DayFigures[] {
+  return Array.from({ length: range.days }, (_, index) => {
+    const day = addDays(range.from, index)
+    const names = period.counts.get(day)
+    const count = (name: AnalyticsEventName) => names?.get(name) ?? 0
+    const revenue = period.revenueByDay.get(day)?.get(currency)
+    return {
+      day,
+      visitors: period.visitors.get(day) ?? 0,
+      pageViews: count('page_view'),
+      bookViews: count('view_item'),
+      addToCarts: count('add_to_cart'),
+      checkouts: count('begin_checkout'),
+      orders: revenue?.orders ?? 0,
+      revenueCents: revenue?.revenueCents ?? 0,
+    }
+  })
+}
+
+function totalsOf(days: DayFigures[], period: Period, currency: string): PeriodTotals {
+  const sumOf = (key: Exclude<keyof DayFigures, 'day'>) => days.reduce((sum, day) => sum + day[key], 0)
+  return {
+    visitors: sumOf('visitors'),
+    pageViews: sumOf('pageViews'),
+    bookViews: sumOf('bookViews'),
+    addToCarts: sumOf('addToCarts'),
+    checkouts: sumOf('checkouts'),
+    orders: period.revenue.get(currency)?.orders ?? 0,
+    revenueCents: period.revenue.get(currency)?.revenueCents ?? 0,
+    searches: total(period.counts, 'search'),
+    downloads: total(period.counts, 'download'),
+  }
+}
+
+export async function topBooks(db: Db, range: DayRange, by: 'revenue' | 'views'): Promise<TopBook[]> {
+  const views = sql<number>`sum(${analyticsDailyBooks.views})`
+  const revenue = sql<number>`sum(${analyticsDailyBooks.revenueCents})`
+  const measure = by === 'revenue' ? revenue : views
+  const top = db
+    .select({
+      bookId: analyticsDailyBooks.bookId,
+      views: views.as('views'),
+      purchases: sql<number>`sum(${analyticsDailyBooks.purchases})`.as('purchases'),
+      revenueCents: revenue.as('revenue_cents'),
+    })
+    .from(analyticsDailyBooks)
+    .where(between(analyticsDailyBooks.day, range.from, range.to))
+    .groupBy(analyticsDailyBooks.bookId)
+    .having(sql`${measure} > 0`)
+    .orderBy(desc(measure), analyticsDailyBooks.bookId)
+    .limit(TOP_BOOKS)
+    .as('top')
+  const rows = await db
+    .select({
+      bookId: top.bookId,
+      title: books.title,
+      currency: books.currency,
+      views: top.views,
+      purchases: top.purchases,
+      revenueCents: top.revenueCents,
+    })
+    .from(top)
+    .leftJoin(books, eq(books.id, top.bookId))
+  return rows
+    .map((row) => ({
+      bookId: row.bookId,
+      title: row.title ?? 'A deleted book',
+      currency: row.currency ?? 'USD',
+      views: Number(row.views),
+      purchases: Number(row.purchases),
+      revenueCents: Number(row.revenueCents),
+    }))
+    .sort((a, b) =>
+      by === 'revenue' ? b.revenueCents - a.revenueCents || b.views - a.views : b.views - a.views,
+    )
+}
+
+export async function zeroResultSearches(db: Db, range: DayRange) {
+  const searches = sum(analyticsDailyZeroSearches.searches).mapWith(Number)
+  return db
+    .select({ query: analyticsDailyZeroSearches.query, searches })
+    .from(analyticsDailyZeroSearches)
+    .where(and(between(analyticsDailyZeroSearches.day, range.from, range.to)))
+    .groupBy(analyticsDailyZeroSearches.query)
+    .orderBy(desc(searches), analyticsDailyZeroSearches.query)
+    .limit(TOP_SEARCHES)
+}

@@ -1,0 +1,94 @@
+import path from 'node:path'
+import type { Request as ExpressRequest, RequestHandler } from 'express'
+import { matchRoutes, type RouteObject, type ServerBuild } from 'react-router'
+import { mayRecord } from '#app/features/analytics/record.server.ts'
+import type { AnalyticsSink } from '#app/server/analytics-sink.server.ts'
+import type { Logger } from '#app/server/logger.server.ts'
+
+/**
+ * Records a page_view for every page a visitor opens: here in the host, because a page may come from the
+ * page cache without React Router running. Only GET documents answered 200 (not React Router's '.data'
+ * fetches, not files, not bots, nothing under /admin), as the route's path template ('/books/:slug', never
+ * the URL with its ids and query) and the referrer's host when it is another site. A book page also counts
+ * as a view_item of that book (client-side navigations are counted by the book's loader).
+ */
+export function recordPageViews(options: {
+  build: ServerBuild | (() => Promise<ServerBuild>)
+  sink: AnalyticsSink
+  ownHosts: string[]
+  logger: Logger
+}): RequestHandler {
+  const trees = new WeakMap<ServerBuild, RouteObject[]>()
+  const treeOf = async () => {
+    const build = typeof options.build === 'function' ? await options.build() : options.build
+    let tree = trees.get(build)
+    if (!tree) trees.set(build, (tree = routeTree(build)))
+    return tree
+  }
+  return (req, res, next) => {
+    if (
+      req.method !== 'GET' ||
+      req.path.endsWith('.data') ||
+      path.extname(req.path) ||
+      req.path === '/admin' ||
+      req.path.startsWith('/admin/') ||
+      !mayRecord({ get: (name) => req.get(name) })
+    )
+      return next()
+    const occurredAt = new Date()
+    res.once('finish', () => {
+      if (res.statusCode !== 200 || !String(res.getHeader('Content-Type') ?? '').startsWith('text/html'))
+        return
+      treeOf().then(
+        (tree) => {
+          const matches = matchRoutes(tree, req.path)
+          if (!matches) return
+          const template = `/${matches
+            .map((match) => match.route.path ?? '')
+            .filter(Boolean)
+            .join('/')}`.replace(/\/+/g, '/')
+          const client = {
+            ip: req.ip ?? req.socket.remoteAddress ?? '',
+            userAgent: req.get('User-Agent') ?? '',
+          }
+          const referrerHost = externalReferrer(req, options.ownHosts)
+          options.sink.push({ name: 'page_view', occurredAt, client, path: template, referrerHost })
+          const slug = matches.at(-1)?.params.slug
+          if (template === '/books/:slug' && slug)
+            options.sink.push({ name: 'view_item', occurredAt, client, bookSlug: slug })
+        },
+        (error: unknown) => options.logger.warn({ err: error }, 'could not record a page view'),
+      )
+    })
+    next()
+  }
+}
+
+/** The host of the page that linked here, when it is another site's; nothing else of its URL. */
+export function externalReferrer(req: ExpressRequest, ownHosts: string[]): string | undefined {
+  const referrer = req.get('Referer')
+  if (!referrer) return undefined
+  try {
+    const url = new URL(referrer)
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined
+    const host = url.hostname.toLowerCase()
+    const own = [...ownHosts, req.hostname].map((name) => name.toLowerCase())
+    return own.includes(host) ? undefined : host
+  } catch {
+    return undefined
+  }
+}
+
+/** React Router's flat route manifest as the nested routes `matchRoutes` takes. */
+function routeTree(build: ServerBuild): RouteObject[] {
+  const routes = Object.values(build.routes).flatMap((route) => (route ? [route] : []))
+  const childrenOf = (parentId: string | undefined): RouteObject[] =>
+    routes
+      .filter((route) => route.parentId === parentId)
+      .map((route): RouteObject =>
+        route.index
+          ? { id: route.id, path: route.path, index: true }
+          : { id: route.id, path: route.path, children: childrenOf(route.id) },
+      )
+  return childrenOf(undefined)
+}

@@ -1,0 +1,100 @@
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { spawnStore, tempDataDir, waitUntilReady, type StoreProcess } from '#tests/store-process.ts'
+import { expectHealthyPage, launchBrowser, newPage, themes, visit } from './browser.ts'
+import {
+  addToCart,
+  bookA,
+  fillCard,
+  payButton,
+  register,
+  shopperPassword,
+  submit,
+  uniqueEmail,
+} from './shopper.ts'
+
+/**
+ * The analytics page on a store of its own: an admin needs ADMIN_EMAILS at start-up, so the store is started,
+ * the admin registers, and it is started again on the same data folder.
+ */
+const adminEmail = uniqueEmail('analytics-admin')
+const desktopChrome =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/139.0.0.0 Safari/537.36'
+const env = { DATA_DIR: tempDataDir(), ADMIN_EMAILS: adminEmail, TRUST_PROXY: 'loopback' }
+let browser: Browser
+let store: StoreProcess
+beforeAll(async () => {
+  browser = await launchBrowser()
+  const first = await spawnStore(env)
+  await waitUntilReady(first)
+  const page = await newPage(browser)
+  await visit(page, `${first.url}/Register`)
+  await register(page, adminEmail)
+  await page.waitForURL(`${first.url}/`)
+  await page.context().close()
+  expect(await first.stop()).toBe(0)
+  store = await spawnStore(env)
+  await waitUntilReady(store)
+}, 120_000)
+afterAll(async () => {
+  await browser?.close()
+  await store?.stop()
+})
+
+async function logInAsAdmin(page: Page) {
+  await visit(page, `${store.url}/login`)
+  await page.getByLabel('Email', { exact: true }).fill(adminEmail)
+  await page.getByLabel('Password', { exact: true }).fill(shopperPassword)
+  await submit(page, () => page.getByRole('button', { name: 'Login', exact: true }).click())
+  await page.waitForURL(`${store.url}/`)
+}
+
+describe('analytics', () => {
+  test('a purchase made in the browser shows on /admin/analytics; charts drawn, tables beside them', async () => {
+    // Headless Chromium says so in its user agent, which the store takes for a bot and does not count.
+    const shopper = await newPage(browser, { userAgent: desktopChrome })
+    await visit(shopper, `${store.url}/Register`)
+    await register(shopper, uniqueEmail('analytics-buyer'))
+    await shopper.waitForURL(`${store.url}/`)
+    await visit(shopper, `${store.url}/AllBooks`)
+    await addToCart(shopper, bookA)
+    await visit(shopper, `${store.url}/cart`)
+    await shopper.getByRole('main').getByRole('link', { name: 'Checkout' }).click()
+    await fillCard(shopper, '4242 4242 4242 4242')
+    await submit(shopper, () => payButton(shopper).click())
+    await shopper.waitForURL(/\/orders\/[0-9a-f-]{36}$/)
+    // Events are written about every second, off the request.
+    await new Promise((resolve) => setTimeout(resolve, 1_500))
+
+    for (const colorScheme of themes) {
+      const page = await newPage(browser, { colorScheme })
+      await logInAsAdmin(page)
+      await visit(page, `${store.url}/admin/analytics?range=7`)
+      await page.getByRole('heading', { level: 1, name: 'Analytics' }).waitFor()
+      const summary = page.getByRole('table').first()
+      expect(await summary.getByRole('row', { name: /^Orders/ }).textContent()).toMatch(/^Orders1/)
+      // The shopper's visit: pages, the book added, the checkout begun (the admin's own visits are not counted).
+      const rowOf = (name: string) => page.getByRole('row', { name: new RegExp(`^${name}`) }).first()
+      expect(
+        Number((await rowOf('Page views').getByRole('cell').first().textContent())?.replace(/,/g, '')),
+      ).toBeGreaterThan(2)
+      expect(await rowOf('Visitors').getByRole('cell').first().textContent()).toBe('1')
+      expect(await rowOf('Added to cart').getByRole('cell').first().textContent()).toBe('1')
+      expect(await rowOf('Began checkout').getByRole('cell').first().textContent()).toBe('1')
+      const topByRevenue = page
+        .getByRole('heading', { name: 'Top books by revenue' })
+        .locator('xpath=..')
+        .getByRole('table')
+      expect(await topByRevenue.textContent()).toContain(bookA)
+      // uPlot, loaded by the page itself, draws both charts.
+      await page.locator('canvas').nth(1).waitFor()
+      await expectHealthyPage(page)
+
+      // A bad range is a message next to the field, not an error page.
+      await visit(page, `${store.url}/admin/analytics?range=custom&from=2025-03-05&to=2025-03-01`)
+      await page.getByText('The last day must not be before the first.').first().waitFor()
+      await page.context().close()
+    }
+    await shopper.context().close()
+  })
+})
