@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto'
+import fs from 'node:fs/promises'
+import path from 'node:path'
 import { eq } from 'drizzle-orm'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -7,6 +9,7 @@ import { addToCart, CartError, requireUserCart } from '#app/features/cart/cart.s
 import { readAllBooks, readFeaturedBooks } from '#app/features/catalog/catalog-cache.server.ts'
 import type { Block } from '#app/features/catalog/markdown.ts'
 import { publishBookFiles } from '#app/features/library/book-files.server.ts'
+import { publishEdition } from '#app/features/library/editions.server.ts'
 import { getCheckout } from '#app/features/orders/orders.server.ts'
 import { searchBooks, suggestBooks } from '#app/features/search/search.server.ts'
 import { action as coverAction } from '#app/routes/admin/book-cover.ts'
@@ -93,13 +96,43 @@ function bookFields(overrides: Record<string, string> = {}) {
   }
 }
 
+/**
+ * A book made through the new-book action. A book goes on sale only once it has files, so a 'published' one
+ * is made as a draft, given a first edition (rendered from the test manuscript) and then published.
+ */
 async function createViaAction(overrides: Record<string, string> = {}) {
   const fields = bookFields(overrides)
-  const created = await outcomeOf(() => newAction(post('/admin/books/new', fields)))
+  const onSale = fields.status === 'published'
+  const created = await outcomeOf(() =>
+    newAction(post('/admin/books/new', onSale ? { ...fields, status: 'draft' } : fields)),
+  )
   expect(created.status).toBe(303)
   const id = created.location!.split('/')[3]!.split('?')[0]!
+  if (onSale) {
+    await giveFirstEdition(id)
+    const draftVersion = String((await bookRow(id))!.version)
+    const published = await outcomeOf(() =>
+      editAction(post(`/admin/books/${id}`, { version: draftVersion, intent: 'publish' })),
+    )
+    expect(published.status).toBe(303)
+  }
   return { id, fields, row: (await bookRow(id))! }
 }
+
+/** Renders and records the book's first edition (its files), as the Manuscript page's publish does. */
+async function giveFirstEdition(bookId: string) {
+  const edition = await publishEdition(database.db, servicesFor(database.db).storage, {
+    bookId,
+    manuscript: await manuscript,
+    changelog: 'First edition.',
+    actor: admin.actor,
+    libraryUrl: 'http://localhost:3000/account/library',
+    logger: createLogger('silent'),
+  })
+  expect(edition.ok).toBe(true)
+}
+
+const manuscript = fs.readFile(path.join(import.meta.dirname, '../fixtures/manuscript.md'), 'utf8')
 
 async function bookRow(id: string) {
   const [row] = await database.db.select().from(books).where(eq(books.id, id))
@@ -154,7 +187,8 @@ describe('creating and editing a book', () => {
       status: 'published',
       featured: true,
       featuredPosition: 41,
-      version: 1,
+      // Made as version 1 (a draft), then put on sale with its first edition: version 2.
+      version: 2,
       coverPath: '/covers/placeholder.svg',
     })
     expect((await readAllBooks(database.db)).find((book) => book.id === id)).toMatchObject({
@@ -162,7 +196,7 @@ describe('creating and editing a book', () => {
       description: 'A useful book.',
     })
     expect((await readFeaturedBooks(database.db)).map((book) => book.id)).toContain(id)
-    const [entry] = await auditFor(id)
+    const entry = (await auditFor(id)).find((row) => row.action === 'book.create')
     expect(entry).toMatchObject({ action: 'book.create', actorEmail: admin.email, before: null })
     expect(entry!.after).toMatchObject({ slug: fields.slug, priceCents: 1999, version: 1 })
   })
@@ -219,11 +253,15 @@ describe('creating and editing a book', () => {
       ),
     )
     expect(saved).toMatchObject({ status: 303, location: `/admin/books/${id}?saved=updated` })
-    expect(await bookRow(id)).toMatchObject({ title: 'Renamed Title', priceCents: 2500, version: 2 })
+    expect(await bookRow(id)).toMatchObject({
+      title: 'Renamed Title',
+      priceCents: 2500,
+      version: row.version + 1,
+    })
     const [entry] = await auditFor(id)
     expect(entry).toMatchObject({ action: 'book.update', actorId: admin.userId })
-    expect(entry!.before).toMatchObject({ title: fields.title, priceCents: 1999, version: 1 })
-    expect(entry!.after).toMatchObject({ title: 'Renamed Title', priceCents: 2500, version: 2 })
+    expect(entry!.before).toMatchObject({ title: fields.title, priceCents: 1999, version: row.version })
+    expect(entry!.after).toMatchObject({ title: 'Renamed Title', priceCents: 2500, version: row.version + 1 })
   })
 
   test('two admins edit the same book: the second save is a 409 with a message and its values kept', async () => {
@@ -243,7 +281,7 @@ describe('creating and editing a book', () => {
     expect(second.status).toBe(409)
     expect(second.data.fieldErrors!.form).toMatch(/Someone else saved this book/)
     expect(second.data.values).toMatchObject({ description: 'My long careful text.' })
-    expect(second.data.currentVersion).toBe(2)
+    expect(second.data.currentVersion).toBe(row.version + 1)
     expect(second.data.current).toEqual(
       expect.arrayContaining([{ field: 'title', value: 'First Admin Title' }]),
     )
@@ -253,12 +291,15 @@ describe('creating and editing a book', () => {
       editAction(
         post(`/admin/books/${id}`, {
           ...editForm(row, { ...fields, description: 'My long careful text.' }),
-          version: '2',
+          version: String(row.version + 1),
         }),
       ),
     )
     expect(again.status).toBe(303)
-    expect(await bookRow(id)).toMatchObject({ description: 'My long careful text.', version: 3 })
+    expect(await bookRow(id)).toMatchObject({
+      description: 'My long careful text.',
+      version: row.version + 2,
+    })
     // Status changes and deletes check the version too.
     expect(
       await outcomeOf(() => editAction(post(`/admin/books/${id}`, editForm(row, {}, 'archive')))),
@@ -266,7 +307,7 @@ describe('creating and editing a book', () => {
     expect(
       await outcomeOf(() => editAction(post(`/admin/books/${id}`, editForm(row, {}, 'delete')))),
     ).toMatchObject({ status: 409 })
-    expect(await bookRow(id)).toMatchObject({ status: 'published', version: 3 })
+    expect(await bookRow(id)).toMatchObject({ status: 'published', version: row.version + 2 })
   })
 
   test('a slug change keeps the old URL as a 301 to the new one, audited', async () => {
@@ -302,6 +343,23 @@ describe('creating and editing a book', () => {
       .from(bookSlugRedirects)
       .where(eq(bookSlugRedirects.bookId, id))
     expect(redirects.map((redirect) => redirect.slug)).toEqual([newSlug])
+  })
+})
+
+describe('a book goes on sale only with its files', () => {
+  test('a new book cannot start as published, nor a draft be published before its first edition', async () => {
+    const refused = await outcomeOf(() =>
+      newAction(post('/admin/books/new', bookFields({ status: 'published' }))),
+    )
+    expect(refused.status).toBe(400)
+    expect(refused.data.fieldErrors).toMatchObject({ status: expect.stringMatching(/no files to sell yet/) })
+    const { id, row } = await createViaAction({ status: 'draft' })
+    const publish = await outcomeOf(() =>
+      editAction(post(`/admin/books/${id}`, { version: String(row.version), intent: 'publish' })),
+    )
+    expect(publish.status).toBe(400)
+    expect(publish.data.fieldErrors).toMatchObject({ status: expect.stringMatching(/first edition/) })
+    expect(await bookRow(id)).toMatchObject({ status: 'draft', version: row.version })
   })
 })
 
@@ -378,6 +436,7 @@ describe('archiving, drafts and deleting', () => {
     expect(
       await outcomeOf(() => editAction(post(`/admin/books/${id}`, editForm(row, {}, 'unarchive')))),
     ).toMatchObject({ status: 400 })
+    await giveFirstEdition(id)
     await outcomeOf(() => editAction(post(`/admin/books/${id}`, editForm(row, {}, 'publish'))))
     expect((await searchBooks(database.db, 'zyxwv')).books.map((book) => book.id)).toEqual([id])
   })
@@ -571,7 +630,7 @@ describe('cover uploads', () => {
     expect(missing).toMatchObject({ status: 400, data: { message: /choose an image/ } })
 
     expect(await bookRow(id)).toEqual(row)
-    expect(await auditFor(id)).toHaveLength(1)
+    expect((await auditFor(id)).filter((entry) => entry.action === 'book.cover')).toEqual([])
   })
 
   test('without JavaScript the form posts and comes back to the edit page with the outcome', async () => {

@@ -3,7 +3,7 @@ import routes from '#app/routes.ts'
 import { listBooks } from '#app/features/catalog/catalog.server.ts'
 import { createTestDatabase } from '#tests/db.ts'
 import { createAdmin } from '#tests/factories/admins.ts'
-import { createReader } from '#tests/factories/buyers.ts'
+import { createBuyer, createReader } from '#tests/factories/buyers.ts'
 import { routeArgs, servicesFor, thrownBy } from '#tests/route-args.ts'
 
 /**
@@ -28,7 +28,9 @@ let params: Record<string, string>
 beforeAll(async () => {
   database = await createTestDatabase()
   const [book] = await listBooks(database.db)
-  params = { bookId: book!.id, orderId: crypto.randomUUID() }
+  // Real ids, so that an admin gets the page itself (not a 404 for an unknown book or order).
+  const buyer = await createBuyer(database.db, [book!.id])
+  params = { bookId: book!.id, orderId: buyer.orderId }
 })
 afterAll(async () => {
   await database.dispose()

@@ -1,7 +1,13 @@
 import { and, eq, ne, sql } from 'drizzle-orm'
 import { recordAudit, type Actor } from '#app/features/admin/audit.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
-import { books, bookSlugRedirects, orderItems, type CoverImage } from '#app/server/db/schema.server.ts'
+import {
+  bookFiles,
+  books,
+  bookSlugRedirects,
+  orderItems,
+  type CoverImage,
+} from '#app/server/db/schema.server.ts'
 import { STATUS_ACTIONS, type BookFieldErrors, type BookFormValues, type StatusAction } from './book-form.ts'
 import type { BookInput } from './book-form.server.ts'
 import { invalidateCatalog } from './catalog-cache.server.ts'
@@ -20,7 +26,22 @@ export const adminBookMessages = {
   slugUsedBefore:
     'Another book had this slug before and its old links still lead to it. Please choose another.',
   featuredTaken: (title: string) => `Another featured book (“${title}”) already has this position.`,
+  noFiles:
+    'This book has no files to sell yet: publish its first edition on the Manuscript page, then put it on sale.',
 } as const
+
+/**
+ * A book goes on sale only with its PDF and EPUB in place (published from its manuscript, decision 013):
+ * otherwise a buyer would pay for a library entry with nothing to download.
+ */
+async function hasSellableFiles(tx: Transaction, bookId: string): Promise<boolean> {
+  const rows = await tx
+    .select({ format: bookFiles.format })
+    .from(bookFiles)
+    .where(eq(bookFiles.bookId, bookId))
+  const formats = new Set(rows.map((row) => row.format))
+  return formats.has('pdf') && formats.has('epub')
+}
 
 /** What the audit log keeps of a book, before and after a change (not timestamps: the log has its own). */
 export function auditView(book: Book) {
@@ -118,6 +139,8 @@ export async function createBook(db: Db, actor: Actor, input: BookInput): Promis
   const result = await guarded(() =>
     db.transaction(async (tx): Promise<SaveResult> => {
       const fieldErrors = await clashes(tx, input, null)
+      // A new book has no files yet: it starts as a draft (or archived), never on sale.
+      if (input.status === 'published') fieldErrors.status = adminBookMessages.noFiles
       if (Object.keys(fieldErrors).length > 0) return { outcome: 'invalid', fieldErrors }
       const [book] = await tx
         .insert(books)
@@ -225,6 +248,12 @@ async function changeBook(
       if (before.version !== version) return { outcome: 'conflict', current: before }
       const change = await decide(tx, before)
       if ('fieldErrors' in change) return { outcome: 'invalid', fieldErrors: change.fieldErrors }
+      if (
+        change.set.status === 'published' &&
+        before.status !== 'published' &&
+        !(await hasSellableFiles(tx, bookId))
+      )
+        return { outcome: 'invalid', fieldErrors: { status: adminBookMessages.noFiles } }
       const [after] = await tx
         .update(books)
         .set({ ...change.set, version: sql`${books.version} + 1` })

@@ -194,7 +194,8 @@ export async function openSample(
   slug: string,
 ): Promise<(DownloadFile & { sha256: string }) | null> {
   const file = await getBookFile(db, slug, 'sample')
-  if (!file) return null
+  // Drafts and archived books are out of the store: their sample too (owners keep the whole book).
+  if (!file || file.status !== 'published') return null
   const bytes = await readBookFile(db, storage, file)
   if (!bytes) return null
   return {

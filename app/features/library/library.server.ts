@@ -1,6 +1,13 @@
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm'
 import type { Db } from '#app/server/db/database.server.ts'
-import { bookEditions, bookFiles, books, libraryItems, orders } from '#app/server/db/schema.server.ts'
+import {
+  bookEditions,
+  bookFiles,
+  books,
+  libraryItems,
+  orders,
+  type BookStatus,
+} from '#app/server/db/schema.server.ts'
 
 /** The ids of the books a reader owns (bought and paid for). */
 export async function listOwnedBookIds(db: Db, userId: string): Promise<string[]> {
@@ -125,12 +132,13 @@ export async function getBookFile(
   db: Db,
   slug: string,
   format: BookFileFormat,
-): Promise<(BookFile & { bookId: string; slug: string; title: string }) | null> {
+): Promise<(BookFile & { bookId: string; slug: string; title: string; status: BookStatus }) | null> {
   const [row] = await db
     .select({
       bookId: books.id,
       slug: books.slug,
       title: books.title,
+      status: books.status,
       format: bookFiles.format,
       storageKey: bookFiles.storageKey,
       sizeBytes: bookFiles.sizeBytes,

@@ -228,6 +228,24 @@ export default function EditBook({ loaderData, actionData }: Route.ComponentProp
         </div>
       </Form>
 
+      <section aria-labelledby="manuscript-heading" className="flex flex-col gap-2">
+        <h2 id="manuscript-heading" className="text-xl font-semibold">
+          Manuscript and editions
+        </h2>
+        <p className="text-sm text-slate-700 dark:text-slate-300">
+          The book's PDF, EPUB and free sample are rendered from its manuscript; each publish is a new
+          edition, and its owners are told by email. A book goes on sale only once it has a first edition.
+        </p>
+        <p>
+          <Link
+            to={`/admin/books/${book.id}/manuscript`}
+            className="text-blue-700 underline dark:text-sky-300"
+          >
+            Edit the manuscript and publish an edition
+          </Link>
+        </p>
+      </section>
+
       <section aria-labelledby="cover-heading" className="flex flex-col gap-4">
         <h2 id="cover-heading" className="text-xl font-semibold">
           Cover
