@@ -1,7 +1,25 @@
-import type { Browser, Page } from 'playwright-core'
+import { execFile } from 'node:child_process'
+import fs from 'node:fs/promises'
+import path from 'node:path'
+import { promisify } from 'node:util'
+import { simpleParser, type ParsedMail } from 'mailparser'
+import type { Browser, Download, Page } from 'playwright-core'
+import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
 import { expectHealthyPage, launchBrowser, newPage, themes, visit } from './browser.ts'
-import { register, uniqueEmail } from './shopper.ts'
+import {
+  addToCart,
+  bookCard,
+  fillCard,
+  goToCheckout,
+  payButton,
+  register,
+  submit,
+  uniqueEmail,
+} from './shopper.ts'
+
+const run = promisify(execFile)
+const dataDir = inject('dataDir')
 
 const baseURL = inject('baseURL')
 const admin = inject('admin')
@@ -12,7 +30,7 @@ beforeAll(async () => {
 afterAll(() => browser?.close())
 
 /** Logs in through the login form and waits to leave it. */
-export async function logIn(page: Page, email: string, password: string) {
+async function logIn(page: Page, email: string, password: string) {
   await visit(page, `${baseURL}/login`)
   await page.getByLabel('Email', { exact: true }).fill(email)
   await page.getByLabel('Password', { exact: true }).fill(password)
@@ -63,4 +81,164 @@ describe('who may open the back office', () => {
       await expectHealthyPage(page)
     },
   )
+})
+
+/** A desktop Chrome's user agent: headless Chromium says 'HeadlessChrome', which analytics counts as a bot. */
+const desktopChrome =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36'
+
+/** The text of a downloaded PDF, through poppler's pdftotext, whitespace collapsed. */
+async function pdfText(download: Download): Promise<string> {
+  const { stdout } = await run('pdftotext', ['-enc', 'UTF-8', (await download.path())!, '-'])
+  return stdout.replace(/\s+/g, ' ')
+}
+
+/** The mail the store wrote to DATA_DIR/outbox (no SMTP_URL in the e2e store) to `email` with `subject`. */
+async function mailTo(email: string, subject: string): Promise<ParsedMail> {
+  const outbox = path.join(dataDir, 'outbox')
+  let found: ParsedMail | undefined
+  await expect
+    .poll(
+      async () => {
+        for (const name of await fs.readdir(outbox).catch(() => [])) {
+          const mail = await simpleParser(await fs.readFile(path.join(outbox, name)))
+          if (mail.subject === subject && JSON.stringify(mail.to).includes(email)) found = mail
+        }
+        return found !== undefined
+      },
+      { timeout: 15_000 },
+    )
+    .toBe(true)
+  return found!
+}
+
+async function downloadPdf(page: Page, title: string): Promise<Download> {
+  const item = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: title }) })
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    item.getByRole('link', { name: /^Download PDF/ }).click(),
+  ])
+  return download
+}
+
+async function publishEdition(page: Page, bookUrl: string, manuscript: string, changelog: string) {
+  await visit(page, `${bookUrl}/manuscript`)
+  await page.getByLabel('Manuscript (Markdown)').fill(manuscript)
+  await page.getByLabel(/What changed in this edition/).fill(changelog)
+  await page.getByRole('button', { name: /^Publish new edition/ }).click()
+  await page
+    .getByRole('status')
+    .getByText(/Edition \d+ is published/)
+    .waitFor({ timeout: 30_000 })
+}
+
+describe('the owner runs the store from the back office', () => {
+  test('create a book with a cover and a manuscript → publish → a reader finds, buys and downloads it → second edition mailed and downloaded → refund → analytics shows the purchase', async () => {
+    const suffix = Math.random().toString(36).slice(2, 8)
+    const title = `Rust Quillwork ${suffix}`
+    const slug = `rust-quillwork-${suffix}`
+    const firstMarker = `Quillwork first edition ${suffix}`
+    const secondMarker = `Quillwork second edition ${suffix}`
+    const fixture = await fs.readFile(path.join(import.meta.dirname, '../fixtures/manuscript.md'), 'utf8')
+    const manuscriptWith = (marker: string) => fixture.replace('\n\n', `\n\n${marker}.\n\n`)
+
+    // The owner creates the book (a draft), uploads its cover and publishes its first edition.
+    const owner = await newPage(browser, { userAgent: desktopChrome })
+    await logIn(owner, admin.email, admin.password)
+    await visit(owner, `${baseURL}/admin/books/new`)
+    await owner.getByLabel('Title').fill(title)
+    await owner.getByLabel('Slug').fill(slug)
+    await owner.getByLabel('Author').fill('Ferris Crabbe')
+    await owner.getByLabel('Description').fill('Ownership and borrowing, **without tears**.')
+    await owner.getByLabel('Price in cents').fill('2500')
+    await owner.getByLabel('Topics').fill('rust, systems')
+    await owner.getByRole('button', { name: 'Create book' }).click()
+    await owner.waitForURL(/\/admin\/books\/[0-9a-f-]{36}\?saved=created$/)
+    const bookUrl = owner.url().split('?')[0]!
+    await expectHealthyPage(owner)
+
+    const cover = await sharp({ create: { width: 600, height: 900, channels: 3, background: '#b7410e' } })
+      .png()
+      .toBuffer()
+    await owner
+      .getByLabel('New cover image')
+      .setInputFiles({ name: 'cover.png', mimeType: 'image/png', buffer: cover })
+    await owner.getByRole('button', { name: 'Upload cover' }).click()
+    await owner.getByRole('status').getByText(/cover/i).waitFor({ timeout: 30_000 })
+
+    await owner.getByRole('link', { name: 'Edit the manuscript and publish an edition' }).click()
+    await owner.waitForURL(`${bookUrl}/manuscript`)
+    await publishEdition(owner, bookUrl, manuscriptWith(firstMarker), 'First edition.')
+    await visit(owner, bookUrl)
+    await owner.getByRole('button', { name: 'Publish', exact: true }).click()
+    await owner.getByText('Status: published').waitFor()
+
+    // A reader finds it in All eBooks and in search, with its uploaded cover, buys it and downloads the PDF.
+    const reader = await newPage(browser, { userAgent: desktopChrome })
+    const readerEmail = uniqueEmail('quillwork-reader')
+    await visit(reader, `${baseURL}/Register`)
+    await register(reader, readerEmail)
+    await reader.waitForURL(`${baseURL}/`)
+    await visit(reader, `${baseURL}/AllBooks`)
+    const card = bookCard(reader, title)
+    await card.waitFor()
+    await visit(reader, `${baseURL}/search?q=${encodeURIComponent(`quillwork ${suffix}`)}`)
+    await reader.getByRole('main').getByRole('link', { name: title }).first().click()
+    await reader.waitForURL(`${baseURL}/books/${slug}`)
+    expect(await reader.locator('picture source[type="image/avif"]').count()).toBeGreaterThan(0)
+    await expectHealthyPage(reader)
+    await visit(reader, `${baseURL}/AllBooks`)
+    await addToCart(reader, title)
+    await goToCheckout(reader)
+    await fillCard(reader, '4242 4242 4242 4242')
+    await submit(reader, () => payButton(reader).click())
+    await reader.waitForURL(/\/orders\/[0-9a-f-]{36}$/)
+    await visit(reader, `${baseURL}/account/library`)
+    expect(await pdfText(await downloadPdf(reader, title))).toContain(firstMarker)
+
+    // The owner publishes a second edition: the reader is mailed, follows the mail's link, gets the new text.
+    await publishEdition(owner, bookUrl, manuscriptWith(secondMarker), 'Second edition: a new paragraph.')
+    const mail = await mailTo(readerEmail, `A new edition of ${title} is in your CodeBook library`)
+    const link = /https?:\/\/\S+\/account\/library/.exec(mail.text ?? '')?.[0]
+    expect(link, mail.text).toBeDefined()
+    await visit(reader, `${baseURL}${new URL(link!).pathname}`)
+    await reader.getByText(/Edition 2 ·/).waitFor()
+    const second = await pdfText(await downloadPdf(reader, title))
+    expect(second).toContain(secondMarker)
+    expect(second).not.toContain(firstMarker)
+
+    // The owner finds the order by the buyer's email and refunds it: the book leaves the reader's library.
+    await visit(owner, `${baseURL}/admin/orders?buyer=${encodeURIComponent(readerEmail)}`)
+    await owner
+      .getByRole('main')
+      .getByRole('link', { name: /^#\d+$/ })
+      .first()
+      .click()
+    await owner.getByRole('heading', { level: 1, name: /^Order #\d+$/ }).waitFor()
+    await owner.getByRole('checkbox', { name: /Yes, refund order/ }).check()
+    await owner.getByRole('button', { name: 'Refund', exact: true }).click()
+    await owner
+      .getByText(/refunded/i)
+      .first()
+      .waitFor()
+    await visit(reader, `${baseURL}/account/library`)
+    await expect.poll(() => reader.getByRole('heading', { name: title }).count(), { timeout: 5_000 }).toBe(0)
+
+    // The analytics page shows the purchase: the book is among the top books by revenue, at its price.
+    // Events are written in batches about every second.
+    await expect
+      .poll(
+        async () => {
+          await visit(owner, `${baseURL}/admin/analytics?range=7`)
+          // The heading's own section (its parent), not the page's sections around it.
+          const topByRevenue = owner
+            .getByRole('heading', { name: 'Top books by revenue' })
+            .locator('xpath=..')
+          return topByRevenue.getByRole('row').filter({ hasText: title }).textContent()
+        },
+        { timeout: 15_000 },
+      )
+      .toMatch(/\$25/)
+    await expectHealthyPage(owner)
+  }, 180_000)
 })
