@@ -78,9 +78,26 @@ async function createBook(page: Page, title: string, slug: string) {
     .getByLabel('Description')
     .fill('A **bold** book. <script>alert(1)</script> [evil](javascript:alert(1))')
   await page.getByLabel('Price in cents').fill('2500')
-  await page.getByLabel('Status').selectOption('published')
+  // A new book is a draft: it goes on sale with its first edition (putOnSale).
   await page.getByRole('button', { name: 'Create book' }).click()
   await page.getByText('The book was created').waitFor()
+}
+
+/** Publishes the book's first edition from the manuscript page, then puts the book on sale. */
+async function putOnSale(page: Page) {
+  const editUrl = page.url().split('?')[0]!
+  await visit(page, `${editUrl}/manuscript`)
+  const manuscript = await fs.readFile(path.join(import.meta.dirname, '../fixtures/manuscript.md'), 'utf8')
+  await page.getByLabel('Manuscript (Markdown)').fill(manuscript)
+  await page.getByLabel(/What changed in this edition/).fill('First edition.')
+  await page.getByRole('button', { name: /^Publish new edition/ }).click()
+  await page
+    .getByRole('status')
+    .getByText(/Edition 1 is published/)
+    .waitFor({ timeout: 30_000 })
+  await visit(page, editUrl)
+  await page.getByRole('button', { name: 'Publish', exact: true }).click()
+  await page.getByText('Status: published').waitFor()
 }
 
 describe('the catalogue back office', () => {
@@ -145,6 +162,7 @@ describe('the catalogue back office', () => {
     await expectHealthyPage(page)
 
     // The store's page: the cover as <picture> with AVIF and WebP sources and a sized JPEG fallback.
+    await putOnSale(page)
     await visit(page, `${store.url}/books/${slug}`)
     const picture = page.locator('article picture').first()
     expect(
