@@ -3,11 +3,10 @@
  * Works on the configured database (DATABASE_URL, or the embedded one in DATA_DIR: stop the store first, the
  * embedded database has one process at a time). Each change is written to the audit log as the command line's.
  */
-import path from 'node:path'
 import { commandLineActor } from '#app/features/admin/audit.server.ts'
 import { listAdmins, setRole } from '#app/features/admin/roles.server.ts'
 import { lockDataDir } from '#app/server/data-dir-lock.server.ts'
-import { openDatabase } from '#app/server/db/database.server.ts'
+import { openConfiguredDatabase } from '#app/server/db/database.server.ts'
 import { parseEnv } from '#app/server/env.server.ts'
 
 const usage = 'Usage: npm run admin -- grant <email> | revoke <email> | list'
@@ -24,11 +23,7 @@ async function main(args: string[]): Promise<number> {
   }
   const env = parseEnv()
   const lock = env.DATABASE_URL ? undefined : lockDataDir(env.DATA_DIR)
-  const database = await openDatabase(
-    env.DATABASE_URL
-      ? { kind: 'postgres', url: env.DATABASE_URL }
-      : { kind: 'pglite', dataDir: path.join(env.DATA_DIR, 'db') },
-  )
+  const database = await openConfiguredDatabase(env)
   try {
     await database.migrate()
     if (command === 'list') {

@@ -20,7 +20,7 @@ import { publishBookFiles } from '#app/features/library/book-files.server.ts'
 import { readTheme } from '#app/features/theme/theme.server.ts'
 import { resolveAuthSecret } from '#app/server/auth-secret.server.ts'
 import { lockDataDir, type DataDirLock } from '#app/server/data-dir-lock.server.ts'
-import { openDatabase, type DatabaseHandle } from '#app/server/db/database.server.ts'
+import { openConfiguredDatabase, type DatabaseHandle } from '#app/server/db/database.server.ts'
 import { parseEnv, type Env } from '#app/server/env.server.ts'
 import { deleteExpiredRateLimits } from '#app/server/rate-limit.server.ts'
 import { createLogger, type Logger } from '#app/server/logger.server.ts'
@@ -56,11 +56,7 @@ export async function start(options: { vite?: ViteDevServer } = {}): Promise<Run
   try {
     if (!env.DATABASE_URL) lock = lockDataDir(env.DATA_DIR)
     authSecret = resolveAuthSecret(env.BETTER_AUTH_SECRET, env.DATA_DIR)
-    database = await openDatabase(
-      env.DATABASE_URL
-        ? { kind: 'postgres', url: env.DATABASE_URL }
-        : { kind: 'pglite', dataDir: path.join(env.DATA_DIR, 'db') },
-    )
+    database = await openConfiguredDatabase(env)
     await database.migrate()
     await seedCatalog(database.db)
     // Every book's PDF, EPUB and sample, rendered from content/books when new or changed (under a second).

@@ -43,3 +43,12 @@ export async function createBuyer(db: Db, bookIds: string[], overrides: { email?
   const order = (await getOrderForUser(db, reader.userId, placed.orderId))!
   return { ...reader, orderId: order.id, orderNumber: order.number }
 }
+
+/** A guest (Better Auth's anonymous user), signed in: their session cookie. */
+export async function createGuestCookie(db: Db): Promise<string> {
+  const signedIn = await servicesFor(db).auth.api.signInAnonymous({ returnHeaders: true })
+  return signedIn.headers
+    .getSetCookie()
+    .map((header) => header.split(';')[0])
+    .join('; ')
+}

@@ -3,8 +3,8 @@ import routes from '#app/routes.ts'
 import { listBooks } from '#app/features/catalog/catalog.server.ts'
 import { createTestDatabase } from '#tests/db.ts'
 import { createAdmin } from '#tests/factories/admins.ts'
-import { createBuyer, createReader } from '#tests/factories/buyers.ts'
-import { routeArgs, servicesFor, thrownBy } from '#tests/route-args.ts'
+import { createBuyer, createGuestCookie, createReader } from '#tests/factories/buyers.ts'
+import { routeArgs, thrownBy } from '#tests/route-args.ts'
 
 /**
  * Every route under /admin, read from app/routes.ts itself: a route added there later is covered without
@@ -36,13 +36,7 @@ afterAll(async () => {
   await database.dispose()
 })
 
-async function guestCookie() {
-  const signedIn = await servicesFor(database.db).auth.api.signInAnonymous({ returnHeaders: true })
-  return signedIn.headers
-    .getSetCookie()
-    .map((header) => header.split(';')[0])
-    .join('; ')
-}
+const guestCookie = () => createGuestCookie(database.db)
 
 describe('every /admin loader and action is behind requireAdmin', () => {
   test('the route list is what we expect to guard', () => {

@@ -15,7 +15,7 @@ import { user } from '#app/server/db/schema.server.ts'
 import { parseEnv } from '#app/server/env.server.ts'
 import { createTestDatabase } from '#tests/db.ts'
 import { createAdmin } from '#tests/factories/admins.ts'
-import { createReader } from '#tests/factories/buyers.ts'
+import { createGuestCookie, createReader } from '#tests/factories/buyers.ts'
 import { routeArgs, servicesFor, thrownBy } from '#tests/route-args.ts'
 
 const run = promisify(execFile)
@@ -28,13 +28,7 @@ afterAll(async () => {
   await database.dispose()
 })
 
-async function guestCookie() {
-  const signedIn = await servicesFor(database.db).auth.api.signInAnonymous({ returnHeaders: true })
-  return signedIn.headers
-    .getSetCookie()
-    .map((header) => header.split(';')[0])
-    .join('; ')
-}
+const guestCookie = () => createGuestCookie(database.db)
 
 describe('who may open the back office', () => {
   test('nobody, a guest and a customer get the ordinary 404; an admin gets the page', async () => {

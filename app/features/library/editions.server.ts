@@ -130,13 +130,7 @@ export async function saveManuscriptDraft(
       .where(eq(bookManuscripts.bookId, bookId))
       .for('update')
     if (before?.source === manuscript) return
-    await tx
-      .insert(bookManuscripts)
-      .values({ bookId, source: manuscript, updatedBy: actor.id, updatedAt: new Date() })
-      .onConflictDoUpdate({
-        target: bookManuscripts.bookId,
-        set: { source: manuscript, updatedBy: actor.id, updatedAt: new Date() },
-      })
+    await writeDraft(tx, bookId, manuscript, actor)
     await recordAudit(tx, {
       actor,
       action: via === 'upload' ? 'book.upload-manuscript' : 'book.save-manuscript',
@@ -214,6 +208,17 @@ export type PublishEditionResult =
  * a seed book's first, its edition 1 from content/books), points `book_files` at the new files, saves the
  * draft, writes the audit entry and queues one email per owner. Kick the outbox after it returns.
  */
+/** The book's working manuscript becomes `manuscript`, as `actor` left it. */
+async function writeDraft(tx: Transaction, bookId: string, manuscript: string, actor: Actor): Promise<void> {
+  await tx
+    .insert(bookManuscripts)
+    .values({ bookId, source: manuscript, updatedBy: actor.id, updatedAt: new Date() })
+    .onConflictDoUpdate({
+      target: bookManuscripts.bookId,
+      set: { source: manuscript, updatedBy: actor.id, updatedAt: new Date() },
+    })
+}
+
 export async function publishEdition(
   db: Db,
   storage: FileStorage,
@@ -313,13 +318,7 @@ export async function publishEdition(
         })
     }
     await tx.update(books).set({ fileSizeBytes: editions.pdf.length }).where(eq(books.id, bookId))
-    await tx
-      .insert(bookManuscripts)
-      .values({ bookId, source: manuscript, updatedBy: actor.id, updatedAt: new Date() })
-      .onConflictDoUpdate({
-        target: bookManuscripts.bookId,
-        set: { source: manuscript, updatedBy: actor.id, updatedAt: new Date() },
-      })
+    await writeDraft(tx, bookId, manuscript, actor)
     await recordAudit(tx, {
       actor,
       action: 'book.publish-edition',

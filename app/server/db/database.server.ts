@@ -41,6 +41,18 @@ export function isExclusiveDatabase(db: Db): boolean {
   return exclusiveDatabases.has(db)
 }
 
+/** The store's database as configured: the PostgreSQL server at DATABASE_URL, else PGlite in DATA_DIR/db. */
+export function openConfiguredDatabase(env: {
+  DATABASE_URL?: string
+  DATA_DIR: string
+}): Promise<DatabaseHandle> {
+  return openDatabase(
+    env.DATABASE_URL
+      ? { kind: 'postgres', url: env.DATABASE_URL }
+      : { kind: 'pglite', dataDir: path.join(env.DATA_DIR, 'db') },
+  )
+}
+
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.kind === 'postgres') {
     const pool = new pg.Pool({
