@@ -81,3 +81,27 @@ export async function waitUntilReady(store: StoreProcess, timeoutMs = 60_000): P
   }
   throw new Error(`the store was not ready after ${timeoutMs} ms:\n${store.output()}`)
 }
+
+/**
+ * A store of its own whose owner registered before it started and is made an admin by ADMIN_EMAILS, as an
+ * owner sets one up: for tests that change the catalogue, which the shared e2e store's other tests read.
+ */
+export async function startStoreWithAdmin(env: Record<string, string> = {}) {
+  // Imported here so that the store-process helpers stay light for the tests that do not need a database.
+  const { openDatabase } = await import('#app/server/db/database.server.ts')
+  const { createReader, testPassword } = await import('#tests/factories/buyers.ts')
+  const dataDir = env.DATA_DIR ?? tempDataDir()
+  const admin = { email: `owner-${crypto.randomUUID().slice(0, 8)}@codebook.test`, password: testPassword }
+  const database = await openDatabase({ kind: 'pglite', dataDir: path.join(dataDir, 'db') })
+  await database.migrate()
+  await createReader(database.db, { email: admin.email })
+  await database.close()
+  const store = await spawnStore({
+    TRUST_PROXY: 'loopback',
+    ...env,
+    DATA_DIR: dataDir,
+    ADMIN_EMAILS: admin.email,
+  })
+  await waitUntilReady(store)
+  return { store, admin }
+}

@@ -6,20 +6,11 @@ import { simpleParser, type ParsedMail } from 'mailparser'
 import type { Browser, Download, Page } from 'playwright-core'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
+import { startStoreWithAdmin } from '#tests/store-process.ts'
 import { expectHealthyPage, launchBrowser, newPage, themes, visit } from './browser.ts'
-import {
-  addToCart,
-  bookCard,
-  fillCard,
-  goToCheckout,
-  payButton,
-  register,
-  submit,
-  uniqueEmail,
-} from './shopper.ts'
+import { addToCart, bookCard, fillCard, payButton, register, submit, uniqueEmail } from './shopper.ts'
 
 const run = promisify(execFile)
-const dataDir = inject('dataDir')
 
 const baseURL = inject('baseURL')
 const admin = inject('admin')
@@ -30,8 +21,8 @@ beforeAll(async () => {
 afterAll(() => browser?.close())
 
 /** Logs in through the login form and waits to leave it. */
-async function logIn(page: Page, email: string, password: string) {
-  await visit(page, `${baseURL}/login`)
+async function logIn(page: Page, email: string, password: string, url = baseURL) {
+  await visit(page, `${url}/login`)
   await page.getByLabel('Email', { exact: true }).fill(email)
   await page.getByLabel('Password', { exact: true }).fill(password)
   await page.getByRole('button', { name: 'Login', exact: true }).click()
@@ -93,8 +84,8 @@ async function pdfText(download: Download): Promise<string> {
   return stdout.replace(/\s+/g, ' ')
 }
 
-/** The mail the store wrote to DATA_DIR/outbox (no SMTP_URL in the e2e store) to `email` with `subject`. */
-async function mailTo(email: string, subject: string): Promise<ParsedMail> {
+/** The mail a store wrote to `dataDir`/outbox (no SMTP_URL in these stores) to `email` with `subject`. */
+async function mailTo(dataDir: string, email: string, subject: string): Promise<ParsedMail> {
   const outbox = path.join(dataDir, 'outbox')
   let found: ParsedMail | undefined
   await expect
@@ -133,6 +124,15 @@ async function publishEdition(page: Page, bookUrl: string, manuscript: string, c
 }
 
 describe('the owner runs the store from the back office', () => {
+  // A store of its own: the book made here would change what the shared store's other tests list.
+  let own: Awaited<ReturnType<typeof startStoreWithAdmin>>
+  let shopUrl: string
+  beforeAll(async () => {
+    own = await startStoreWithAdmin()
+    shopUrl = own.store.url
+  }, 60_000)
+  afterAll(() => own?.store.stop())
+
   test('create a book with a cover and a manuscript → publish → a reader finds, buys and downloads it → second edition mailed and downloaded → refund → analytics shows the purchase', async () => {
     const suffix = Math.random().toString(36).slice(2, 8)
     const title = `Rust Quillwork ${suffix}`
@@ -144,8 +144,8 @@ describe('the owner runs the store from the back office', () => {
 
     // The owner creates the book (a draft), uploads its cover and publishes its first edition.
     const owner = await newPage(browser, { userAgent: desktopChrome })
-    await logIn(owner, admin.email, admin.password)
-    await visit(owner, `${baseURL}/admin/books/new`)
+    await logIn(owner, own.admin.email, own.admin.password, shopUrl)
+    await visit(owner, `${shopUrl}/admin/books/new`)
     await owner.getByLabel('Title').fill(title)
     await owner.getByLabel('Slug').fill(slug)
     await owner.getByLabel('Author').fill('Ferris Crabbe')
@@ -176,39 +176,44 @@ describe('the owner runs the store from the back office', () => {
     // A reader finds it in All eBooks and in search, with its uploaded cover, buys it and downloads the PDF.
     const reader = await newPage(browser, { userAgent: desktopChrome })
     const readerEmail = uniqueEmail('quillwork-reader')
-    await visit(reader, `${baseURL}/Register`)
+    await visit(reader, `${shopUrl}/Register`)
     await register(reader, readerEmail)
-    await reader.waitForURL(`${baseURL}/`)
-    await visit(reader, `${baseURL}/AllBooks`)
+    await reader.waitForURL(`${shopUrl}/`)
+    await visit(reader, `${shopUrl}/AllBooks`)
     const card = bookCard(reader, title)
     await card.waitFor()
-    await visit(reader, `${baseURL}/search?q=${encodeURIComponent(`quillwork ${suffix}`)}`)
+    await visit(reader, `${shopUrl}/search?q=${encodeURIComponent(`quillwork ${suffix}`)}`)
     await reader.getByRole('main').getByRole('link', { name: title }).first().click()
-    await reader.waitForURL(`${baseURL}/books/${slug}`)
+    await reader.waitForURL(`${shopUrl}/books/${slug}`)
     expect(await reader.locator('picture source[type="image/avif"]').count()).toBeGreaterThan(0)
     await expectHealthyPage(reader)
-    await visit(reader, `${baseURL}/AllBooks`)
+    await visit(reader, `${shopUrl}/AllBooks`)
     await addToCart(reader, title)
-    await goToCheckout(reader)
+    await visit(reader, `${shopUrl}/cart`)
+    await reader.getByRole('main').getByRole('link', { name: 'Checkout' }).click()
     await fillCard(reader, '4242 4242 4242 4242')
     await submit(reader, () => payButton(reader).click())
     await reader.waitForURL(/\/orders\/[0-9a-f-]{36}$/)
-    await visit(reader, `${baseURL}/account/library`)
+    await visit(reader, `${shopUrl}/account/library`)
     expect(await pdfText(await downloadPdf(reader, title))).toContain(firstMarker)
 
     // The owner publishes a second edition: the reader is mailed, follows the mail's link, gets the new text.
     await publishEdition(owner, bookUrl, manuscriptWith(secondMarker), 'Second edition: a new paragraph.')
-    const mail = await mailTo(readerEmail, `A new edition of ${title} is in your CodeBook library`)
+    const mail = await mailTo(
+      own.store.dataDir,
+      readerEmail,
+      `A new edition of ${title} is in your CodeBook library`,
+    )
     const link = /https?:\/\/\S+\/account\/library/.exec(mail.text ?? '')?.[0]
     expect(link, mail.text).toBeDefined()
-    await visit(reader, `${baseURL}${new URL(link!).pathname}`)
+    await visit(reader, `${shopUrl}${new URL(link!).pathname}`)
     await reader.getByText(/Edition 2 ·/).waitFor()
     const second = await pdfText(await downloadPdf(reader, title))
     expect(second).toContain(secondMarker)
     expect(second).not.toContain(firstMarker)
 
     // The owner finds the order by the buyer's email and refunds it: the book leaves the reader's library.
-    await visit(owner, `${baseURL}/admin/orders?buyer=${encodeURIComponent(readerEmail)}`)
+    await visit(owner, `${shopUrl}/admin/orders?buyer=${encodeURIComponent(readerEmail)}`)
     await owner
       .getByRole('main')
       .getByRole('link', { name: /^#\d+$/ })
@@ -221,7 +226,7 @@ describe('the owner runs the store from the back office', () => {
       .getByText(/refunded/i)
       .first()
       .waitFor()
-    await visit(reader, `${baseURL}/account/library`)
+    await visit(reader, `${shopUrl}/account/library`)
     await expect.poll(() => reader.getByRole('heading', { name: title }).count(), { timeout: 5_000 }).toBe(0)
 
     // The analytics page shows the purchase: the book is among the top books by revenue, at its price.
@@ -229,7 +234,7 @@ describe('the owner runs the store from the back office', () => {
     await expect
       .poll(
         async () => {
-          await visit(owner, `${baseURL}/admin/analytics?range=7`)
+          await visit(owner, `${shopUrl}/admin/analytics?range=7`)
           // The heading's own section (its parent), not the page's sections around it.
           const topByRevenue = owner
             .getByRole('heading', { name: 'Top books by revenue' })

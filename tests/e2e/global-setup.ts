@@ -1,8 +1,5 @@
-import path from 'node:path'
 import type { TestProject } from 'vitest/node'
-import { openDatabase } from '#app/server/db/database.server.ts'
-import { createReader, testPassword } from '#tests/factories/buyers.ts'
-import { spawnStore, tempDataDir, waitUntilReady, type StoreProcess } from '#tests/store-process.ts'
+import { startStoreWithAdmin, type StoreProcess } from '#tests/store-process.ts'
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -22,18 +19,11 @@ let store: StoreProcess | undefined
  * of sign-ups and logins see every test as a different visitor, as they would be.
  */
 export async function setup(project: TestProject) {
-  const dataDir = tempDataDir()
-  const admin = { email: 'owner@codebook.test', password: testPassword }
-  // The owner registered before the store starts, as they would; ADMIN_EMAILS makes them an admin at start-up.
-  const database = await openDatabase({ kind: 'pglite', dataDir: path.join(dataDir, 'db') })
-  await database.migrate()
-  await createReader(database.db, { email: admin.email })
-  await database.close()
-  store = await spawnStore({ TRUST_PROXY: 'loopback', DATA_DIR: dataDir, ADMIN_EMAILS: admin.email })
-  await waitUntilReady(store)
+  const started = await startStoreWithAdmin()
+  store = started.store
   project.provide('baseURL', store.url)
   project.provide('dataDir', store.dataDir)
-  project.provide('admin', admin)
+  project.provide('admin', started.admin)
 }
 
 export async function teardown() {
