@@ -4,6 +4,7 @@ import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import type { Db } from '#app/server/db/database.server.ts'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 
@@ -86,7 +87,11 @@ export async function waitUntilReady(store: StoreProcess, timeoutMs = 60_000): P
  * A store of its own whose owner registered before it started and is made an admin by ADMIN_EMAILS, as an
  * owner sets one up: for tests that change the catalogue, which the shared e2e store's other tests read.
  */
-export async function startStoreWithAdmin(env: Record<string, string> = {}) {
+export async function startStoreWithAdmin(
+  env: Record<string, string> = {},
+  /** Data to put in the database before the store starts (e.g. orders made earlier). */
+  prepare?: (db: Db) => Promise<void>,
+) {
   // Imported here so that the store-process helpers stay light for the tests that do not need a database.
   const { openDatabase } = await import('#app/server/db/database.server.ts')
   const { createReader, testPassword } = await import('#tests/factories/buyers.ts')
@@ -95,6 +100,7 @@ export async function startStoreWithAdmin(env: Record<string, string> = {}) {
   const database = await openDatabase({ kind: 'pglite', dataDir: path.join(dataDir, 'db') })
   await database.migrate()
   await createReader(database.db, { email: admin.email })
+  await prepare?.(database.db)
   await database.close()
   const store = await spawnStore({
     TRUST_PROXY: 'loopback',

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { spawnStore, tempDataDir, waitUntilReady, type StoreProcess } from '#tests/store-process.ts'
+import { startStoreWithAdmin, type StoreProcess } from '#tests/store-process.ts'
 import { expectHealthyPage, launchBrowser, newPage, themes, visit } from './browser.ts'
 import {
   addToCart,
@@ -14,27 +14,19 @@ import {
 } from './shopper.ts'
 
 /**
- * The analytics page on a store of its own: an admin needs ADMIN_EMAILS at start-up, so the store is started,
- * the admin registers, and it is started again on the same data folder.
+ * The analytics page on a store of its own (its counts must be this test's alone), with an owner made an admin
+ * by ADMIN_EMAILS at start-up.
  */
-const adminEmail = uniqueEmail('analytics-admin')
+let adminEmail: string
 const desktopChrome =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/139.0.0.0 Safari/537.36'
-const env = { DATA_DIR: tempDataDir(), ADMIN_EMAILS: adminEmail, TRUST_PROXY: 'loopback' }
 let browser: Browser
 let store: StoreProcess
 beforeAll(async () => {
   browser = await launchBrowser()
-  const first = await spawnStore(env)
-  await waitUntilReady(first)
-  const page = await newPage(browser)
-  await visit(page, `${first.url}/Register`)
-  await register(page, adminEmail)
-  await page.waitForURL(`${first.url}/`)
-  await page.context().close()
-  expect(await first.stop()).toBe(0)
-  store = await spawnStore(env)
-  await waitUntilReady(store)
+  const started = await startStoreWithAdmin()
+  store = started.store
+  adminEmail = started.admin.email
 }, 120_000)
 afterAll(async () => {
   await browser?.close()

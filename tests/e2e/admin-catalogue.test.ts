@@ -4,9 +4,8 @@ import { AxeBuilder } from '@axe-core/playwright'
 import type { Browser, Page } from 'playwright-core'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { openDatabase } from '#app/server/db/database.server.ts'
-import { createReader, testPassword } from '#tests/factories/buyers.ts'
-import { spawnStore, tempDataDir, waitUntilReady, type StoreProcess } from '#tests/store-process.ts'
+import { testPassword } from '#tests/factories/buyers.ts'
+import { startStoreWithAdmin, type StoreProcess } from '#tests/store-process.ts'
 import { expectHealthyPage, launchBrowser, newPage, themes, visit } from './browser.ts'
 
 /**
@@ -16,18 +15,14 @@ import { expectHealthyPage, launchBrowser, newPage, themes, visit } from './brow
 let store: StoreProcess
 let browser: Browser
 let files: string
-const adminEmail = `owner-${Date.now()}@example.com`
+let adminEmail: string
 
 beforeAll(async () => {
-  const dataDir = tempDataDir()
-  const database = await openDatabase({ kind: 'pglite', dataDir: path.join(dataDir, 'db') })
-  await database.migrate()
-  await createReader(database.db, { email: adminEmail })
-  await database.close()
-  store = await spawnStore({ DATA_DIR: dataDir, ADMIN_EMAILS: adminEmail, TRUST_PROXY: 'loopback' })
-  await waitUntilReady(store)
+  const started = await startStoreWithAdmin()
+  store = started.store
+  adminEmail = started.admin.email
   browser = await launchBrowser()
-  files = await fs.mkdtemp(path.join(dataDir, 'uploads-'))
+  files = await fs.mkdtemp(path.join(store.dataDir, 'uploads-'))
 }, 90_000)
 
 afterAll(async () => {

@@ -1,32 +1,26 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { spawnStore, waitUntilReady, type StoreProcess } from '#tests/store-process.ts'
+import { startStoreWithAdmin, type StoreProcess } from '#tests/store-process.ts'
 import { expectHealthyPage, launchBrowser, newPage, themes, visit } from './browser.ts'
-import { register, shopperPassword, submit, uniqueEmail } from './shopper.ts'
+import { shopperPassword, submit } from './shopper.ts'
 
 /**
- * The manuscript page in a real browser, on a store of its own: an admin is made by ADMIN_EMAILS at start-up,
- * so the account is registered first and the store started again on the same data.
+ * The manuscript page in a real browser, on a store of its own (its editions would change what the shared
+ * store's tests download), with an owner made an admin by ADMIN_EMAILS at start-up.
  */
-const adminEmail = uniqueEmail('owner')
+let adminEmail: string
 let browser: Browser
 let store: StoreProcess
 let bookId: string
 beforeAll(async () => {
   browser = await launchBrowser()
-  const env = { ADMIN_EMAILS: adminEmail, TRUST_PROXY: 'loopback' }
-  const first = await spawnStore(env)
-  await waitUntilReady(first)
+  const started = await startStoreWithAdmin()
+  store = started.store
+  adminEmail = started.admin.email
   const page = await newPage(browser)
-  await visit(page, `${first.url}/Register`)
-  await register(page, adminEmail)
-  await page.waitForURL(`${first.url}/`)
-  await visit(page, `${first.url}/books/django-framework`)
+  await visit(page, `${store.url}/books/django-framework`)
   bookId = await page.locator('input[name="bookId"]').first().inputValue()
   await page.context().close()
-  expect(await first.stop()).toBe(0)
-  store = await spawnStore({ ...env, DATA_DIR: first.dataDir, PORT: new URL(first.url).port })
-  await waitUntilReady(store)
 }, 120_000)
 afterAll(async () => {
   await browser?.close()

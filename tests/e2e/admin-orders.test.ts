@@ -1,22 +1,16 @@
-import fs from 'node:fs'
-import path from 'node:path'
 import { eq } from 'drizzle-orm'
 import { AxeBuilder } from '@axe-core/playwright'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { commandLineActor } from '#app/features/admin/audit.server.ts'
-import { setRole } from '#app/features/admin/roles.server.ts'
 import { seedCatalog } from '#app/features/catalog/catalog.server.ts'
-import { openDatabase } from '#app/server/db/database.server.ts'
 import { books } from '#app/server/db/schema.server.ts'
-import { createBuyer, createReader, testPassword } from '#tests/factories/buyers.ts'
-import { spawnStore, tempDataDir, waitUntilReady, type StoreProcess } from '#tests/store-process.ts'
+import { createBuyer, testPassword } from '#tests/factories/buyers.ts'
+import { startStoreWithAdmin, type StoreProcess } from '#tests/store-process.ts'
 import { expectHealthyPage, launchBrowser, newPage, themes, visit } from './browser.ts'
 
 /**
- * The back office's orders in a real browser, on a store of its own: the admin must exist when the store
- * starts (an account made an admin before start, as `npm run admin -- grant` would), which the shared e2e
- * store cannot offer.
+ * The back office's orders in a real browser, on a store of its own whose database already has a buyer's
+ * order when it starts, and an owner made an admin by ADMIN_EMAILS.
  */
 let store: StoreProcess
 let browser: Browser
@@ -24,24 +18,15 @@ const accounts = { admin: '', buyer: '', orderId: '', orderNumber: 0 }
 const title = 'Django Framework'
 
 beforeAll(async () => {
-  const dataDir = tempDataDir()
-  fs.mkdirSync(dataDir, { recursive: true })
-  const embedded = await openDatabase({ kind: 'pglite', dataDir: path.join(dataDir, 'db') })
-  await embedded.migrate()
-  await seedCatalog(embedded.db)
-  const admin = await createReader(embedded.db)
-  await setRole(embedded.db, admin.email, 'admin', commandLineActor)
-  const [book] = await embedded.db.select({ id: books.id }).from(books).where(eq(books.title, title))
-  const buyer = await createBuyer(embedded.db, [book!.id])
-  await embedded.close()
-  Object.assign(accounts, {
-    admin: admin.email,
-    buyer: buyer.email,
-    orderId: buyer.orderId,
-    orderNumber: buyer.orderNumber,
+  const started = await startStoreWithAdmin({}, async (db) => {
+    // A buyer's order made before the store starts (the store seeds the catalogue at start; here first).
+    await seedCatalog(db)
+    const [book] = await db.select({ id: books.id }).from(books).where(eq(books.title, title))
+    const buyer = await createBuyer(db, [book!.id])
+    Object.assign(accounts, { buyer: buyer.email, orderId: buyer.orderId, orderNumber: buyer.orderNumber })
   })
-  store = await spawnStore({ DATA_DIR: dataDir, TRUST_PROXY: 'loopback' })
-  await waitUntilReady(store)
+  store = started.store
+  accounts.admin = started.admin.email
   browser = await launchBrowser()
 }, 120_000)
 afterAll(async () => {
