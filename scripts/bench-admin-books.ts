@@ -1,5 +1,5 @@
 /**
- * `npx tsx scripts/bench-admin-books.ts`: the back office's book list on a catalogue of 100,000 generated books
+ * `npm run bench:admin-books`: the back office's book list on a catalogue of 100,000 generated books
  * (plus the seed's 7) in embedded PGlite. The catalogue is generated in the database (generate_series) once
  * into .tmp/bench-admin-books (`--rebuild` builds it again); then listAdminBooks is timed for each sort on the
  * first page, on a page half-way through (by keyset cursor) and with searches. Prints p50/p99; asserts nothing.
