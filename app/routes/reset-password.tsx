@@ -2,7 +2,7 @@ import { Form, Link, redirect } from 'react-router'
 import { primaryButton } from '#app/components/ui/button-styles.ts'
 import { TextField } from '#app/components/ui/text-field.tsx'
 import { AccountCard } from '#app/features/identity/components/account-form.tsx'
-import { FormError, linkClass } from '#app/features/identity/components/account-notice.tsx'
+import { FormError } from '#app/features/identity/components/account-notice.tsx'
 import { refused } from '#app/features/identity/account-outcome.server.ts'
 import {
   accountMessages,
