@@ -35,8 +35,8 @@ afterAll(async () => {
 const uniqueEmail = (name: string) =>
   `${name}-${Date.now()}-${Math.random().toString(36).slice(2, 7)}@example.com`
 
-/** Waits for the mail with this subject to reach the SMTP server, and returns the store link in it. */
-async function linkFromMail(to: string, subject: string): Promise<string> {
+/** Waits for the mail with this subject to reach the SMTP server. */
+async function waitForMail(to: string, subject: string): Promise<ReceivedMail> {
   const deadline = Date.now() + 20_000
   let mail: ReceivedMail | undefined
   while (!mail && Date.now() < deadline) {
@@ -46,7 +46,13 @@ async function linkFromMail(to: string, subject: string): Promise<string> {
     if (!mail) await new Promise((resolve) => setTimeout(resolve, 100))
   }
   expect(mail, `a mail '${subject}' to ${to}`).toBeDefined()
-  const link = mail!.parsed.text?.match(/http:\/\/127\.0\.0\.1:\d+\/[^\s]+/)?.[0]
+  return mail!
+}
+
+/** The store link in the mail with this subject. */
+async function linkFromMail(to: string, subject: string): Promise<string> {
+  const mail = await waitForMail(to, subject)
+  const link = mail.parsed.text?.match(/http:\/\/127\.0\.0\.1:\d+\/[^\s]+/)?.[0]
   expect(link?.startsWith(store.url)).toBe(true)
   return link!
 }
@@ -114,7 +120,7 @@ describe('password reset', () => {
     await page.waitForURL(`${store.url}/login?passwordReset=1`)
     await page.getByText('Your password was changed').waitFor()
     await expectHealthyPage(page)
-    await linkFromMail(email, 'Your CodeBook password was changed')
+    await waitForMail(email, 'Your CodeBook password was changed')
 
     await page.getByLabel('Email', { exact: true }).fill(email)
     await page.getByLabel('Password', { exact: true }).fill(NEW_PASSWORD)
@@ -153,5 +159,27 @@ describe('the account page', () => {
     // The other browser is signed out.
     await visit(other, `${store.url}/account`)
     await other.waitForURL(/\/login\?redirectTo=/)
+  })
+})
+
+describe('without JavaScript', () => {
+  test('a new email through the account page: the mail to the new address, its link, the old one told', async () => {
+    const email = uniqueEmail('old')
+    const newEmail = uniqueEmail('new')
+    const page = await newPage(browser, { javaScriptEnabled: false })
+    await registerAs(page, email)
+    await visit(page, `${store.url}/account`)
+    await page.getByLabel('New email').fill(newEmail)
+    await page.getByRole('button', { name: 'Change email' }).click()
+    await page.getByText(`We have mailed a link to ${newEmail}.`).waitFor()
+    await page.getByText(`Your email is ${email}`).waitFor()
+
+    await visit(page, await linkFromMail(newEmail, 'Confirm your new CodeBook email'))
+    await page.getByRole('button', { name: 'Confirm my email' }).click()
+    await page.getByText(`Your account's email is now ${newEmail}.`).waitFor()
+    expect((await waitForMail(email, 'Your CodeBook email was changed')).parsed.text).toContain(newEmail)
+    await visit(page, `${store.url}/account`)
+    await page.getByText(`Your email is ${newEmail} (confirmed).`).waitFor()
+    await expectHealthyPage(page)
   })
 })
