@@ -2,6 +2,7 @@ import { and, eq, like } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { emailLinkIdentifier } from '#app/features/identity/account-mail.server.ts'
 import { accountMessages } from '#app/features/identity/account-forms.ts'
+import { deleteStaleVerifications } from '#app/features/identity/email-verification.server.ts'
 import { identityMessages } from '#app/features/identity/credentials.ts'
 import { loader as rootLoader } from '#app/root.tsx'
 import { action as accountAction, loader as accountLoader } from '#app/routes/account.tsx'
@@ -242,6 +243,25 @@ describe('email verification', () => {
     expect(refused.status).toBe(429)
     expect(Number(refused.headers.get('Retry-After'))).toBeGreaterThan(0)
     expect((await deliver()).filter((mail) => mail.envelope.to.includes(email))).toHaveLength(4)
+  })
+
+  test('links expired over a week ago are swept; newer expired ones stay to say "expired"', async () => {
+    const email = freshEmail('sweep')
+    await register(email)
+    const link = linkIn(await mailTo(email), '/account/verify-email')
+    const identifier = emailLinkIdentifier(tokenOf(link))
+    const now = new Date()
+    const setExpiry = (daysAgo: number) =>
+      database.db
+        .update(verification)
+        .set({ expiresAt: new Date(now.getTime() - daysAgo * 86_400_000) })
+        .where(eq(verification.identifier, identifier))
+    await setExpiry(6)
+    await deleteStaleVerifications(database.db, now)
+    expect((await call(verifyLoader, link)).body).toMatchObject({ state: 'expired' })
+    await setExpiry(8)
+    expect(await deleteStaleVerifications(database.db, now)).toBeGreaterThanOrEqual(1)
+    expect((await call(verifyLoader, link)).body).toMatchObject({ state: 'used' })
   })
 
   test('a made-up token is refused as used, without a database error', async () => {

@@ -1,5 +1,5 @@
 import { APIError } from 'better-auth/api'
-import { and, eq, gt } from 'drizzle-orm'
+import { and, eq, gt, lt } from 'drizzle-orm'
 import crypto from 'node:crypto'
 import { getAppContext } from '#app/server/context.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
@@ -82,4 +82,20 @@ export function resendVerificationEmail(visit: Visit, user: SessionUser): Promis
     })
     return { ok: true, notice: accountMessages.verificationSent(user.email) }
   })
+}
+
+/** Expired links are kept this long, so that following one says 'expired' rather than 'unknown'. */
+export const EXPIRED_LINK_GRACE_DAYS = 7
+
+/**
+ * Deletes Better Auth's verification rows (our confirmation links, its reset tokens) that expired more than
+ * EXPIRED_LINK_GRACE_DAYS ago: a link nobody followed would otherwise stay for ever. Returns how many went.
+ */
+export async function deleteStaleVerifications(db: Db, now = new Date()): Promise<number> {
+  const cutoff = new Date(now.getTime() - EXPIRED_LINK_GRACE_DAYS * 24 * HOUR)
+  const deleted = await db
+    .delete(verification)
+    .where(lt(verification.expiresAt, cutoff))
+    .returning({ id: verification.id })
+  return deleted.length
 }
