@@ -130,7 +130,7 @@ describe('password reset', () => {
 })
 
 describe('the account page', () => {
-  test.each(themes)('sessions, password change and a wrong current password (%s theme)', async (theme) => {
+  test.each(themes)('sessions, a wrong current password, then a new one (%s theme)', async (theme) => {
     const email = uniqueEmail(`account-${theme}`)
     const other = await newPage(browser)
     await registerAs(other, email)
@@ -159,6 +159,17 @@ describe('the account page', () => {
     // The other browser is signed out.
     await visit(other, `${store.url}/account`)
     await other.waitForURL(/\/login\?redirectTo=/)
+
+    // A new password: this browser stays signed in (its new session cookie arrived with the redirect).
+    await page.getByLabel('Current password').fill(PASSWORD)
+    await page.getByLabel('New password').fill(NEW_PASSWORD)
+    await page.getByRole('button', { name: 'Change password' }).click()
+    await page.waitForURL(`${store.url}/account?passwordChanged=1`)
+    await page.getByText('Your password was changed. Every other session was signed out.').waitFor()
+    await page.getByText('This device').waitFor()
+    await visit(page, `${store.url}/account/orders`)
+    await page.getByRole('heading', { level: 1, name: 'My orders' }).waitFor()
+    await waitForMail(email, 'Your CodeBook password was changed')
   })
 })
 
@@ -181,5 +192,23 @@ describe('without JavaScript', () => {
     await visit(page, `${store.url}/account`)
     await page.getByText(`Your email is ${newEmail} (confirmed).`).waitFor()
     await expectHealthyPage(page)
+  })
+})
+
+describe('over HTTP', () => {
+  test("'Forgot password?' answers 429 with Retry-After once an address has asked 3 times in an hour", async () => {
+    const email = uniqueEmail('limited')
+    const ask = (n: number) =>
+      fetch(`${store.url}/forgot-password`, {
+        method: 'POST',
+        body: new URLSearchParams({ email }),
+        headers: { Origin: store.url, 'X-Forwarded-For': `10.251.0.${n}` },
+        redirect: 'manual',
+      })
+    for (let n = 1; n <= 3; n++) expect((await ask(n)).status).toBe(200)
+    const refused = await ask(4)
+    expect(refused.status).toBe(429)
+    expect(Number(refused.headers.get('Retry-After'))).toBeGreaterThan(59 * 60)
+    expect(await refused.text()).toContain('Too many attempts')
   })
 })
