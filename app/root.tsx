@@ -4,6 +4,7 @@ import { getVisitorCartBookIds } from '#app/features/cart/visitor-cart.server.ts
 import type { RootCartData } from '#app/features/cart/use-cart.ts'
 import { getSessionUser, sessionCookieMiddleware } from '#app/features/identity/session.server.ts'
 import type { RootUserData } from '#app/features/identity/use-user.ts'
+import { UnverifiedEmailBanner } from '#app/features/identity/components/unverified-email-notice.tsx'
 import { listOwnedBookIds } from '#app/features/library/library.server.ts'
 import { revalidateAfterCheckoutPost } from '#app/features/orders/checkout-revalidation.ts'
 import type { RootLibraryData } from '#app/features/library/use-owned-books.ts'
@@ -48,6 +49,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         email: sessionUser.isGuest ? '' : sessionUser.email,
         isGuest: sessionUser.isGuest,
         isAdmin: sessionUser.isAdmin,
+        emailVerified: sessionUser.emailVerified,
       }
     : null
   return { theme, cartBookIds, user, ownedBookIds } satisfies RootCartData &
@@ -88,6 +90,7 @@ export function Layout({ children }: { children: ReactNode }) {
           Skip to content
         </a>
         <SiteHeader />
+        <UnverifiedEmailBanner />
         <main id="main" className="flex-1">
           {children}
         </main>

@@ -18,6 +18,11 @@ export default [
   // The seed's /Register; /register matches too.
   route('Register', 'routes/register.tsx'),
   route('logout', 'routes/logout.tsx'),
+  // The account lifecycle (docs/decisions/017-account-lifecycle.md).
+  route('forgot-password', 'routes/forgot-password.tsx'),
+  route('reset-password', 'routes/reset-password.tsx'),
+  route('account', 'routes/account.tsx'),
+  route('account/verify-email', 'routes/account-verify-email.tsx'),
   route('checkout', 'routes/checkout.tsx'),
   route('orders/:orderId', 'routes/order.tsx'),
   route('account/orders', 'routes/account-orders.tsx'),

@@ -1,6 +1,7 @@
 import path from 'node:path'
 import { createAnalyticsSink } from '#app/features/analytics/record.server.ts'
 import { moveUserCart } from '#app/features/cart/cart.server.ts'
+import { createAccountMailHooks } from '#app/features/identity/account-mail.server.ts'
 import { createAuth } from '#app/server/auth.server.ts'
 import type { AnalyticsSink } from '#app/server/analytics-sink.server.ts'
 import type { AppContext } from '#app/server/context.server.ts'
@@ -29,12 +30,14 @@ export function createStoreServices(options: {
   analytics?: AnalyticsSink
 }): StoreServices {
   const { db, env, authSecret, logger } = options
+  const kickOutbox = options.kickOutbox ?? (() => {})
   const auth = createAuth({
     db,
     secret: authSecret,
     baseURL: env.publicUrl.origin,
     onGuestLinked: (guestUserId, userId) => moveUserCart(db, guestUserId, userId),
     logger,
+    mail: createAccountMailHooks({ db, publicUrl: env.publicUrl, kickOutbox }),
   })
   return {
     db,
@@ -42,7 +45,7 @@ export function createStoreServices(options: {
     authSecret,
     auth,
     logger,
-    kickOutbox: options.kickOutbox ?? (() => {}),
+    kickOutbox,
     storage: options.storage ?? createLocalStorage(path.join(env.DATA_DIR, 'files')),
     analytics: options.analytics ?? createAnalyticsSink({ db, logger, site: env.publicUrl.host }),
   }

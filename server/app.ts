@@ -16,6 +16,7 @@ import { commandLineActor } from '#app/features/admin/audit.server.ts'
 import { applyAdminEmails } from '#app/features/admin/roles.server.ts'
 import { seedCatalog } from '#app/features/catalog/catalog.server.ts'
 import { deleteIdleGuests } from '#app/features/identity/account.server.ts'
+import { deleteStaleVerifications } from '#app/features/identity/email-verification.server.ts'
 import { publishBookFiles } from '#app/features/library/book-files.server.ts'
 import { readTheme } from '#app/features/theme/theme.server.ts'
 import { resolveAuthSecret } from '#app/server/auth-secret.server.ts'
@@ -134,13 +135,14 @@ export async function start(options: { vite?: ViteDevServer } = {}): Promise<Run
     `CodeBook is listening on http://localhost:${port}`,
   )
 
-  // Housekeeping, at start and hourly: abandoned anonymous carts (30 idle days), guests long gone, and
-  // rate-limit counters whose window has ended.
+  // Housekeeping, at start and hourly: abandoned anonymous carts (30 idle days), guests long gone,
+  // rate-limit counters whose window has ended, and account links expired a week ago.
   const sweep = async () => {
     const sweeps = [
       ['abandoned carts', () => deleteAbandonedCarts(database.db)],
       ['idle guests', () => deleteIdleGuests(database.db)],
       ['expired rate limits', () => deleteExpiredRateLimits(database.db)],
+      ['expired account links', () => deleteStaleVerifications(database.db)],
       [
         'analytics events past retention',
         async () =>

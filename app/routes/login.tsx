@@ -1,7 +1,9 @@
 import { Form, Link, redirect, useNavigation } from 'react-router'
 import { TextField } from '#app/components/ui/text-field.tsx'
 import { logIn, startGuestSession } from '#app/features/identity/account.server.ts'
+import { accountMessages } from '#app/features/identity/account-forms.ts'
 import { AccountCard, AccountForm } from '#app/features/identity/components/account-form.tsx'
+import { linkClass, Notice } from '#app/features/identity/components/account-notice.tsx'
 import {
   EMAIL_MAX_LENGTH,
   identityMessages,
@@ -31,7 +33,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const redirectTo = redirectTarget(request)
   // Already signed in to an account: nothing to do here. A guest may log in (their cart comes along).
   if (user && !user.isGuest) throw redirect(redirectTo ?? '/')
-  return { redirectTo, isGuest: Boolean(user?.isGuest) }
+  const passwordReset = new URL(request.url).searchParams.has('passwordReset')
+  return { redirectTo, isGuest: Boolean(user?.isGuest), passwordReset }
 }
 
 export const headers: Route.HeadersFunction = passOnRetryAfter
@@ -45,12 +48,17 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Login({ loaderData, actionData }: Route.ComponentProps) {
-  const { redirectTo, isGuest } = loaderData
+  const { redirectTo, isGuest, passwordReset } = loaderData
   const navigation = useNavigation()
   const startingGuest = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'guest'
   const registerHref = redirectTo ? `/Register?${new URLSearchParams({ redirectTo })}` : '/Register'
   return (
     <AccountCard title="Login">
+      {passwordReset && !actionData ? (
+        <div className="mb-5">
+          <Notice>{accountMessages.passwordReset}</Notice>
+        </div>
+      ) : null}
       <AccountForm
         action="/login"
         actionData={actionData}
@@ -79,6 +87,9 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
           maxLength={PASSWORD_MAX_LENGTH}
           error={actionData?.fieldErrors?.password}
         />
+        <Link to="/forgot-password" className={`${linkClass} -mt-3 self-end text-sm`}>
+          Forgot password?
+        </Link>
       </AccountForm>
       {isGuest ? null : (
         <Form method="post" action="/login" className="mt-3 flex flex-col">

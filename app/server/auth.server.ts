@@ -20,7 +20,28 @@ export type AuthOptions = {
   onGuestLinked?: (guestUserId: string, userId: string) => Promise<void>
   /** Better Auth's own messages go to the store's log (default: its console logger). */
   logger?: Logger
+  /**
+   * The account mails Better Auth asks for (decision 017): each is queued in the outbox, never sent inline.
+   * Without them (scripts), verification and password reset are off.
+   */
+  mail?: AccountMailHooks
 }
+
+/** What Better Auth hands over when it wants a mail sent: the user and its token (its own URL is unused). */
+export type AccountMailHooks = {
+  /** Registration, a new link asked for, or a change of email (the token then carries `updateTo`). */
+  verificationEmail(input: { user: { id: string; email: string }; token: string }): Promise<void>
+  /** Not for a guest (Better Auth's made-up address): a guest has no password to reset. */
+  resetPasswordEmail(input: {
+    user: { id: string; email: string; isAnonymous?: boolean | null }
+    token: string
+  }): Promise<void>
+  passwordReset(input: { user: { id: string; email: string } }): Promise<void>
+}
+
+/** Email verification links last a day; password reset links an hour. */
+export const EMAIL_VERIFICATION_SECONDS = 24 * 60 * 60
+export const PASSWORD_RESET_SECONDS = 60 * 60
 
 /**
  * The store's identity service: Better Auth on our own database and schema (its tables are in
@@ -32,6 +53,7 @@ export type AuthOptions = {
  * server/http.ts, so Better Auth's own in-memory limiter is off.
  */
 export function createAuth(options: AuthOptions) {
+  const { mail } = options
   return betterAuth({
     database: drizzleAdapter(options.db, {
       provider: 'pg',
@@ -44,10 +66,25 @@ export function createAuth(options: AuthOptions) {
       minPasswordLength: 8,
       maxPasswordLength: 128,
       password: { hash: hashPassword, verify: verifyPassword },
+      resetPasswordTokenExpiresIn: PASSWORD_RESET_SECONDS,
+      revokeSessionsOnPasswordReset: true,
+      ...(mail && {
+        sendResetPassword: ({ user, token }) => mail.resetPasswordEmail({ user, token }),
+        onPasswordReset: ({ user }) => mail.passwordReset({ user }),
+      }),
     },
+    ...(mail && {
+      emailVerification: {
+        sendOnSignUp: true,
+        expiresIn: EMAIL_VERIFICATION_SECONDS,
+        sendVerificationEmail: ({ user, token }) => mail.verificationEmail({ user, token }),
+      },
+    }),
     session: { expiresIn: SEVEN_DAYS, updateAge: 24 * 60 * 60 },
     // The back office's role comes with the session; `input: false`: no sign-up or update can set it.
     user: {
+      // A new address takes effect once the link mailed to it is followed (no confirmation by the old one).
+      changeEmail: { enabled: Boolean(mail) },
       additionalFields: {
         role: { type: 'string', required: false, defaultValue: 'customer', input: false },
       },

@@ -67,7 +67,9 @@ async function receiptFor(email: string) {
       async () => {
         for (const name of await fs.readdir(outbox).catch(() => [])) {
           const mail = await simpleParser(await fs.readFile(path.join(outbox, name)))
-          if (mail.text && JSON.stringify(mail.to).includes(email)) found = mail
+          // Registration mails a confirmation link to the same address (decision 017): the receipt only.
+          if (mail.subject?.includes('receipt') && mail.text && JSON.stringify(mail.to).includes(email))
+            found = mail
         }
         return found !== undefined
       },

@@ -412,7 +412,12 @@ describe('guests and carts', () => {
     )
     expect(outcome.status).toBe(303)
     const account = await rootUser(cookieHeader(outcome.setCookies, cookie))
-    expect(account.user).toEqual({ email: 'was.guest@example.com', isGuest: false, isAdmin: false })
+    expect(account.user).toEqual({
+      email: 'was.guest@example.com',
+      isGuest: false,
+      isAdmin: false,
+      emailVerified: false,
+    })
     expect(new Set(account.cartBookIds)).toEqual(new Set([bookIds[0], bookIds[1]]))
     expect(await database.db.select().from(user).where(eq(user.id, guestId))).toHaveLength(0)
   })
@@ -432,7 +437,7 @@ describe('guests and carts', () => {
     const outcome = await post(loginAction, '/login', { email, password: PASSWORD }, { cookie: guest })
     expect(outcome).toMatchObject({ status: 303, location: '/' })
     const after = await rootUser(cookieHeader(outcome.setCookies, guest))
-    expect(after.user).toEqual({ email, isGuest: false, isAdmin: false })
+    expect(after.user).toEqual({ email, isGuest: false, isAdmin: false, emailVerified: false })
     expect(after.cartBookIds.toSorted()).toEqual([bookIds[0], bookIds[2], bookIds[3]].toSorted())
     expect(await database.db.select().from(user).where(eq(user.id, guestId))).toHaveLength(0)
     expect(await database.db.select().from(carts).where(eq(carts.userId, guestId))).toHaveLength(0)
@@ -474,7 +479,14 @@ describe('guests and carts', () => {
           ok: true,
           userId: account.user.id,
           setCookies: [],
-          before: { id: guestUser.id, email: guestUser.email, isGuest: true, isAdmin: false },
+          before: {
+            id: guestUser.id,
+            email: guestUser.email,
+            isGuest: true,
+            isAdmin: false,
+            emailVerified: false,
+            sessionId: 'guest-session',
+          },
         },
         redirectTo: null,
       },

@@ -227,7 +227,7 @@ function fieldsOf(form: FormData) {
  * What Better Auth sees of the request: the visitor's cookies (a guest session to link), their browser, and
  * the client address as our host derived it (never a client-sent X-Forwarded-For).
  */
-function authHeaders(request: Request, app: AppContext): Headers {
+export function authHeaders(request: Request, app: AppContext): Headers {
   const headers = new Headers({ 'X-Forwarded-For': app.clientIp })
   const cookie = request.headers.get('Cookie')
   if (cookie) headers.set('Cookie', cookie)

@@ -19,7 +19,7 @@ export function isCommonPassword(password: string): boolean {
   return commonPasswords.has(password.toLowerCase())
 }
 
-const EmailSchema = z
+export const EmailSchema = z
   .string({ error: identityMessages.emailMissing })
   .trim()
   .min(1, identityMessages.emailMissing)
@@ -27,16 +27,18 @@ const EmailSchema = z
   .pipe(z.email(identityMessages.emailInvalid))
   .transform((email) => email.toLowerCase())
 
-/** Registration: no composition rules (NIST 800-63B), only length and the common-password list. */
-export const RegisterSchema = z.object({
-  email: EmailSchema,
-  password: z
-    .string({ error: identityMessages.passwordMissing })
-    .min(1, identityMessages.passwordMissing)
-    .min(PASSWORD_MIN_LENGTH, identityMessages.passwordTooShort)
-    .max(PASSWORD_MAX_LENGTH, identityMessages.passwordTooLong)
-    .refine((password) => !isCommonPassword(password), identityMessages.passwordCommon),
-})
+/**
+ * A password being chosen (registration, a reset, a change): no composition rules (NIST 800-63B), only
+ * length and the common-password list.
+ */
+export const NewPasswordSchema = z
+  .string({ error: identityMessages.passwordMissing })
+  .min(1, identityMessages.passwordMissing)
+  .min(PASSWORD_MIN_LENGTH, identityMessages.passwordTooShort)
+  .max(PASSWORD_MAX_LENGTH, identityMessages.passwordTooLong)
+  .refine((password) => !isCommonPassword(password), identityMessages.passwordCommon)
+
+export const RegisterSchema = z.object({ email: EmailSchema, password: NewPasswordSchema })
 
 /** Login: a password of any other length cannot be right, and fails like a wrong one. */
 export const LoginSchema = z.object({

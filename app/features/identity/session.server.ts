@@ -9,7 +9,16 @@ import { hasSessionCookie } from '#app/server/auth.server.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 
 /** Who is visiting: an account (email + password) or a guest (Better Auth's anonymous user). */
-export type SessionUser = { id: string; email: string; isGuest: boolean; isAdmin: boolean }
+export type SessionUser = {
+  id: string
+  email: string
+  isGuest: boolean
+  isAdmin: boolean
+  /** Whether the owner followed a link mailed to this address (decision 017). */
+  emailVerified: boolean
+  /** This visit's session (the account page marks it among the others). */
+  sessionId: string
+}
 
 type ResolvedSession = {
   user: SessionUser | null
@@ -80,6 +89,8 @@ async function lookUpSession(
       ? {
           id: user.id,
           email: user.email,
+          emailVerified: Boolean(user.emailVerified),
+          sessionId: response.session.id,
           isGuest: Boolean(user.isAnonymous),
           // A guest is never an admin, whatever its row says.
           isAdmin: !user.isAnonymous && user.role === 'admin',

@@ -1,0 +1,101 @@
+import { APIError } from 'better-auth/api'
+import { and, eq, gt, lt } from 'drizzle-orm'
+import crypto from 'node:crypto'
+import { getAppContext } from '#app/server/context.server.ts'
+import type { Db } from '#app/server/db/database.server.ts'
+import { user as userTable, verification } from '#app/server/db/schema.server.ts'
+import { enqueueEmail } from '#app/server/outbox.server.ts'
+import { emailChangedMessage } from './account-emails.ts'
+import { accountMessages } from './account-forms.ts'
+import { emailLinkIdentifier, readVerificationClaims } from './account-mail.server.ts'
+import { limit, orServiceDown, type AccountOutcome, type Visit } from './account-outcome.server.ts'
+import { authHeaders } from './account.server.ts'
+import type { SessionUser } from './session.server.ts'
+
+const HOUR = 60 * 60 * 1000
+
+/** Confirmation links asked for by one account: a mail box is not to be flooded from our address. */
+export const VERIFICATION_MAILS_PER_ACCOUNT = { name: 'verification-mails', limit: 3, windowMs: HOUR }
+
+/** What a mailed confirmation link is worth: still good, past its 24 hours, or used (or never ours). */
+export type EmailLinkState = 'valid' | 'expired' | 'used'
+
+export async function checkEmailLink(db: Db, token: string): Promise<EmailLinkState> {
+  const [row] = await db
+    .select({ expiresAt: verification.expiresAt })
+    .from(verification)
+    .where(eq(verification.identifier, emailLinkIdentifier(token)))
+    .limit(1)
+  if (!row) return 'used'
+  return row.expiresAt > new Date() ? 'valid' : 'expired'
+}
+
+export type VerifyOutcome =
+  { outcome: 'verified'; email: string; changedFrom?: string } | { outcome: 'expired' | 'used' | 'invalid' }
+
+/**
+ * Follows a confirmation link: its row is deleted in the same statement that finds it (a second use, even a
+ * concurrent one, finds nothing), then Better Auth checks the token inside and marks the email verified, or
+ * switches the account to the new address it was sent to, whose old address is told.
+ */
+export async function verifyEmailLink(visit: Visit, token: string): Promise<VerifyOutcome> {
+  const app = getAppContext(visit.context)
+  const identifier = emailLinkIdentifier(token)
+  const [row] = await app.db
+    .delete(verification)
+    .where(and(eq(verification.identifier, identifier), gt(verification.expiresAt, new Date())))
+    .returning({ jwt: verification.value })
+  if (!row) return { outcome: (await checkEmailLink(app.db, token)) === 'expired' ? 'expired' : 'used' }
+  const claims = readVerificationClaims(row.jwt)
+  if (!claims) return { outcome: 'invalid' }
+  try {
+    // No session cookie: the link alone proves the address, whoever is signed in in this browser.
+    await app.auth.api.verifyEmail({ query: { token: row.jwt } })
+  } catch (error) {
+    if (!(error instanceof APIError)) throw error
+    app.logger.info({ code: error.body?.code }, 'email confirmation link refused')
+    return { outcome: error.body?.code === 'TOKEN_EXPIRED' ? 'expired' : 'invalid' }
+  }
+  if (!claims.updateTo) return { outcome: 'verified', email: claims.email }
+  // Following the link proves the new address too (Better Auth keeps the old address's flag).
+  await app.db.update(userTable).set({ emailVerified: true }).where(eq(userTable.email, claims.updateTo))
+  await enqueueEmail(app.db, {
+    kind: 'email-changed',
+    subjectKey: crypto.randomUUID(),
+    to: claims.email,
+    ...emailChangedMessage(claims.updateTo),
+  })
+  app.kickOutbox()
+  return { outcome: 'verified', email: claims.updateTo, changedFrom: claims.email }
+}
+
+/** A new confirmation link for the signed-in account's email, a few an hour. */
+export function resendVerificationEmail(visit: Visit, user: SessionUser): Promise<AccountOutcome> {
+  return orServiceDown(visit, 'verification mail', async () => {
+    if (user.emailVerified) return { ok: true, notice: accountMessages.alreadyVerified }
+    const app = getAppContext(visit.context)
+    const limited = await limit(app, [[VERIFICATION_MAILS_PER_ACCOUNT, user.id]])
+    if (limited) return limited
+    await app.auth.api.sendVerificationEmail({
+      body: { email: user.email },
+      headers: authHeaders(visit.request, app),
+    })
+    return { ok: true, notice: accountMessages.verificationSent(user.email) }
+  })
+}
+
+/** Expired links are kept this long, so that following one says 'expired' rather than 'unknown'. */
+export const EXPIRED_LINK_GRACE_DAYS = 7
+
+/**
+ * Deletes Better Auth's verification rows (our confirmation links, its reset tokens) that expired more than
+ * EXPIRED_LINK_GRACE_DAYS ago: a link nobody followed would otherwise stay for ever. Returns how many went.
+ */
+export async function deleteStaleVerifications(db: Db, now = new Date()): Promise<number> {
+  const cutoff = new Date(now.getTime() - EXPIRED_LINK_GRACE_DAYS * 24 * HOUR)
+  const deleted = await db
+    .delete(verification)
+    .where(lt(verification.expiresAt, cutoff))
+    .returning({ id: verification.id })
+  return deleted.length
+}

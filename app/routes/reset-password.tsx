@@ -1,0 +1,78 @@
+import { Form, Link, redirect } from 'react-router'
+import { primaryButton } from '#app/components/ui/button-styles.ts'
+import { TextField } from '#app/components/ui/text-field.tsx'
+import { AccountCard } from '#app/features/identity/components/account-form.tsx'
+import { FormError } from '#app/features/identity/components/account-notice.tsx'
+import { refused } from '#app/features/identity/account-outcome.server.ts'
+import {
+  accountMessages,
+  newPasswordHint,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  type AccountFormData,
+} from '#app/features/identity/account-forms.ts'
+import { identityMessages } from '#app/features/identity/credentials.ts'
+import { checkResetToken, resetPassword } from '#app/features/identity/password-reset.server.ts'
+import { getAppContext } from '#app/server/context.server.ts'
+import { readForm } from '#app/server/form.server.ts'
+import { passOnRetryAfter } from '#app/sign-in.server.ts'
+import type { Route } from './+types/reset-password'
+
+export const meta: Route.MetaFunction = () => [
+  { title: 'Choose a new password — CodeBook' },
+  { name: 'robots', content: 'noindex' },
+]
+
+/** The mailed link: the form while its token is good, else why not and how to get a new one. */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const token = new URL(request.url).searchParams.get('token') ?? ''
+  const usable =
+    token.length > 0 && token.length <= 200 && (await checkResetToken(getAppContext(context).db, token))
+  return { token: usable ? token : null }
+}
+
+export const headers: Route.HeadersFunction = passOnRetryAfter
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const outcome = await resetPassword({ request, context }, await readForm(request))
+  if (!outcome.ok) return refused(outcome)
+  // Every session is gone, this browser's too: log in with the new password.
+  throw redirect('/login?passwordReset=1', { status: 303 })
+}
+
+export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
+  const answer = actionData as AccountFormData | undefined
+  const { token } = loaderData
+  return (
+    <AccountCard title="Choose a new password">
+      {token ? (
+        <Form method="post" className="flex flex-col gap-5">
+          {answer?.formError ? <FormError>{answer.formError}</FormError> : null}
+          <input type="hidden" name="token" value={token} />
+          <TextField
+            label="New password"
+            name="newPassword"
+            type="password"
+            requiredMessage={identityMessages.passwordMissing}
+            autoComplete="new-password"
+            required
+            minLength={PASSWORD_MIN_LENGTH}
+            maxLength={PASSWORD_MAX_LENGTH}
+            hint={newPasswordHint}
+            error={answer?.fieldErrors?.newPassword}
+          />
+          <button type="submit" className={`${primaryButton} py-2.5`}>
+            Save my new password
+          </button>
+        </Form>
+      ) : (
+        <div className="flex flex-col gap-4">
+          <FormError>{accountMessages.resetLinkUnusable}</FormError>
+          <Link to="/forgot-password" className={`${primaryButton} py-2.5`}>
+            Get a new link
+          </Link>
+        </div>
+      )}
+    </AccountCard>
+  )
+}
