@@ -1,7 +1,7 @@
 import path from 'node:path'
 import { createAnalyticsSink } from '#app/features/analytics/record.server.ts'
 import { moveUserCart } from '#app/features/cart/cart.server.ts'
-import { createAuth } from '#app/server/auth.server.ts'
+import { createAuth, signInProvidersOf } from '#app/server/auth.server.ts'
 import type { AnalyticsSink } from '#app/server/analytics-sink.server.ts'
 import type { AppContext } from '#app/server/context.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
@@ -35,6 +35,7 @@ export function createStoreServices(options: {
     baseURL: env.publicUrl.origin,
     onGuestLinked: (guestUserId, userId) => moveUserCart(db, guestUserId, userId),
     logger,
+    providers: signInProvidersOf(env),
   })
   return {
     db,

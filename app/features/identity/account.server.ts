@@ -53,7 +53,7 @@ export type AccountResult =
     }
 
 /** A loader's or action's arguments: the request and React Router's context, where the app's services are. */
-type Visit = { request: Request; context: Readonly<RouterContextProvider> }
+export type Visit = { request: Request; context: Readonly<RouterContextProvider> }
 
 export function register(visit: Visit, form: FormData): Promise<AccountResult> {
   return orServiceDown(visit, 'sign-up', () => registerOrRefuse(visit, form))
@@ -189,12 +189,12 @@ export async function deleteGuestUser(app: AppContext, guestUserId: string): Pro
   await app.db.delete(user).where(and(eq(user.id, guestUserId), eq(user.isAnonymous, true)))
 }
 
-async function limitAuthPost(app: AppContext): Promise<Extract<AccountResult, { ok: false }> | undefined> {
+export async function limitAuthPost(app: AppContext): Promise<Extract<AccountResult, { ok: false }> | undefined> {
   const posts = await hitRateLimit(app.db, AUTH_POSTS_PER_IP, ipSubject(app.clientIp))
   return posts.allowed ? undefined : tooMany(posts.retryAfterSeconds)
 }
 
-function tooMany(retryAfterSeconds: number): Extract<AccountResult, { ok: false }> {
+export function tooMany(retryAfterSeconds: number): Extract<AccountResult, { ok: false }> {
   return { ok: false, status: 429, formError: tooManyAttemptsMessage(retryAfterSeconds), retryAfterSeconds }
 }
 
@@ -227,7 +227,7 @@ function fieldsOf(form: FormData) {
  * What Better Auth sees of the request: the visitor's cookies (a guest session to link), their browser, and
  * the client address as our host derived it (never a client-sent X-Forwarded-For).
  */
-function authHeaders(request: Request, app: AppContext): Headers {
+export function authHeaders(request: Request, app: AppContext): Headers {
   const headers = new Headers({ 'X-Forwarded-For': app.clientIp })
   const cookie = request.headers.get('Cookie')
   if (cookie) headers.set('Cookie', cookie)
