@@ -118,6 +118,9 @@ export function createAuth(options: AuthOptions) {
                 clientSecret: oidc.clientSecret,
                 scopes: ['openid', 'email', 'profile'],
                 pkce: true,
+                // client_secret_basic: the token endpoint's default in OpenID Connect Core (9), which every
+                // provider supports; Better Auth's own default is client_secret_post.
+                authentication: 'basic',
                 requireIdTokenVerification: true,
               },
             ]
