@@ -53,7 +53,14 @@ export async function startOidcProvider(options: { redirectUris: string[] }): Pr
     },
     cookies: { keys: ['codebook-test-provider-cookie-key'] },
     features: { devInteractions: { enabled: true } },
-    ttl: { Interaction: 600, Session: 600, Grant: 600, AccessToken: 600, IdToken: 600, AuthorizationCode: 60 },
+    ttl: {
+      Interaction: 600,
+      Session: 600,
+      Grant: 600,
+      AccessToken: 600,
+      IdToken: 600,
+      AuthorizationCode: 60,
+    },
   })
   const server: Server = await new Promise((resolve) => {
     const listening = provider.listen(port, '127.0.0.1', () => resolve(listening))

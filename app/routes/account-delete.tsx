@@ -1,10 +1,7 @@
 import { Form, Link, redirect, useNavigation } from 'react-router'
 import { dangerButton } from '#app/components/ui/button-styles.ts'
 import { TextField } from '#app/components/ui/text-field.tsx'
-import {
-  confirmAndDeleteAccount,
-  getDeletionCheck,
-} from '#app/features/identity/account-deletion.server.ts'
+import { confirmAndDeleteAccount, getDeletionCheck } from '#app/features/identity/account-deletion.server.ts'
 import { authHeaders } from '#app/features/identity/account.server.ts'
 import { AccountCard } from '#app/features/identity/components/account-form.tsx'
 import { ProviderButtons } from '#app/features/identity/components/provider-buttons.tsx'

@@ -2,10 +2,11 @@ import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { addToCart, listCartBookIds, requireUserCart } from '#app/features/cart/cart.server.ts'
 import { listBooks } from '#app/features/catalog/catalog.server.ts'
+import { action as deleteAction } from '#app/routes/account-delete.tsx'
 import { action as loginAction, loader as loginLoader } from '#app/routes/login.tsx'
 import { loader as callbackLoader } from '#app/routes/auth-callback.ts'
 import { createAuth, signInProvidersOf } from '#app/server/auth.server.ts'
-import { account, carts, user } from '#app/server/db/schema.server.ts'
+import { account, carts, session, user } from '#app/server/db/schema.server.ts'
 import { parseEnv } from '#app/server/env.server.ts'
 import { createLogger } from '#app/server/logger.server.ts'
 import { createStoreServices, type StoreServices } from '#app/services.server.ts'
@@ -152,7 +153,11 @@ describe('signing in with an OpenID Connect provider (a real oidc-provider on 12
       .where(eq(account.userId, reader.userId))
     expect(providers.map((row) => row.providerId)).toEqual(['credential'])
     const page = await loginLoader(
-      routeArgs({ db: database.db, services, path: `${refused.location.pathname}${refused.location.search}` }),
+      routeArgs({
+        db: database.db,
+        services,
+        path: `${refused.location.pathname}${refused.location.search}`,
+      }),
     )
     expect(page.providerError).toMatch(/already exists.*log in with your password/i)
   })
@@ -190,7 +195,9 @@ describe('signing in with an OpenID Connect provider (a real oidc-provider on 12
     const page = await loginLoader(
       routeArgs({ db: database.db, services, path: `${denied.location.pathname}${denied.location.search}` }),
     )
-    expect(page.providerError).toBe('You did not allow CodeBook to use that account, so you are not signed in.')
+    expect(page.providerError).toBe(
+      'You did not allow CodeBook to use that account, so you are not signed in.',
+    )
     expect(await database.db.select().from(user).where(eq(user.email, 'bob@example.com'))).toEqual([])
   })
 
@@ -208,6 +215,39 @@ describe('signing in with an OpenID Connect provider (a real oidc-provider on 12
     expect(location.pathname).toBe('/login')
     expect(location.searchParams.get('error')).toBeTruthy()
     expect(answer.headers.getSetCookie().some((cookie) => /session_token=[^;]/.test(cookie))).toBe(false)
+  })
+})
+
+describe('deleting an account that signs in only with a provider', () => {
+  test('confirmed by a sign-in within 10 minutes; an older session must sign in again first', async () => {
+    oidc.accounts.set('kay', { email: 'kay@example.com', emailVerified: true, name: 'Kay' })
+    const signedIn = await signInWithProvider('kay')
+    const who = (await whoIs(signedIn.cookie))!
+    const post = () =>
+      deleteAction(
+        routeArgs({
+          db: database.db,
+          services,
+          path: '/account/delete',
+          cookie: signedIn.cookie,
+          init: { method: 'POST', body: new URLSearchParams({ intent: 'delete' }) },
+        }),
+      )
+    await database.db
+      .update(session)
+      .set({ createdAt: new Date(Date.now() - 11 * 60 * 1000) })
+      .where(eq(session.userId, who.id))
+    const stale = (await post()) as { data: { formError?: string }; init?: ResponseInit }
+    expect(stale.init?.status).toBe(400)
+    expect(stale.data.formError).toMatch(/sign in again with your provider/)
+    await database.db.update(session).set({ createdAt: new Date() }).where(eq(session.userId, who.id))
+    const deleted = (await post()) as Response
+    expect(deleted.status).toBe(303)
+    const [tombstone] = await database.db.select().from(user).where(eq(user.id, who.id))
+    expect(tombstone?.email).toBe(`deleted-${who.id}@invalid`)
+    // Signing in with the provider again makes a new, empty account: the old one is not found by its link.
+    const fresh = await signInWithProvider('kay')
+    expect((await whoIs(fresh.cookie))?.id).not.toBe(who.id)
   })
 })
 

@@ -15,11 +15,7 @@ import {
 } from '#app/server/db/schema.server.ts'
 import { enqueueEmail } from '#app/server/outbox.server.ts'
 import { verifyPassword } from '#app/server/password.server.ts'
-import {
-  hitRateLimit,
-  tooManyAttemptsMessage,
-  type RateLimitRule,
-} from '#app/server/rate-limit.server.ts'
+import { hitRateLimit, tooManyAttemptsMessage, type RateLimitRule } from '#app/server/rate-limit.server.ts'
 import { PASSWORD_MAX_LENGTH } from './credentials.ts'
 import { accountDeletedEmail } from './account-deleted-email.ts'
 
@@ -235,9 +231,7 @@ export async function exportAccountData(db: Db, userId: string, now = new Date()
     orders: orderRows.map(({ id, paymentProvider, cardBrand, cardLast4, ...order }) => ({
       ...order,
       payment: { provider: paymentProvider, cardBrand, cardLast4 },
-      lines: lines
-        .filter((line) => line.orderId === id)
-        .map(({ orderId: _orderId, ...line }) => line),
+      lines: lines.filter((line) => line.orderId === id).map(({ orderId: _orderId, ...line }) => line),
     })),
     library,
     // The store has no reviews yet; the key is here so that the file's shape does not change when it has.

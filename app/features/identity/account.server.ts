@@ -189,7 +189,9 @@ export async function deleteGuestUser(app: AppContext, guestUserId: string): Pro
   await app.db.delete(user).where(and(eq(user.id, guestUserId), eq(user.isAnonymous, true)))
 }
 
-export async function limitAuthPost(app: AppContext): Promise<Extract<AccountResult, { ok: false }> | undefined> {
+export async function limitAuthPost(
+  app: AppContext,
+): Promise<Extract<AccountResult, { ok: false }> | undefined> {
   const posts = await hitRateLimit(app.db, AUTH_POSTS_PER_IP, ipSubject(app.clientIp))
   return posts.allowed ? undefined : tooMany(posts.retryAfterSeconds)
 }

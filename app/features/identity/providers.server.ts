@@ -1,10 +1,6 @@
 import { data, redirect } from 'react-router'
 import { handOverVisitorCart } from '#app/features/cart/visitor-cart.server.ts'
-import {
-  PROVIDER_IDS,
-  signInProvidersOf,
-  type ProviderId,
-} from '#app/server/auth.server.ts'
+import { PROVIDER_IDS, signInProvidersOf, type ProviderId } from '#app/server/auth.server.ts'
 import { getAppContext, type AppContext } from '#app/server/context.server.ts'
 import { safeRedirectPath } from '#app/server/safe-redirect.ts'
 import { authHeaders, deleteGuestUser, limitAuthPost, type Visit } from './account.server.ts'
@@ -34,8 +30,7 @@ export function providerErrorMessage(error: string | null): string | undefined {
     return 'You did not allow CodeBook to use that account, so you are not signed in.'
   if (error === 'account_not_linked')
     return 'An account with this email already exists. We connect a sign-in provider to it only when both the provider and CodeBook have verified the email: log in with your password instead.'
-  if (error === 'signup_disabled')
-    return 'There is no CodeBook account for that sign-in yet.'
+  if (error === 'signup_disabled') return 'There is no CodeBook account for that sign-in yet.'
   return 'We could not sign you in with that provider, so you are not signed in. Please try again.'
 }
 
@@ -107,7 +102,10 @@ export async function completeProviderSignIn(visit: Visit & { provider: string }
   const app = getAppContext(visit.context)
   const configured = listSignInProviders(app).map((entry) => entry.id)
   if (!isProviderId(visit.provider) || !configured.includes(visit.provider))
-    throw data({ title: 'Page not found', message: 'We could not find the page you asked for.' }, { status: 404 })
+    throw data(
+      { title: 'Page not found', message: 'We could not find the page you asked for.' },
+      { status: 404 },
+    )
   const limited = await limitAuthPost(app)
   if (limited) throw redirect('/login?error=too_many_attempts')
   const before = await getSessionUser(visit)
