@@ -69,7 +69,10 @@ function withCookies(previous: string, setCookies: string[]): string {
  * the provider's login and consent pages, then the store's callback. Returns where the store sent the
  * browser and the cookies it then holds.
  */
-async function signInWithProvider(login: string, options: { cookie?: string; deny?: boolean } = {}) {
+async function signInWithProvider(
+  login: string,
+  options: { cookie?: string; deny?: boolean; dropStateCookie?: boolean } = {},
+) {
   const clientIp = freshIp()
   const started = (await loginAction(
     routeArgs({
@@ -87,7 +90,12 @@ async function signInWithProvider(login: string, options: { cookie?: string; den
   expect(started.status).toBe(303)
   const authorizationUrl = started.headers.get('Location')!
   expect(authorizationUrl.startsWith(`${oidc.issuer}/`)).toBe(true)
-  let cookie = withCookies(options.cookie ?? '', started.headers.getSetCookie())
+  let cookie = withCookies(
+    options.cookie ?? '',
+    started.headers
+      .getSetCookie()
+      .filter((header) => !(options.dropStateCookie && /^better-auth\.state=/.test(header))),
+  )
   const back = await signInAtProvider(authorizationUrl, { login, deny: options.deny })
   expect(`${back.origin}${back.pathname}`).toBe(`${STORE}/api/auth/callback/oidc`)
   const answer = await callbackLoader(
@@ -199,6 +207,14 @@ describe('signing in with an OpenID Connect provider (a real oidc-provider on 12
       'You did not allow CodeBook to use that account, so you are not signed in.',
     )
     expect(await database.db.select().from(user).where(eq(user.email, 'bob@example.com'))).toEqual([])
+  })
+
+  test('a callback that reaches another browser than the one that started it signs nobody in (login CSRF)', async () => {
+    oidc.accounts.set('trudy', { email: 'trudy@example.com', emailVerified: true, name: 'Trudy' })
+    const replayed = await signInWithProvider('trudy', { dropStateCookie: true })
+    expect(replayed.location.pathname).toBe('/login')
+    expect(replayed.location.searchParams.get('error')).toBe('state_mismatch')
+    expect(await whoIs(replayed.cookie)).toBeNull()
   })
 
   test('a callback whose state the store did not issue signs nobody in', async () => {

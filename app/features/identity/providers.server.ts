@@ -30,6 +30,7 @@ export function providerErrorMessage(error: string | null): string | undefined {
     return 'You did not allow CodeBook to use that account, so you are not signed in.'
   if (error === 'account_not_linked')
     return 'An account with this email already exists. We connect a sign-in provider to it only when both the provider and CodeBook have verified the email: log in with your password instead.'
+  if (error === 'too_many_attempts') return 'Too many attempts. Try again in a few minutes.'
   if (error === 'signup_disabled') return 'There is no CodeBook account for that sign-in yet.'
   return 'We could not sign you in with that provider, so you are not signed in. Please try again.'
 }
