@@ -47,37 +47,44 @@ async function startSignIn(page: Page) {
   await page.waitForURL((url) => url.origin === oidc.issuer)
 }
 
-test('sign in with the provider, then delete the account: the confirmation arrives by mail', async () => {
-  const email = uniqueEmail('oidc')
-  oidc.accounts.set('ada', { email, emailVerified: true, name: 'Ada' })
-  const page = await newPage(browser)
-  await startSignIn(page)
-  // The provider's own pages: its login form, then its consent.
-  await page.locator('input[name="login"]').fill('ada')
-  await page.locator('input[name="password"]').fill('any password')
-  await page.getByRole('button', { name: 'Sign-in' }).click()
-  await page.getByRole('button', { name: 'Continue' }).click()
-  await page.waitForURL(`${store.url}/`)
+test.each([
+  ['with JavaScript', true],
+  ['without JavaScript', false],
+])(
+  '%s: sign in with the provider, then delete the account; the confirmation arrives by mail',
+  async (_, javaScriptEnabled) => {
+    const email = uniqueEmail('oidc')
+    const login = `ada-${javaScriptEnabled}`
+    oidc.accounts.set(login, { email, emailVerified: true, name: 'Ada' })
+    const page = await newPage(browser, { javaScriptEnabled })
+    await startSignIn(page)
+    // The provider's own pages: its login form, then its consent.
+    await page.locator('input[name="login"]').fill(login)
+    await page.locator('input[name="password"]').fill('any password')
+    await page.getByRole('button', { name: 'Sign-in' }).click()
+    await page.getByRole('button', { name: 'Continue' }).click()
+    await page.waitForURL(`${store.url}/`)
 
-  await visit(page, `${store.url}/account/delete`)
-  // Signed in as the provider's person: the page names the account.
-  await page.getByRole('main').getByText(email).waitFor()
-  // Signed in a moment ago with the provider: that confirms it, no password to type.
-  await page.getByText('You signed in a moment ago, which confirms it is you.').waitFor()
-  await page.getByRole('button', { name: 'Delete my account' }).click()
-  await page.waitForURL(`${store.url}/login?deleted=1`)
-  await page.getByRole('status').filter({ hasText: 'Your account has been deleted.' }).waitFor()
-  // Signed out: the account pages send to the login page.
-  await visit(page, `${store.url}/account/delete`)
-  expect(new URL(page.url()).pathname).toBe('/login')
+    await visit(page, `${store.url}/account/delete`)
+    // Signed in as the provider's person: the page names the account.
+    await page.getByRole('main').getByText(email).waitFor()
+    // Signed in a moment ago with the provider: that confirms it, no password to type.
+    await page.getByText('You signed in a moment ago, which confirms it is you.').waitFor()
+    await page.getByRole('button', { name: 'Delete my account' }).click()
+    await page.waitForURL(`${store.url}/login?deleted=1`)
+    await page.getByRole('status').filter({ hasText: 'Your account has been deleted.' }).waitFor()
+    // Signed out: the account pages send to the login page.
+    await visit(page, `${store.url}/account/delete`)
+    expect(new URL(page.url()).pathname).toBe('/login')
 
-  await expect
-    .poll(() => smtp.received.find((mail) => mail.envelope.to.includes(email))?.parsed.subject, {
-      timeout: 20_000,
-    })
-    .toBe('Your CodeBook account has been deleted')
-  await page.context().close()
-})
+    await expect
+      .poll(() => smtp.received.find((mail) => mail.envelope.to.includes(email))?.parsed.subject, {
+        timeout: 20_000,
+      })
+      .toBe('Your CodeBook account has been deleted')
+    await page.context().close()
+  },
+)
 
 test('denying at the provider comes back to the login page with a message', async () => {
   oidc.accounts.set('bob', { email: uniqueEmail('bob'), emailVerified: true, name: 'Bob' })
