@@ -1,4 +1,4 @@
-import { Form, Link, redirect, useNavigation } from 'react-router'
+import { data, Form, Link, redirect, useNavigation } from 'react-router'
 import { dangerButton } from '#app/components/ui/button-styles.ts'
 import { TextField } from '#app/components/ui/text-field.tsx'
 import { confirmAndDeleteAccount, getDeletionCheck } from '#app/features/identity/account-deletion.server.ts'
@@ -16,7 +16,6 @@ import { requireUser } from '#app/features/identity/session.server.ts'
 import { getAppContext, type AppContext } from '#app/server/context.server.ts'
 import { readForm } from '#app/server/form.server.ts'
 import { passOnRetryAfter } from '#app/sign-in.server.ts'
-import { data } from 'react-router'
 import type { Route } from './+types/account-delete'
 
 export const meta: Route.MetaFunction = () => [

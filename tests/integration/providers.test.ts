@@ -256,8 +256,39 @@ describe('deleting an account that signs in only with a provider', () => {
     const stale = (await post()) as { data: { formError?: string }; init?: ResponseInit }
     expect(stale.init?.status).toBe(400)
     expect(stale.data.formError).toMatch(/sign in again with your provider/)
-    await database.db.update(session).set({ createdAt: new Date() }).where(eq(session.userId, who.id))
-    const deleted = (await post()) as Response
+    // 'Sign in again with Test ID' on the delete page: the provider, then back to the delete page.
+    const reauth = (await deleteAction(
+      routeArgs({
+        db: database.db,
+        services,
+        path: '/account/delete',
+        cookie: signedIn.cookie,
+        init: { method: 'POST', body: new URLSearchParams({ intent: 'reauth', provider: 'oidc' }) },
+      }),
+    )) as Response
+    expect(reauth.status).toBe(303)
+    const back = await signInAtProvider(reauth.headers.get('Location')!, { login: 'kay' })
+    const callback = await callbackLoader(
+      routeArgs({
+        db: database.db,
+        services,
+        path: `${back.pathname}${back.search}`,
+        cookie: withCookies(signedIn.cookie, reauth.headers.getSetCookie()),
+        params: { provider: 'oidc' },
+      }),
+    )
+    expect(new URL(callback.headers.get('Location')!, STORE).pathname).toBe('/account/delete')
+    const freshCookie = withCookies(signedIn.cookie, callback.headers.getSetCookie())
+    expect((await whoIs(freshCookie))?.id).toBe(who.id)
+    const deleted = (await deleteAction(
+      routeArgs({
+        db: database.db,
+        services,
+        path: '/account/delete',
+        cookie: freshCookie,
+        init: { method: 'POST', body: new URLSearchParams({ intent: 'delete' }) },
+      }),
+    )) as Response
     expect(deleted.status).toBe(303)
     const [tombstone] = await database.db.select().from(user).where(eq(user.id, who.id))
     expect(tombstone?.email).toBe(`deleted-${who.id}@invalid`)
