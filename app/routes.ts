@@ -27,6 +27,12 @@ export default [
   route('orders/:orderId', 'routes/order.tsx'),
   route('account/orders', 'routes/account-orders.tsx'),
   route('account/library', 'routes/library.tsx'),
+  // Deleting one's account (a confirmation form) and downloading one's data (docs/decisions/018).
+  route('account/delete', 'routes/account-delete.tsx'),
+  route('account/export.json', 'routes/account-export.ts'),
+  // Where GitHub or the OpenID Connect provider sends the browser back: only this URL of Better Auth's
+  // handler is mounted (docs/decisions/018-sign-in-with-providers.md).
+  route('api/auth/callback/:provider', 'routes/auth-callback.ts'),
   // Downloads: the owner's stamped copies, and every book's free sample.
   route('library/:slug/:file', 'routes/library-download.ts'),
   route('books/:slug/sample.pdf', 'routes/book-sample.ts'),

@@ -2,7 +2,7 @@ import path from 'node:path'
 import { createAnalyticsSink } from '#app/features/analytics/record.server.ts'
 import { moveUserCart } from '#app/features/cart/cart.server.ts'
 import { createAccountMailHooks } from '#app/features/identity/account-mail.server.ts'
-import { createAuth } from '#app/server/auth.server.ts'
+import { createAuth, signInProvidersOf } from '#app/server/auth.server.ts'
 import type { AnalyticsSink } from '#app/server/analytics-sink.server.ts'
 import type { AppContext } from '#app/server/context.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
@@ -38,6 +38,7 @@ export function createStoreServices(options: {
     onGuestLinked: (guestUserId, userId) => moveUserCart(db, guestUserId, userId),
     logger,
     mail: createAccountMailHooks({ db, publicUrl: env.publicUrl, kickOutbox }),
+    providers: signInProvidersOf(env),
   })
   return {
     db,

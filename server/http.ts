@@ -168,9 +168,16 @@ export function contentSecurityPolicy(
   ].join('; ')
 }
 
-/** Where the checkout's form may send the buyer: Stripe Checkout's pages when Stripe takes the payments. */
+/**
+ * Where a form may send the visitor: Stripe Checkout's pages when Stripe takes the payments; the sign-in
+ * providers' authorization pages when they are configured (the login form's 303 goes there).
+ */
 function formTargetsOf(env: Env): string[] {
-  return env.STRIPE_SECRET_KEY ? ['https://checkout.stripe.com'] : []
+  return [
+    ...(env.STRIPE_SECRET_KEY ? ['https://checkout.stripe.com'] : []),
+    ...(env.GITHUB_CLIENT_ID ? ['https://github.com'] : []),
+    ...(env.OIDC_ISSUER ? [new URL(env.OIDC_ISSUER).origin] : []),
+  ]
 }
 
 function securityHeaders(env: Env, development: boolean): RequestHandler {

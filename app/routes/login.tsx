@@ -4,11 +4,18 @@ import { logIn, startGuestSession } from '#app/features/identity/account.server.
 import { accountMessages } from '#app/features/identity/account-forms.ts'
 import { AccountCard, AccountForm } from '#app/features/identity/components/account-form.tsx'
 import { linkClass, Notice } from '#app/features/identity/components/account-notice.tsx'
+import { ProviderButtons } from '#app/features/identity/components/provider-buttons.tsx'
 import {
   EMAIL_MAX_LENGTH,
   identityMessages,
   PASSWORD_MAX_LENGTH,
 } from '#app/features/identity/credentials.ts'
+import {
+  listSignInProviders,
+  providerErrorMessage,
+  providerStartFailure,
+  startProviderSignIn,
+} from '#app/features/identity/providers.server.ts'
 import { getSessionUser } from '#app/features/identity/session.server.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import { readForm } from '#app/server/form.server.ts'
@@ -33,8 +40,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const redirectTo = redirectTarget(request)
   // Already signed in to an account: nothing to do here. A guest may log in (their cart comes along).
   if (user && !user.isGuest) throw redirect(redirectTo ?? '/')
-  const passwordReset = new URL(request.url).searchParams.has('passwordReset')
-  return { redirectTo, isGuest: Boolean(user?.isGuest), passwordReset }
+  const search = new URL(request.url).searchParams
+  return {
+    redirectTo,
+    isGuest: Boolean(user?.isGuest),
+    passwordReset: search.has('passwordReset'),
+    providers: listSignInProviders(getAppContext(context)),
+    // A provider sent the visitor back with ?error= (consent denied, an email we would not link, …).
+    providerError: providerErrorMessage(search.get('error')),
+    deleted: search.get('deleted') === '1',
+  }
 }
 
 export const headers: Route.HeadersFunction = passOnRetryAfter
@@ -42,13 +57,17 @@ export const headers: Route.HeadersFunction = passOnRetryAfter
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await readForm(request)
   const visit = { request, context }
+  if (form.get('intent') === 'provider') {
+    const started = await startProviderSignIn(visit, form)
+    return started.ok ? started.response : providerStartFailure(started)
+  }
   const result = form.get('intent') === 'guest' ? await startGuestSession(visit) : await logIn(visit, form)
   if (!result.ok) return accountFailure(result, form.get('email'))
   return signedInRedirect(request, getAppContext(context), { result, redirectTo: form.get('redirectTo') })
 }
 
 export default function Login({ loaderData, actionData }: Route.ComponentProps) {
-  const { redirectTo, isGuest, passwordReset } = loaderData
+  const { redirectTo, isGuest, passwordReset, providers, providerError, deleted } = loaderData
   const navigation = useNavigation()
   const startingGuest = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'guest'
   const registerHref = redirectTo ? `/Register?${new URLSearchParams({ redirectTo })}` : '/Register'
@@ -58,6 +77,22 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
         <div className="mb-5">
           <Notice>{accountMessages.passwordReset}</Notice>
         </div>
+      ) : null}
+      {deleted ? (
+        <p
+          role="status"
+          className="mb-5 rounded-lg border border-green-300 bg-green-50 p-3 text-sm text-green-900 dark:border-green-800 dark:bg-green-950 dark:text-green-100"
+        >
+          Your account has been deleted. A confirmation is on its way to your email.
+        </p>
+      ) : null}
+      {providerError && !actionData ? (
+        <p
+          role="alert"
+          className="mb-5 rounded-lg border border-red-300 bg-red-50 p-3 text-sm text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200"
+        >
+          {providerError}
+        </p>
       ) : null}
       <AccountForm
         action="/login"
@@ -91,6 +126,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
           Forgot password?
         </Link>
       </AccountForm>
+      <ProviderButtons providers={providers} action="/login" redirectTo={redirectTo} />
       {isGuest ? null : (
         <Form method="post" action="/login" className="mt-3 flex flex-col">
           <input type="hidden" name="intent" value="guest" />

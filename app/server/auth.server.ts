@@ -1,12 +1,48 @@
 import { betterAuth } from 'better-auth'
 import { drizzleAdapter } from 'better-auth/adapters/drizzle'
 import { anonymous } from 'better-auth/plugins/anonymous'
+import { genericOAuth } from 'better-auth/plugins/generic-oauth'
 import type { Db } from './db/database.server.ts'
+import type { Env } from './env.server.ts'
 import type { Logger } from './logger.server.ts'
 import { account, session, user, verification } from './db/schema.server.ts'
 import { hashPassword, verifyPassword } from './password.server.ts'
 
 const SEVEN_DAYS = 7 * 24 * 60 * 60
+
+/** The providers one can sign in with besides a password, as configured (docs/decisions/018). */
+export type SignInProviders = {
+  github?: { clientId: string; clientSecret: string }
+  oidc?: { issuer: string; clientId: string; clientSecret: string; name: string }
+}
+
+/** The provider ids, as they appear in callback URLs (/api/auth/callback/<id>) and the `account` table. */
+export const PROVIDER_IDS = ['github', 'oidc'] as const
+export type ProviderId = (typeof PROVIDER_IDS)[number]
+
+/** The providers the environment configures: GitHub with both of its variables, OIDC with all three. */
+export function signInProvidersOf(env: Env): SignInProviders {
+  return {
+    github:
+      env.GITHUB_CLIENT_ID && env.GITHUB_CLIENT_SECRET
+        ? { clientId: env.GITHUB_CLIENT_ID, clientSecret: env.GITHUB_CLIENT_SECRET }
+        : undefined,
+    oidc:
+      env.OIDC_ISSUER && env.OIDC_CLIENT_ID && env.OIDC_CLIENT_SECRET
+        ? {
+            issuer: env.OIDC_ISSUER,
+            clientId: env.OIDC_CLIENT_ID,
+            clientSecret: env.OIDC_CLIENT_SECRET,
+            name: env.OIDC_NAME,
+          }
+        : undefined,
+  }
+}
+
+/** The issuer's discovery document, per OpenID Connect Discovery 1.0 (an issuer may end with a path). */
+export function discoveryUrlOf(issuer: string): string {
+  return `${issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`
+}
 
 export type AuthOptions = {
   db: Db
@@ -25,6 +61,8 @@ export type AuthOptions = {
    * Without them (scripts), verification and password reset are off.
    */
   mail?: AccountMailHooks
+  /** Sign-in with GitHub and/or an OpenID Connect provider; none by default. */
+  providers?: SignInProviders
 }
 
 /** What Better Auth hands over when it wants a mail sent: the user and its token (its own URL is unused). */
@@ -54,6 +92,7 @@ export const PASSWORD_RESET_SECONDS = 60 * 60
  */
 export function createAuth(options: AuthOptions) {
   const { mail } = options
+  const { github, oidc } = options.providers ?? {}
   return betterAuth({
     database: drizzleAdapter(options.db, {
       provider: 'pg',
@@ -81,6 +120,18 @@ export function createAuth(options: AuthOptions) {
       },
     }),
     session: { expiresIn: SEVEN_DAYS, updateAge: 24 * 60 * 60 },
+    // A provider's sign-in joins an existing account with the same email only when both sides vouch for the
+    // address: the provider says it verified it, and the account's own email is verified here. No provider is
+    // trusted blindly, so an unverified account cannot be taken over by whoever claims its email elsewhere.
+    account: {
+      accountLinking: { enabled: true, trustedProviders: [], requireLocalEmailVerified: true },
+    },
+    socialProviders: github
+      ? { github: { clientId: github.clientId, clientSecret: github.clientSecret, scope: ['user:email'] } }
+      : {},
+    // A failure Better Auth cannot send to the page the sign-in named (an unknown or expired state) lands on
+    // the login page, which explains `?error=`.
+    onAPIError: { errorURL: `${options.baseURL}/login` },
     // The back office's role comes with the session; `input: false`: no sign-up or update can set it.
     user: {
       // A new address takes effect once the link mailed to it is followed (no confirmation by the old one).
@@ -92,6 +143,26 @@ export function createAuth(options: AuthOptions) {
     rateLimit: { enabled: false },
     logger: options.logger && betterAuthLogger(options.logger),
     plugins: [
+      // Always present (an empty list without OIDC_*), so that the plugins' types stay fixed.
+      genericOAuth({
+        config: oidc
+          ? [
+              {
+                providerId: 'oidc',
+                name: oidc.name,
+                discoveryUrl: discoveryUrlOf(oidc.issuer),
+                clientId: oidc.clientId,
+                clientSecret: oidc.clientSecret,
+                scopes: ['openid', 'email', 'profile'],
+                pkce: true,
+                // client_secret_basic: the token endpoint's default in OpenID Connect Core (9), which every
+                // provider supports; Better Auth's own default is client_secret_post.
+                authentication: 'basic',
+                requireIdTokenVerification: true,
+              },
+            ]
+          : [],
+      }),
       anonymous({
         onLinkAccount: async ({ anonymousUser, newUser }) => {
           await options.onGuestLinked?.(anonymousUser.user.id, newUser.user.id)

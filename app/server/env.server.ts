@@ -92,6 +92,15 @@ export const EnvSchema = z.object({
     .trim()
     .regex(/^whsec_\S+$/, 'expected a webhook signing secret (whsec_…)')
     .optional(),
+  /** Both set: 'Sign in with GitHub' (an OAuth app whose callback is <public URL>/api/auth/callback/github). */
+  GITHUB_CLIENT_ID: z.string().trim().min(1).optional(),
+  GITHUB_CLIENT_SECRET: z.string().trim().min(1).optional(),
+  /** All three set: sign in with this OpenID Connect provider (callback <public URL>/api/auth/callback/oidc). */
+  OIDC_ISSUER: z.url({ error: 'expected the issuer URL (https://…)' }).optional(),
+  OIDC_CLIENT_ID: z.string().trim().min(1).optional(),
+  OIDC_CLIENT_SECRET: z.string().trim().min(1).optional(),
+  /** The name on the OpenID Connect button ('Sign in with …'). */
+  OIDC_NAME: z.string().trim().min(1).max(40).default('OpenID Connect'),
 })
 
 export type Env = z.infer<typeof EnvSchema> & {
@@ -125,6 +134,17 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
   if (Boolean(env.STRIPE_SECRET_KEY) !== Boolean(env.STRIPE_WEBHOOK_SECRET)) {
     throw new InvalidEnvError(
       'Invalid configuration:\n  STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET: set both to take payments with Stripe, or neither for test mode',
+    )
+  }
+  if (Boolean(env.GITHUB_CLIENT_ID) !== Boolean(env.GITHUB_CLIENT_SECRET)) {
+    throw new InvalidEnvError(
+      'Invalid configuration:\n  GITHUB_CLIENT_ID, GITHUB_CLIENT_SECRET: set both to offer sign-in with GitHub, or neither',
+    )
+  }
+  const oidcSet = [env.OIDC_ISSUER, env.OIDC_CLIENT_ID, env.OIDC_CLIENT_SECRET].filter(Boolean).length
+  if (oidcSet !== 0 && oidcSet !== 3) {
+    throw new InvalidEnvError(
+      'Invalid configuration:\n  OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET: set all three to offer sign-in with an OpenID Connect provider, or none',
     )
   }
   const publicUrl = new URL(env.BETTER_AUTH_URL ?? `http://localhost:${env.PORT}`)

@@ -53,7 +53,7 @@ export type AccountResult =
     }
 
 /** A loader's or action's arguments: the request and React Router's context, where the app's services are. */
-type Visit = { request: Request; context: Readonly<RouterContextProvider> }
+export type Visit = { request: Request; context: Readonly<RouterContextProvider> }
 
 export function register(visit: Visit, form: FormData): Promise<AccountResult> {
   return orServiceDown(visit, 'sign-up', () => registerOrRefuse(visit, form))
@@ -189,12 +189,14 @@ export async function deleteGuestUser(app: AppContext, guestUserId: string): Pro
   await app.db.delete(user).where(and(eq(user.id, guestUserId), eq(user.isAnonymous, true)))
 }
 
-async function limitAuthPost(app: AppContext): Promise<Extract<AccountResult, { ok: false }> | undefined> {
+export async function limitAuthPost(
+  app: AppContext,
+): Promise<Extract<AccountResult, { ok: false }> | undefined> {
   const posts = await hitRateLimit(app.db, AUTH_POSTS_PER_IP, ipSubject(app.clientIp))
   return posts.allowed ? undefined : tooMany(posts.retryAfterSeconds)
 }
 
-function tooMany(retryAfterSeconds: number): Extract<AccountResult, { ok: false }> {
+export function tooMany(retryAfterSeconds: number): Extract<AccountResult, { ok: false }> {
   return { ok: false, status: 429, formError: tooManyAttemptsMessage(retryAfterSeconds), retryAfterSeconds }
 }
 

@@ -1,0 +1,240 @@
+import { and, asc, eq, inArray } from 'drizzle-orm'
+import { z } from 'zod'
+import type { AppContext } from '#app/server/context.server.ts'
+import type { Db } from '#app/server/db/database.server.ts'
+import {
+  account,
+  books,
+  carts,
+  libraryItems,
+  orderItems,
+  orders,
+  session,
+  user,
+  verification,
+} from '#app/server/db/schema.server.ts'
+import { enqueueEmail } from '#app/server/outbox.server.ts'
+import { verifyPassword } from '#app/server/password.server.ts'
+import { hitRateLimit, tooManyAttemptsMessage, type RateLimitRule } from '#app/server/rate-limit.server.ts'
+import { PASSWORD_MAX_LENGTH } from './credentials.ts'
+import { accountDeletedEmail } from './account-deleted-email.ts'
+
+const MINUTE = 60 * 1000
+
+/** Password confirmations for deleting one account: a stolen session cannot guess the password for long. */
+export const DELETE_CONFIRMATIONS_PER_ACCOUNT: RateLimitRule = {
+  name: 'delete-confirm',
+  limit: 5,
+  windowMs: 15 * MINUTE,
+}
+
+/** An account without a password confirms by signing in with its provider again, this recently. */
+export const FRESH_SIGN_IN_MS = 10 * MINUTE
+
+/** The email a deleted account keeps, so that its orders still point at a user row (decision 018). */
+export function tombstoneEmail(userId: string): string {
+  return `deleted-${userId}@invalid`
+}
+
+export const DeleteAccountSchema = z.object({
+  password: z
+    .string({ error: 'Enter your password to confirm.' })
+    .min(1, 'Enter your password to confirm.')
+    .max(PASSWORD_MAX_LENGTH, 'That password is not right.'),
+})
+
+/** How an account confirms its deletion: its password, or a fresh sign-in with one of its providers. */
+export type DeletionCheck = {
+  hasPassword: boolean
+  /** The providers linked to the account ('github', 'oidc'). */
+  providers: string[]
+  /** The current session began within FRESH_SIGN_IN_MS. */
+  signedInRecently: boolean
+}
+
+export async function getDeletionCheck(
+  db: Db,
+  userId: string,
+  sessionCreatedAt: Date,
+  now = new Date(),
+): Promise<DeletionCheck> {
+  const rows = await db
+    .select({ providerId: account.providerId, password: account.password })
+    .from(account)
+    .where(eq(account.userId, userId))
+  return {
+    hasPassword: rows.some((row) => row.providerId === 'credential' && Boolean(row.password)),
+    providers: rows.filter((row) => row.providerId !== 'credential').map((row) => row.providerId),
+    signedInRecently: now.getTime() - sessionCreatedAt.getTime() <= FRESH_SIGN_IN_MS,
+  }
+}
+
+export type DeletionResult =
+  | { ok: true }
+  | {
+      ok: false
+      status: 400 | 429
+      fieldErrors?: { password?: string }
+      formError?: string
+      retryAfterSeconds?: number
+    }
+
+/**
+ * Deletes the signed-in account once it is confirmed: by its password (each attempt counted before it is
+ * checked, 5 per 15 minutes), or, for an account that signs in only through a provider, by a sign-in with
+ * it in the last 10 minutes.
+ */
+export async function confirmAndDeleteAccount(
+  app: AppContext,
+  {
+    userId,
+    email,
+    sessionCreatedAt,
+    form,
+    now = new Date(),
+  }: { userId: string; email: string; sessionCreatedAt: Date; form: FormData; now?: Date },
+): Promise<DeletionResult> {
+  const attempts = await hitRateLimit(app.db, DELETE_CONFIRMATIONS_PER_ACCOUNT, userId, now)
+  if (!attempts.allowed)
+    return {
+      ok: false,
+      status: 429,
+      formError: tooManyAttemptsMessage(attempts.retryAfterSeconds),
+      retryAfterSeconds: attempts.retryAfterSeconds,
+    }
+  const check = await getDeletionCheck(app.db, userId, sessionCreatedAt, now)
+  if (check.hasPassword) {
+    const parsed = DeleteAccountSchema.safeParse({ password: form.get('password') ?? undefined })
+    if (!parsed.success)
+      return { ok: false, status: 400, fieldErrors: { password: parsed.error.issues[0]!.message } }
+    const [credential] = await app.db
+      .select({ password: account.password })
+      .from(account)
+      .where(and(eq(account.userId, userId), eq(account.providerId, 'credential')))
+    const right =
+      credential?.password &&
+      (await verifyPassword({ hash: credential.password, password: parsed.data.password }))
+    if (!right) {
+      app.logger.info({ ip: app.clientIp, failures: attempts.hits }, 'account deletion: wrong password')
+      return { ok: false, status: 400, fieldErrors: { password: 'That password is not right.' } }
+    }
+  } else if (!check.signedInRecently) {
+    return {
+      ok: false,
+      status: 400,
+      formError:
+        'To confirm, sign in again with your provider below; then you have 10 minutes to delete the account.',
+    }
+  }
+  await deleteAccount(app, { userId, email })
+  app.logger.info({ userId }, 'account deleted')
+  return { ok: true }
+}
+
+/**
+ * One transaction: the confirmation mail is queued to the address the account had, then everything personal
+ * goes — sessions, password and provider links, the cart, the library (its download counts), pending email
+ * verifications — and the user row is kept as a tombstone (`deleted-<id>@invalid`, no name) because its
+ * orders are kept for accounting and reference it.
+ */
+export async function deleteAccount(app: AppContext, { userId, email }: { userId: string; email: string }) {
+  const { subject, text, html } = accountDeletedEmail()
+  await app.db.transaction(async (tx) => {
+    await enqueueEmail(tx, { kind: 'account-deleted', subjectKey: userId, to: email, subject, text, html })
+    await tx.delete(session).where(eq(session.userId, userId))
+    await tx.delete(account).where(eq(account.userId, userId))
+    await tx.delete(carts).where(eq(carts.userId, userId))
+    await tx.delete(libraryItems).where(eq(libraryItems.userId, userId))
+    await tx.delete(verification).where(eq(verification.identifier, email))
+    await tx
+      .update(user)
+      .set({
+        email: tombstoneEmail(userId),
+        name: '',
+        image: null,
+        emailVerified: false,
+        role: 'customer',
+        updatedAt: new Date(),
+      })
+      .where(eq(user.id, userId))
+  })
+  app.kickOutbox()
+}
+
+/** Everything the store keeps about an account, as the JSON download of /account/export.json. */
+export async function exportAccountData(db: Db, userId: string, now = new Date()) {
+  const [profile] = await db
+    .select({
+      email: user.email,
+      name: user.name,
+      emailVerified: user.emailVerified,
+      createdAt: user.createdAt,
+    })
+    .from(user)
+    .where(eq(user.id, userId))
+  const orderRows = await db
+    .select({
+      id: orders.id,
+      number: orders.number,
+      status: orders.status,
+      totalCents: orders.totalCents,
+      currency: orders.currency,
+      paymentProvider: orders.paymentProvider,
+      cardBrand: orders.cardBrand,
+      cardLast4: orders.cardLast4,
+      createdAt: orders.createdAt,
+      paidAt: orders.paidAt,
+      refundedAt: orders.refundedAt,
+    })
+    .from(orders)
+    .where(eq(orders.userId, userId))
+    .orderBy(asc(orders.createdAt))
+  const lines = orderRows.length
+    ? await db
+        .select({
+          orderId: orderItems.orderId,
+          title: orderItems.title,
+          priceCents: orderItems.priceCents,
+          currency: orderItems.currency,
+        })
+        .from(orderItems)
+        .where(
+          inArray(
+            orderItems.orderId,
+            orderRows.map((order) => order.id),
+          ),
+        )
+    : []
+  const library = await db
+    .select({
+      title: books.title,
+      slug: books.slug,
+      acquiredAt: libraryItems.acquiredAt,
+      downloadCount: libraryItems.downloadCount,
+      lastDownloadedAt: libraryItems.lastDownloadedAt,
+    })
+    .from(libraryItems)
+    .innerJoin(books, eq(books.id, libraryItems.bookId))
+    .where(eq(libraryItems.userId, userId))
+    .orderBy(asc(libraryItems.acquiredAt))
+  const providers = await db
+    .select({ providerId: account.providerId, linkedAt: account.createdAt })
+    .from(account)
+    .where(eq(account.userId, userId))
+  return {
+    exportedAt: now.toISOString(),
+    profile: profile ?? null,
+    signInMethods: providers.map((row) => ({
+      method: row.providerId === 'credential' ? 'password' : row.providerId,
+      since: row.linkedAt,
+    })),
+    orders: orderRows.map(({ id, paymentProvider, cardBrand, cardLast4, ...order }) => ({
+      ...order,
+      payment: { provider: paymentProvider, cardBrand, cardLast4 },
+      lines: lines.filter((line) => line.orderId === id).map(({ orderId: _orderId, ...line }) => line),
+    })),
+    library,
+    // The store has no reviews yet; the key is here so that the file's shape does not change when it has.
+    reviews: [],
+  }
+}

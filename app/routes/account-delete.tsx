@@ -1,0 +1,167 @@
+import { data, Form, Link, redirect, useNavigation } from 'react-router'
+import { dangerButton } from '#app/components/ui/button-styles.ts'
+import { TextField } from '#app/components/ui/text-field.tsx'
+import { confirmAndDeleteAccount, getDeletionCheck } from '#app/features/identity/account-deletion.server.ts'
+import { authHeaders } from '#app/features/identity/account.server.ts'
+import { AccountCard } from '#app/features/identity/components/account-form.tsx'
+import { ProviderButtons } from '#app/features/identity/components/provider-buttons.tsx'
+import { PASSWORD_MAX_LENGTH } from '#app/features/identity/credentials.ts'
+import {
+  listSignInProviders,
+  providerErrorMessage,
+  providerStartFailure,
+  startProviderSignIn,
+} from '#app/features/identity/providers.server.ts'
+import { requireUser } from '#app/features/identity/session.server.ts'
+import { getAppContext, type AppContext } from '#app/server/context.server.ts'
+import { readForm } from '#app/server/form.server.ts'
+import { passOnRetryAfter } from '#app/sign-in.server.ts'
+import type { Route } from './+types/account-delete'
+
+export const meta: Route.MetaFunction = () => [
+  { title: 'Delete my account — CodeBook' },
+  { name: 'robots', content: 'noindex' },
+]
+
+export const headers: Route.HeadersFunction = passOnRetryAfter
+
+/** When the visitor's session began: an account without a password confirms by a fresh sign-in. */
+async function sessionStart(request: Request, app: AppContext): Promise<Date> {
+  const current = await app.auth.api.getSession({
+    headers: authHeaders(request, app),
+    query: { disableRefresh: true },
+  })
+  return current ? new Date(current.session.createdAt) : new Date(0)
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = await requireUser({ request, context, url: new URL(request.url) })
+  const app = getAppContext(context)
+  const check = await getDeletionCheck(app.db, user.id, await sessionStart(request, app))
+  const providers = listSignInProviders(app).filter((provider) => check.providers.includes(provider.id))
+  return {
+    email: user.email,
+    hasPassword: check.hasPassword,
+    signedInRecently: check.signedInRecently,
+    providers,
+    providerError: providerErrorMessage(new URL(request.url).searchParams.get('error')),
+  }
+}
+
+type ActionData = { fieldErrors?: { password?: string }; formError?: string }
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = await requireUser({ request, context, url: new URL(request.url) })
+  const app = getAppContext(context)
+  const form = await readForm(request)
+  if (form.get('intent') === 'reauth') {
+    // Sign in again with the provider, then come back here with a fresh session.
+    const reauth = new FormData()
+    reauth.set('provider', String(form.get('provider') ?? ''))
+    reauth.set('redirectTo', '/account/delete')
+    const started = await startProviderSignIn({ request, context }, reauth, { errorPath: '/account/delete' })
+    return started.ok ? started.response : providerStartFailure(started)
+  }
+  const result = await confirmAndDeleteAccount(app, {
+    userId: user.id,
+    email: user.email,
+    sessionCreatedAt: await sessionStart(request, app),
+    form,
+  })
+  if (!result.ok) {
+    const body: ActionData = { fieldErrors: result.fieldErrors, formError: result.formError }
+    const retry = result.retryAfterSeconds ? { 'Retry-After': String(result.retryAfterSeconds) } : undefined
+    return data(body, { status: result.status, headers: retry })
+  }
+  // The sessions are gone; Better Auth clears the browser's cookies.
+  const out = new Headers()
+  try {
+    const signedOut = await app.auth.api.signOut({ headers: authHeaders(request, app), returnHeaders: true })
+    for (const cookie of signedOut.headers.getSetCookie()) out.append('Set-Cookie', cookie)
+  } catch (error) {
+    // The session row is gone, so the cookie is worth nothing; the next page's lookup clears it.
+    app.logger.error({ err: error }, 'account deletion: the cookies were not cleared')
+  }
+  return redirect('/login?deleted=1', { status: 303, headers: out })
+}
+
+export default function DeleteAccount({ loaderData, actionData }: Route.ComponentProps) {
+  const { email, hasPassword, signedInRecently, providers, providerError } = loaderData
+  const navigation = useNavigation()
+  const deleting = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'delete'
+  const canConfirm = hasPassword || signedInRecently
+  const formError = actionData?.formError ?? providerError
+  return (
+    <AccountCard title="Delete my account">
+      <div className="flex flex-col gap-4 text-sm">
+        <p>
+          This deletes the account <strong className="break-all">{email}</strong>: your sign-in details, cart,
+          library and profile. You will no longer be able to download the books you bought.
+        </p>
+        <p>
+          Your orders are kept for our accounts, without your email address. We send a confirmation to your
+          email. Before you go, you can{' '}
+          <a
+            href="/account/export.json"
+            download
+            className="font-medium text-blue-700 underline dark:text-sky-300"
+          >
+            download your data
+          </a>
+          .
+        </p>
+        {formError ? (
+          <p
+            role="alert"
+            className="rounded-lg border border-red-300 bg-red-50 p-3 text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200"
+          >
+            {formError}
+          </p>
+        ) : null}
+        {canConfirm ? (
+          <Form method="post" className="flex flex-col gap-4">
+            <input type="hidden" name="intent" value="delete" />
+            {hasPassword ? (
+              <TextField
+                label="Password"
+                name="password"
+                type="password"
+                autoComplete="current-password"
+                required
+                maxLength={PASSWORD_MAX_LENGTH}
+                hint="Your password confirms it is you."
+                error={actionData?.fieldErrors?.password}
+              />
+            ) : (
+              <p>You signed in a moment ago, which confirms it is you.</p>
+            )}
+            <button
+              type="submit"
+              className={`${dangerButton} py-2.5 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-700 dark:focus-visible:outline-red-300`}
+              disabled={deleting}
+              aria-busy={deleting}
+            >
+              {deleting ? 'Deleting…' : 'Delete my account'}
+            </button>
+          </Form>
+        ) : (
+          <p>To confirm it is you, sign in again with your provider. You then have 10 minutes to delete.</p>
+        )}
+        {!hasPassword && !signedInRecently ? (
+          <ProviderButtons
+            providers={providers}
+            action="/account/delete"
+            redirectTo={undefined}
+            intent="reauth"
+            verb="Sign in again with"
+          />
+        ) : null}
+        <p className="text-center">
+          <Link to="/" className="font-medium text-blue-700 underline dark:text-sky-300">
+            Keep my account
+          </Link>
+        </p>
+      </div>
+    </AccountCard>
+  )
+}
