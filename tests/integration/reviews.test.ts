@@ -228,8 +228,8 @@ describe('writing a review', () => {
     // Inside the JSON-LD every `<` is \u003c: the review cannot close the script element.
     const script = /<script type="application\/ld\+json"[^>]*>([\s\S]*?)<\/script>/.exec(html)![1]!
     expect(script).not.toContain('<')
-    const review = (jsonLdOf(html).review as SchemaReview[])[0] as Record<string, unknown>
-    expect(review.reviewBody).toBe(attack)
+    const [review] = jsonLdOf(html).review as SchemaReview[]
+    expect(review).toMatchObject({ reviewBody: attack })
   })
 
   test('over-long title or text, or no stars → 400 with the message next to each field, what was typed kept', async () => {
@@ -504,7 +504,7 @@ describe('structured data', () => {
       bestRating: 5,
       worstRating: 1,
     })
-    const [review] = ld.review as Record<string, unknown>[]
+    const [review] = ld.review as SchemaReview[]
     expect(review).toMatchObject({
       '@type': 'Review',
       name: 'Solid',

@@ -2,9 +2,8 @@ import { and, desc, eq, gt, isNotNull, isNull, lt, or, sql, type SQL } from 'dri
 import { recordAudit, type Actor } from '#app/features/admin/audit.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
 import { books, reviewReports, reviews, user } from '#app/server/db/schema.server.ts'
+import type { ModerationFilter } from './moderation.ts'
 
-export const MODERATION_FILTERS = ['reported', 'hidden', 'all'] as const
-export type ModerationFilter = (typeof MODERATION_FILTERS)[number]
 const PAGE_SIZE = 50
 
 export type ModeratedReview = {

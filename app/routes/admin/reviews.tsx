@@ -3,12 +3,8 @@ import { z } from 'zod'
 import { primaryButton } from '#app/components/ui/button-styles.ts'
 import { invalidateCatalog } from '#app/features/catalog/catalog-cache.server.ts'
 import { requireAdmin } from '#app/features/identity/session.server.ts'
-import {
-  listReviewsForModeration,
-  MODERATION_FILTERS,
-  setReviewHidden,
-  type ModerationFilter,
-} from '#app/features/reviews/moderation.server.ts'
+import { MODERATION_FILTERS, type ModerationFilter } from '#app/features/reviews/moderation.ts'
+import { listReviewsForModeration, setReviewHidden } from '#app/features/reviews/moderation.server.ts'
 import { paragraphsOf } from '#app/features/reviews/review-form.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import { readForm } from '#app/server/form.server.ts'
