@@ -99,15 +99,27 @@ async function measure(baseUrl: string, scenario: Scenario) {
 }
 
 const REVIEWS = 10_000
-const reviewedSlug = seedBooks[0]!.slug
+const seedBook = seedBooks[0]!.slug
+const twinBook = `${seedBook}-reviewed`
+const onePageBook = `${seedBook}-one-page`
 // Rendered for every request (the unknown cookie keeps it out of the host's page cache): the page's own cost.
-const bookPage = (reviews: string): Scenario => ({
+const bookPage = (slug: string, reviews: string): Scenario => ({
   name: `/books/:slug with ${reviews} reviews, rendered every time`,
-  path: `/books/${reviewedSlug}`,
+  path: `/books/${slug}`,
   headers: { ...browserHeaders, Cookie: 'bench_bypass=1' },
 })
+// As an anonymous visitor gets it: from the host's page cache (10 s).
+const cachedBookPage = (slug: string, reviews: string): Scenario => ({
+  name: `/books/:slug with ${reviews} reviews, page cache`,
+  path: `/books/${slug}`,
+  headers: browserHeaders,
+})
 
-/** A data folder whose first seed book has REVIEWS reviews by as many readers (the trigger keeps its totals). */
+/**
+ * A data folder with two twins of the first seed book (the same row under other slugs): one with REVIEWS
+ * reviews by as many readers, one with exactly one page of them (10); the trigger keeps their totals. The
+ * pages differ only by their reviews, and are measured on the same store process.
+ */
 async function prepareReviewedDataDir(): Promise<string> {
   const dataDir = tempDataDir()
   const dbDir = path.join(dataDir, 'db')
@@ -116,6 +128,13 @@ async function prepareReviewedDataDir(): Promise<string> {
   try {
     await database.migrate()
     await seedCatalog(database.db)
+    for (const slug of [twinBook, onePageBook])
+      await database.db.execute(sql`
+        insert into books (slug, title, author, description, price_cents, currency, cover_path, cover_alt, rating,
+          best_seller, available, file_size_bytes, topics, level)
+        select ${slug}, title, author, description, price_cents, currency, cover_path, cover_alt, rating,
+          best_seller, available, file_size_bytes, topics, level
+        from books where slug = ${seedBook}`)
     await database.db.execute(sql`
       insert into "user" (id, name, email)
       select 'bench-reviewer-' || i, 'Reader ' || i, 'bench-reviewer-' || i || '@example.com'
@@ -125,7 +144,13 @@ async function prepareReviewedDataDir(): Promise<string> {
       select b.id, 'bench-reviewer-' || i, 1 + (i * 7) % 5, 'Review number ' || i,
         repeat('A paragraph of a generated review. ', 12) || chr(10) || chr(10) || 'And a second one.',
         (i * 31) % 50, now() - (i || ' minutes')::interval
-      from generate_series(1, ${REVIEWS}) as i, books b where b.slug = ${reviewedSlug}`)
+      from generate_series(1, ${REVIEWS}) as i, books b where b.slug = ${twinBook}`)
+    await database.db.execute(sql`
+      insert into reviews (book_id, user_id, rating, title, body, helpful_count, created_at)
+      select b.id, user_id, rating, title, body, helpful_count, created_at
+      from reviews r, books b where b.slug = ${onePageBook}
+        and r.book_id = (select id from books where slug = ${twinBook})
+      order by r.created_at desc limit 10`)
     await database.db.execute(sql`analyze`)
   } finally {
     await database.close()
@@ -133,21 +158,32 @@ async function prepareReviewedDataDir(): Promise<string> {
   return dataDir
 }
 
+const onlyReviews = process.argv.includes('--reviews')
 const reviewedDataDir = await prepareReviewedDataDir()
-let reviewsRatio: string | undefined
+const ratios: Record<string, string | number>[] = []
 try {
-  for (const scenario of scenarios) await measure(store.url, scenario)
-  // The two review cases back to back, so that the shared machine's load is as alike as it can be.
-  const none = await measure(store.url, bookPage('0'))
+  if (!onlyReviews) for (const scenario of scenarios) await measure(store.url, scenario)
   await store.stop()
   const reviewed = await spawnStore({ LOG_LEVEL: 'info', DATA_DIR: reviewedDataDir }, { discardOutput: true })
   try {
     await waitUntilReady(reviewed)
-    const page = await (await fetch(`${reviewed.url}/books/${reviewedSlug}`)).text()
+    const page = await (await fetch(`${reviewed.url}/books/${twinBook}`)).text()
     if (!page.includes(`${REVIEWS.toLocaleString('en-US')} ratings`))
       throw new Error('the reviewed book page does not show its 10,000 ratings')
-    const many = await measure(reviewed.url, bookPage(REVIEWS.toLocaleString('en-US')))
-    reviewsRatio = (Number(many['req/s']) / Number(none['req/s'])).toFixed(3)
+    // Back to back, twice in turn, so that the shared machine's load falls on all alike.
+    const many = REVIEWS.toLocaleString('en-US')
+    for (let round = 0; round < 2; round++) {
+      const none = await measure(reviewed.url, bookPage(seedBook, '0'))
+      const onePage = await measure(reviewed.url, bookPage(onePageBook, '10'))
+      const all = await measure(reviewed.url, bookPage(twinBook, many))
+      ratios.push({
+        round: round + 1,
+        [`${many} ÷ 0`]: (Number(all['req/s']) / Number(none['req/s'])).toFixed(3),
+        [`${many} ÷ 10`]: (Number(all['req/s']) / Number(onePage['req/s'])).toFixed(3),
+      })
+    }
+    await measure(reviewed.url, cachedBookPage(seedBook, '0'))
+    await measure(reviewed.url, cachedBookPage(twinBook, many))
   } finally {
     await reviewed.stop()
   }
@@ -156,5 +192,7 @@ try {
   fs.rmSync(path.dirname(reviewedDataDir), { recursive: true, force: true })
 }
 console.table(rows)
-if (reviewsRatio)
-  console.log(`book page req/s with ${REVIEWS.toLocaleString('en-US')} reviews ÷ with none: ${reviewsRatio}`)
+if (ratios.length > 0) {
+  console.log('book page req/s ratios (rendered every time):')
+  console.table(ratios)
+}

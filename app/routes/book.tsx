@@ -107,7 +107,7 @@ export async function loader({ params, context, request, url }: Route.LoaderArgs
     page,
     pages,
     viewer,
-    jsonLd: scriptSafeJson(bookJsonLd({ ...book, url: bookUrl }, rating, reviews)),
+    bookUrl,
   }
 }
 
@@ -270,7 +270,12 @@ export default function BookDetails({ loaderData, actionData }: Route.ComponentP
       <script
         type="application/ld+json"
         nonce={nonce}
-        dangerouslySetInnerHTML={{ __html: loaderData.jsonLd }}
+        // Made from the loader data the page already has, so that the review text is not sent once more.
+        dangerouslySetInnerHTML={{
+          __html: scriptSafeJson(
+            bookJsonLd({ ...book, url: loaderData.bookUrl }, rating, loaderData.reviews),
+          ),
+        }}
       />
     </>
   )

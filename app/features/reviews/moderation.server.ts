@@ -19,6 +19,7 @@ export type ModeratedReview = {
   unowned: boolean
   hiddenAt: string | null
   createdAt: string
+  cursorTime: string
 }
 
 /**
@@ -59,6 +60,8 @@ export async function listReviewsForModeration(
       unowned: reviews.unowned,
       hiddenAt: reviews.hiddenAt,
       createdAt: reviews.createdAt,
+      // The cursor keeps the microseconds a JavaScript Date would drop (rows in the same millisecond).
+      cursorTime: sql<string>`to_char(${reviews.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
     })
     .from(reviews)
     .innerJoin(books, eq(books.id, reviews.bookId))
@@ -66,15 +69,16 @@ export async function listReviewsForModeration(
     .where(and(...conditions))
     .orderBy(desc(reviews.reportCount), desc(reviews.createdAt), desc(reviews.id))
     .limit(PAGE_SIZE + 1)
-  const page = rows.slice(0, PAGE_SIZE).map((row) => ({
+  const page = rows.slice(0, PAGE_SIZE).map(({ cursorTime, ...row }) => ({
     ...row,
+    cursorTime,
     hiddenAt: row.hiddenAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
   }))
   const last = page.at(-1)
   return {
     rows: page,
-    next: rows.length > PAGE_SIZE && last ? `${last.reportCount}:${last.createdAt}:${last.id}` : null,
+    next: rows.length > PAGE_SIZE && last ? `${last.reportCount}:${last.cursorTime}:${last.id}` : null,
   }
 }
 

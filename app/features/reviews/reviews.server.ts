@@ -118,7 +118,11 @@ export async function listReviews(
   db: Db,
   { bookId, sort, page, viewerId }: { bookId: string; sort: ReviewSort; page: number; viewerId?: string },
 ): Promise<ListedReview[]> {
-  const viewer = viewerId ?? ''
+  // A visitor without an account has voted and reported nothing: no per-row lookups for them.
+  const viewerHas = (table: typeof reviewVotes | typeof reviewReports) =>
+    viewerId
+      ? sql<boolean>`exists (select 1 from ${table} where ${table.reviewId} = ${reviews.id} and ${table.userId} = ${viewerId})`
+      : sql<boolean>`false`
   const rows = await db
     .select({
       id: reviews.id,
@@ -128,8 +132,8 @@ export async function listReviews(
       email: user.email,
       userId: reviews.userId,
       helpfulCount: reviews.helpfulCount,
-      votedHelpful: sql<boolean>`exists (select 1 from ${reviewVotes} where ${reviewVotes.reviewId} = ${reviews.id} and ${reviewVotes.userId} = ${viewer})`,
-      reported: sql<boolean>`exists (select 1 from ${reviewReports} where ${reviewReports.reviewId} = ${reviews.id} and ${reviewReports.userId} = ${viewer})`,
+      votedHelpful: viewerHas(reviewVotes),
+      reported: viewerHas(reviewReports),
       createdAt: reviews.createdAt,
       updatedAt: reviews.updatedAt,
     })

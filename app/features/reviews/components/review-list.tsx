@@ -1,5 +1,4 @@
 import { Form, Link } from 'react-router'
-import { StarIcon } from '#app/components/ui/icons.tsx'
 import { REPORT_REASON_MAX, paragraphsOf } from '../review-form.ts'
 
 export type ReviewItem = {
@@ -32,18 +31,22 @@ export function ReviewList({ reviews, canReact }: { reviews: ReviewItem[]; canRe
             className="flex flex-col gap-2 border-b border-slate-200 pb-6 dark:border-gray-700"
           >
             <div className="flex flex-wrap items-center gap-3">
-              <div role="img" aria-label={`Rated ${review.rating} out of 5`} className="flex text-yellow-500">
-                {Array.from({ length: 5 }, (_, index) => (
-                  <StarIcon key={index} filled={index < review.rating} className="size-4" />
-                ))}
-              </div>
+              {/* One element, not five icons: a page of reviews stays a small page (docs/decisions/016). */}
+              <span
+                role="img"
+                aria-label={`Rated ${review.rating} out of 5`}
+                className="text-lg leading-none tracking-wider text-yellow-700 dark:text-yellow-400"
+              >
+                {'★'.repeat(review.rating) + '☆'.repeat(5 - review.rating)}
+              </span>
               <h3 id={`review-${review.id}-title`} className="font-semibold">
                 {review.title || `${review.rating} ${review.rating === 1 ? 'star' : 'stars'}`}
               </h3>
             </div>
             <p className="text-sm text-slate-700 dark:text-slate-300">
-              {review.isOwn ? 'Your review' : review.author} ·{' '}
-              <span className="font-medium text-emerald-800 dark:text-emerald-300">Verified purchase</span> ·{' '}
+              {`${review.isOwn ? 'Your review' : review.author} · `}
+              <span className="font-medium text-emerald-800 dark:text-emerald-300">Verified purchase</span>
+              {' · '}
               <time dateTime={review.createdAt}>{review.createdAt.slice(0, 10)}</time>
             </p>
             {paragraphsOf(review.body).map((paragraph, index) => (
