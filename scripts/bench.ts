@@ -147,7 +147,7 @@ async function prepareReviewedDataDir(): Promise<string> {
       from generate_series(1, ${REVIEWS}) as i, books b where b.slug = ${twinBook}`)
     await database.db.execute(sql`
       insert into reviews (book_id, user_id, rating, title, body, helpful_count, created_at)
-      select b.id, user_id, rating, title, body, helpful_count, created_at
+      select b.id, r.user_id, r.rating, r.title, r.body, r.helpful_count, r.created_at
       from reviews r, books b where b.slug = ${onePageBook}
         and r.book_id = (select id from books where slug = ${twinBook})
       order by r.created_at desc limit 10`)

@@ -2,7 +2,6 @@ import { BookAction } from '#app/components/book-action.tsx'
 import { recordEvent } from '#app/features/analytics/record.server.ts'
 import { bookNotFound } from '#app/features/catalog/book-not-found.server.ts'
 import { data, redirect } from 'react-router'
-import { z } from 'zod'
 import { useNonce } from '#app/components/nonce.tsx'
 import { invalidateCatalog } from '#app/features/catalog/catalog-cache.server.ts'
 import { shownRating } from '#app/features/catalog/rating.ts'
@@ -12,12 +11,15 @@ import { bookJsonLd, scriptSafeJson } from '#app/features/reviews/json-ld.ts'
 import {
   REVIEW_PAGES_MAX,
   REVIEWS_PER_PAGE,
-  ReportFormSchema,
-  ReviewFormSchema,
   parseReviewListParams,
   reviewMessages,
   type ReviewFieldErrors,
 } from '#app/features/reviews/review-form.ts'
+import {
+  ReportFormSchema,
+  ReviewFormSchema,
+  ReviewIdSchema,
+} from '#app/features/reviews/review-form.server.ts'
 import {
   REVIEW_REACTIONS_PER_ACCOUNT,
   REVIEW_WRITES_PER_ACCOUNT,
@@ -125,8 +127,6 @@ async function reviewViewer(
   if (!owns) return { kind: 'not-owner' }
   return { kind: 'owner', ownReview }
 }
-
-const ReviewIdSchema = z.object({ reviewId: z.uuid() })
 
 /**
  * The review forms: write or rewrite one's review, delete it, vote a review helpful, report one. A signed-in

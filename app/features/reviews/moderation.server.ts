@@ -1,10 +1,17 @@
 import { and, desc, eq, gt, isNotNull, isNull, lt, or, sql, type SQL } from 'drizzle-orm'
+import { z } from 'zod'
 import { recordAudit, type Actor } from '#app/features/admin/audit.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
 import { books, reviewReports, reviews, user } from '#app/server/db/schema.server.ts'
 import type { ModerationFilter } from './moderation.ts'
 
 const PAGE_SIZE = 50
+
+/** A moderator's form: hide or restore one review. */
+export const ModerationSchema = z.object({
+  intent: z.enum(['hide', 'restore']),
+  reviewId: z.uuid(),
+})
 
 export type ModeratedReview = {
   id: string

@@ -1,6 +1,7 @@
-import { z } from 'zod'
-
-/** The review form's rules: the form's HTML constraints and the action's schema say the same. */
+/**
+ * The review form's rules, as the form's HTML constraints; review-form.server.ts checks the same in the action
+ * (zod stays out of the browser bundle: it probes for `eval`, which the CSP refuses).
+ */
 export const REVIEW_TITLE_MAX = 120
 export const REVIEW_BODY_MAX = 5000
 export const REPORT_REASON_MAX = 500
@@ -14,28 +15,7 @@ export const reviewMessages = {
   reasonTooLong: `A reason has at most ${REPORT_REASON_MAX} characters.`,
 } as const
 
-/** Line ends as one kind, so that a limit counts what the reader typed whatever their browser sends. */
-const text = (max: number, message: string) =>
-  z
-    .string()
-    .transform((value) => value.replace(/\r\n?/g, '\n').trim())
-    .pipe(z.string().max(max, message))
-
-export const ReviewFormSchema = z.object({
-  rating: z.coerce
-    .number({ message: reviewMessages.ratingMissing })
-    .int(reviewMessages.ratingMissing)
-    .min(1, reviewMessages.ratingMissing)
-    .max(5, reviewMessages.ratingMissing),
-  title: text(REVIEW_TITLE_MAX, reviewMessages.titleTooLong),
-  body: text(REVIEW_BODY_MAX, reviewMessages.bodyTooLong),
-})
-export type ReviewInput = z.infer<typeof ReviewFormSchema>
 export type ReviewFieldErrors = Partial<Record<'rating' | 'title' | 'body', string>>
-
-export const ReportFormSchema = z.object({
-  reason: text(REPORT_REASON_MAX, reviewMessages.reasonTooLong),
-})
 
 /** The orders the book page lists reviews in; anything else in the URL is the default. */
 export const REVIEW_SORTS = ['newest', 'helpful', 'highest', 'lowest'] as const

@@ -9,7 +9,8 @@ import {
   user,
 } from '#app/server/db/schema.server.ts'
 import { hitRateLimit, type RateLimitRule, type RateLimitState } from '#app/server/rate-limit.server.ts'
-import { REVIEWS_PER_PAGE, reviewerName, type ReviewInput, type ReviewSort } from './review-form.ts'
+import type { ReviewInput } from './review-form.server.ts'
+import { REVIEWS_PER_PAGE, reviewerName, type ReviewSort } from './review-form.ts'
 
 const HOUR = 60 * 60 * 1000
 /** Per account: writing, editing or deleting reviews. */

@@ -1,10 +1,13 @@
 import { data, Form, Link, redirect } from 'react-router'
-import { z } from 'zod'
 import { primaryButton } from '#app/components/ui/button-styles.ts'
 import { invalidateCatalog } from '#app/features/catalog/catalog-cache.server.ts'
 import { requireAdmin } from '#app/features/identity/session.server.ts'
 import { MODERATION_FILTERS, type ModerationFilter } from '#app/features/reviews/moderation.ts'
-import { listReviewsForModeration, setReviewHidden } from '#app/features/reviews/moderation.server.ts'
+import {
+  listReviewsForModeration,
+  ModerationSchema,
+  setReviewHidden,
+} from '#app/features/reviews/moderation.server.ts'
 import { paragraphsOf } from '#app/features/reviews/review-form.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import { readForm } from '#app/server/form.server.ts'
@@ -29,11 +32,6 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   const { rows, next } = await listReviewsForModeration(getAppContext(context).db, { filter, after })
   return { filter, reviews: rows, next, isFirstPage: !after }
 }
-
-const ModerationSchema = z.object({
-  intent: z.enum(['hide', 'restore']),
-  reviewId: z.uuid(),
-})
 
 /** Hide or restore a review: audited, and the book's ratings follow (trigger) in the same transaction. */
 export async function action({ request, context, url }: Route.ActionArgs) {
