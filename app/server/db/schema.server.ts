@@ -580,8 +580,9 @@ export const analyticsDailyZeroSearches = pgTable(
   (table) => [primaryKey({ columns: [table.day, table.query] })],
 )
 
-export const REVIEW_TITLE_MAX = 120
-export const REVIEW_BODY_MAX = 5000
+// The same limits as the review form (app/features/reviews/review-form.ts), kept by the database too.
+const REVIEW_TITLE_MAX = 120
+const REVIEW_BODY_MAX = 5000
 
 /**
  * A reader's review of a book they own: one per (user, book). It is shown (`visible`) while its author still
@@ -620,16 +621,30 @@ export const reviews = pgTable(
       .on(table.bookId, table.createdAt.desc().nullsFirst(), table.id.desc().nullsFirst())
       .where(sql`visible`),
     index('reviews_helpful_idx')
-      .on(table.bookId, table.helpfulCount.desc().nullsFirst(), table.createdAt.desc().nullsFirst(), table.id.desc().nullsFirst())
+      .on(
+        table.bookId,
+        table.helpfulCount.desc().nullsFirst(),
+        table.createdAt.desc().nullsFirst(),
+        table.id.desc().nullsFirst(),
+      )
       .where(sql`visible`),
     index('reviews_highest_idx')
-      .on(table.bookId, table.rating.desc().nullsFirst(), table.createdAt.desc().nullsFirst(), table.id.desc().nullsFirst())
+      .on(
+        table.bookId,
+        table.rating.desc().nullsFirst(),
+        table.createdAt.desc().nullsFirst(),
+        table.id.desc().nullsFirst(),
+      )
       .where(sql`visible`),
     index('reviews_lowest_idx')
       .on(table.bookId, table.rating.asc(), table.createdAt.desc().nullsFirst(), table.id.desc().nullsFirst())
       .where(sql`visible`),
     // The moderation page: reported reviews first, newest first.
-    index('reviews_moderation_idx').on(table.reportCount.desc().nullsFirst(), table.createdAt.desc().nullsFirst(), table.id.desc().nullsFirst()),
+    index('reviews_moderation_idx').on(
+      table.reportCount.desc().nullsFirst(),
+      table.createdAt.desc().nullsFirst(),
+      table.id.desc().nullsFirst(),
+    ),
     check('reviews_rating_check', sql`${table.rating} between 1 and 5`),
     check('reviews_title_check', sql`char_length(${table.title}) <= ${sql.raw(String(REVIEW_TITLE_MAX))}`),
     check('reviews_body_check', sql`char_length(${table.body}) <= ${sql.raw(String(REVIEW_BODY_MAX))}`),
@@ -655,7 +670,7 @@ export const reviewVotes = pgTable(
   ],
 )
 
-export const REVIEW_REPORT_REASON_MAX = 500
+const REVIEW_REPORT_REASON_MAX = 500
 
 /** A reader's report of a review to the moderators: one per reader and review. */
 export const reviewReports = pgTable(

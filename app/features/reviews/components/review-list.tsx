@@ -15,7 +15,7 @@ export type ReviewItem = {
 }
 
 const smallButton =
-  'rounded-md border border-slate-400 px-3 py-1 text-sm font-medium text-slate-800 hover:bg-slate-100 dark:border-gray-500 dark:text-slate-100 dark:hover:bg-gray-800'
+  'rounded-md border border-slate-400 px-3 py-1 text-sm font-medium text-slate-800 hover:bg-slate-100 aria-pressed:border-blue-700 aria-pressed:bg-blue-50 dark:border-gray-500 dark:text-slate-100 dark:hover:bg-gray-800 dark:aria-pressed:border-sky-300 dark:aria-pressed:bg-slate-700'
 
 /**
  * One page of reviews. The text is plain: paragraphs split on blank lines, each a <p> whose text React
