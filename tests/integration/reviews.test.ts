@@ -9,7 +9,11 @@ import { listBooks, type BookCard } from '#app/features/catalog/catalog.server.t
 import { readAllBooks } from '#app/features/catalog/catalog-cache.server.ts'
 import { createTestPaymentProvider } from '#app/features/orders/payments.server.ts'
 import { refundOrder, refundOrderAsAdmin } from '#app/features/orders/refunds.server.ts'
-import { REVIEW_WRITES_PER_ACCOUNT, bookRatingsOf } from '#app/features/reviews/reviews.server.ts'
+import {
+  REVIEW_REACTIONS_PER_ACCOUNT,
+  REVIEW_WRITES_PER_ACCOUNT,
+  bookRatingsOf,
+} from '#app/features/reviews/reviews.server.ts'
 import { action as moderationAction, loader as moderationLoader } from '#app/routes/admin/reviews.tsx'
 import BookDetails, { action as bookAction, loader as bookLoader } from '#app/routes/book.tsx'
 import { books, libraryItems, rateLimits, reviews } from '#app/server/db/schema.server.ts'
@@ -289,6 +293,28 @@ describe('writing a review', () => {
 })
 
 describe('reading reviews', () => {
+  test('too many votes and reports in an hour → 429 with Retry-After', async () => {
+    const target = book(14)
+    const author = await createBuyer(database.db, [target.id])
+    await post(target.slug, author.cookie, { intent: 'review', rating: '4', title: 'Fine', body: '' })
+    const [review] = await database.db.select().from(reviews).where(eq(reviews.userId, author.userId))
+    const voter = await createReader(database.db)
+    for (let vote = 1; vote <= REVIEW_REACTIONS_PER_ACCOUNT.limit; vote++)
+      expect(
+        (await post(target.slug, voter.cookie, { intent: 'helpful', reviewId: review!.id })).status,
+      ).toBe(303)
+    const refused = await post(target.slug, voter.cookie, {
+      intent: 'report',
+      reviewId: review!.id,
+      reason: '',
+    })
+    expect(refused.status).toBe(429)
+    expect(Number(refused.headers.get('Retry-After'))).toBeGreaterThan(0)
+    const [after] = await database.db.select().from(reviews).where(eq(reviews.id, review!.id))
+    // An even number of toggles: no vote left, and the refused report was not recorded.
+    expect([after!.helpfulCount, after!.reportCount]).toEqual([0, 0])
+  })
+
   test('helpful votes: one per reader (a second click withdraws it), never on one’s own; the order follows', async () => {
     const target = book(7)
     const author = await createBuyer(database.db, [target.id])

@@ -8,7 +8,7 @@ import {
   reviewVotes,
   user,
 } from '#app/server/db/schema.server.ts'
-import { hitRateLimit, type RateLimitRule, type RateLimitState } from '#app/server/rate-limit.server.ts'
+import type { RateLimitRule } from '#app/server/rate-limit.server.ts'
 import type { ReviewInput } from './review-form.server.ts'
 import { REVIEWS_PER_PAGE, reviewerName, type ReviewSort } from './review-form.ts'
 
@@ -20,10 +20,6 @@ export const REVIEW_REACTIONS_PER_ACCOUNT: RateLimitRule = {
   name: 'review-reactions',
   limit: 60,
   windowMs: HOUR,
-}
-
-export function hitReviewLimit(db: Db, rule: RateLimitRule, userId: string): Promise<RateLimitState> {
-  return hitRateLimit(db, rule, userId)
 }
 
 /** Whether the reader owns the book now (a paid order not refunded: a refund deletes the library item). */
