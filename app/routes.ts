@@ -54,6 +54,7 @@ export default [
     route('analytics', 'routes/admin/analytics.tsx'),
     route('analytics/export.csv', 'routes/admin/analytics-export.ts'),
     route('audit', 'routes/admin/audit.tsx'),
+    route('reviews', 'routes/admin/reviews.tsx'),
   ]),
   route('*', 'routes/not-found.tsx'),
 ] satisfies RouteConfig

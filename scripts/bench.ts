@@ -2,11 +2,18 @@
  * `npm run bench`: throughput and latency of the production build on the embedded database, with autocannon
  * (20 connections, 10 s per scenario, after a 2 s warm-up). Prints numbers; asserts nothing.
  * Targets (issue 3, this 2-core machine): first-time `/` ≥ 1,000 req/s, `/` with a cart ≥ 400 req/s, p99 ≤ 100 ms.
+ * Issue 14: a book page with 10,000 reviews renders as fast as with none (± 10 %): the same book's page on a
+ * store with no reviews, then at once on a second store whose data folder was given 10,000 reviews of it.
  */
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
+import path from 'node:path'
 import autocannon from 'autocannon'
-import { spawnStore, waitUntilReady } from '#tests/store-process.ts'
+import { sql } from 'drizzle-orm'
+import { seedCatalog } from '#app/features/catalog/catalog.server.ts'
+import { seedBooks } from '#app/features/catalog/seed-books.ts'
+import { openDatabase } from '#app/server/db/database.server.ts'
+import { spawnStore, tempDataDir, waitUntilReady } from '#tests/store-process.ts'
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
 if (!fs.existsSync('build/server/index.js') || process.argv.includes('--build')) {
@@ -71,28 +78,121 @@ const scenarios = [
   { name: '/search?q=react', path: '/search?q=react', headers: browserHeaders },
 ]
 
-const rows = []
+type Scenario = { name: string; path: string; headers: Record<string, string> }
+const rows: Record<string, string | number>[] = []
+
+async function measure(baseUrl: string, scenario: Scenario) {
+  const run = (duration: number) =>
+    autocannon({ url: `${baseUrl}${scenario.path}`, connections: 20, duration, headers: scenario.headers })
+  await run(2)
+  const result = await run(seconds)
+  const row = {
+    scenario: scenario.name,
+    'req/s': Math.round(result.requests.average),
+    'p50 ms': result.latency.p50,
+    'p99 ms': result.latency.p99,
+    'non-2xx': result.non2xx,
+    errors: result.errors + result.timeouts,
+  }
+  rows.push(row)
+  return row
+}
+
+const REVIEWS = 10_000
+const seedBook = seedBooks[0]!.slug
+const twinBook = `${seedBook}-reviewed`
+const onePageBook = `${seedBook}-one-page`
+// Rendered for every request (the unknown cookie keeps it out of the host's page cache): the page's own cost.
+const bookPage = (slug: string, reviews: string): Scenario => ({
+  name: `/books/:slug with ${reviews} reviews, rendered every time`,
+  path: `/books/${slug}`,
+  headers: { ...browserHeaders, Cookie: 'bench_bypass=1' },
+})
+// As an anonymous visitor gets it: from the host's page cache (10 s).
+const cachedBookPage = (slug: string, reviews: string): Scenario => ({
+  name: `/books/:slug with ${reviews} reviews, page cache`,
+  path: `/books/${slug}`,
+  headers: browserHeaders,
+})
+
+/**
+ * A data folder with two twins of the first seed book (the same row under other slugs): one with REVIEWS
+ * reviews by as many readers, one with exactly one page of them (10); the trigger keeps their totals. The
+ * pages differ only by their reviews, and are measured on the same store process.
+ */
+async function prepareReviewedDataDir(): Promise<string> {
+  const dataDir = tempDataDir()
+  const dbDir = path.join(dataDir, 'db')
+  fs.mkdirSync(dbDir, { recursive: true })
+  const database = await openDatabase({ kind: 'pglite', dataDir: dbDir })
+  try {
+    await database.migrate()
+    await seedCatalog(database.db)
+    for (const slug of [twinBook, onePageBook])
+      await database.db.execute(sql`
+        insert into books (slug, title, author, description, price_cents, currency, cover_path, cover_alt, rating,
+          best_seller, available, file_size_bytes, topics, level)
+        select ${slug}, title, author, description, price_cents, currency, cover_path, cover_alt, rating,
+          best_seller, available, file_size_bytes, topics, level
+        from books where slug = ${seedBook}`)
+    await database.db.execute(sql`
+      insert into "user" (id, name, email)
+      select 'bench-reviewer-' || i, 'Reader ' || i, 'bench-reviewer-' || i || '@example.com'
+      from generate_series(1, ${REVIEWS}) as i`)
+    await database.db.execute(sql`
+      insert into reviews (book_id, user_id, rating, title, body, helpful_count, created_at)
+      select b.id, 'bench-reviewer-' || i, 1 + (i * 7) % 5, 'Review number ' || i,
+        repeat('A paragraph of a generated review. ', 12) || chr(10) || chr(10) || 'And a second one.',
+        (i * 31) % 50, now() - (i || ' minutes')::interval
+      from generate_series(1, ${REVIEWS}) as i, books b where b.slug = ${twinBook}`)
+    await database.db.execute(sql`
+      insert into reviews (book_id, user_id, rating, title, body, helpful_count, created_at)
+      select b.id, r.user_id, r.rating, r.title, r.body, r.helpful_count, r.created_at
+      from reviews r, books b where b.slug = ${onePageBook}
+        and r.book_id = (select id from books where slug = ${twinBook})
+      order by r.created_at desc limit 10`)
+    await database.db.execute(sql`analyze`)
+  } finally {
+    await database.close()
+  }
+  return dataDir
+}
+
+const onlyReviews = process.argv.includes('--reviews')
+const reviewedDataDir = await prepareReviewedDataDir()
+const ratios: Record<string, string | number>[] = []
 try {
-  for (const scenario of scenarios) {
-    const run = (duration: number) =>
-      autocannon({
-        url: `${store.url}${scenario.path}`,
-        connections: 20,
-        duration,
-        headers: scenario.headers,
+  if (!onlyReviews) for (const scenario of scenarios) await measure(store.url, scenario)
+  await store.stop()
+  const reviewed = await spawnStore({ LOG_LEVEL: 'info', DATA_DIR: reviewedDataDir }, { discardOutput: true })
+  try {
+    await waitUntilReady(reviewed)
+    const page = await (await fetch(`${reviewed.url}/books/${twinBook}`)).text()
+    if (!page.includes(`${REVIEWS.toLocaleString('en-US')} ratings`))
+      throw new Error('the reviewed book page does not show its 10,000 ratings')
+    // Back to back, twice in turn, so that the shared machine's load falls on all alike.
+    const many = REVIEWS.toLocaleString('en-US')
+    for (let round = 0; round < 2; round++) {
+      const none = await measure(reviewed.url, bookPage(seedBook, '0'))
+      const onePage = await measure(reviewed.url, bookPage(onePageBook, '10'))
+      const all = await measure(reviewed.url, bookPage(twinBook, many))
+      ratios.push({
+        round: round + 1,
+        [`${many} ÷ 0`]: (Number(all['req/s']) / Number(none['req/s'])).toFixed(3),
+        [`${many} ÷ 10`]: (Number(all['req/s']) / Number(onePage['req/s'])).toFixed(3),
       })
-    await run(2)
-    const result = await run(seconds)
-    rows.push({
-      scenario: scenario.name,
-      'req/s': Math.round(result.requests.average),
-      'p50 ms': result.latency.p50,
-      'p99 ms': result.latency.p99,
-      'non-2xx': result.non2xx,
-      errors: result.errors + result.timeouts,
-    })
+    }
+    await measure(reviewed.url, cachedBookPage(seedBook, '0'))
+    await measure(reviewed.url, cachedBookPage(twinBook, many))
+  } finally {
+    await reviewed.stop()
   }
 } finally {
   await store.stop()
+  fs.rmSync(path.dirname(reviewedDataDir), { recursive: true, force: true })
 }
 console.table(rows)
+if (ratios.length > 0) {
+  console.log('book page req/s ratios (rendered every time):')
+  console.table(ratios)
+}

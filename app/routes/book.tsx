@@ -1,7 +1,39 @@
 import { BookAction } from '#app/components/book-action.tsx'
 import { recordEvent } from '#app/features/analytics/record.server.ts'
 import { bookNotFound } from '#app/features/catalog/book-not-found.server.ts'
-import { redirect } from 'react-router'
+import { data, redirect } from 'react-router'
+import { useNonce } from '#app/components/nonce.tsx'
+import { invalidateCatalog } from '#app/features/catalog/catalog-cache.server.ts'
+import { shownRating } from '#app/features/catalog/rating.ts'
+import { getSessionUser, requireUser } from '#app/features/identity/session.server.ts'
+import { ReviewsSection, type ReviewViewer } from '#app/features/reviews/components/reviews-section.tsx'
+import { bookJsonLd, scriptSafeJson } from '#app/features/reviews/json-ld.ts'
+import {
+  REVIEW_PAGES_MAX,
+  REVIEWS_PER_PAGE,
+  parseReviewListParams,
+  reviewMessages,
+  type ReviewFieldErrors,
+} from '#app/features/reviews/review-form.ts'
+import {
+  ReportFormSchema,
+  ReviewFormSchema,
+  ReviewIdSchema,
+} from '#app/features/reviews/review-form.server.ts'
+import {
+  REVIEW_REACTIONS_PER_ACCOUNT,
+  REVIEW_WRITES_PER_ACCOUNT,
+  deleteOwnReview,
+  getOwnReview,
+  listReviews,
+  ownsBook,
+  reportReview,
+  saveReview,
+  toggleHelpfulVote,
+} from '#app/features/reviews/reviews.server.ts'
+import { readForm } from '#app/server/form.server.ts'
+import { hitRateLimit, tooManyAttemptsMessage, type RateLimitRule } from '#app/server/rate-limit.server.ts'
+import { passOnRetryAfter } from '#app/sign-in.server.ts'
 import { findRenamedBookSlug, getBookBySlug } from '#app/features/catalog/catalog.server.ts'
 import { BookBadges } from '#app/features/catalog/components/book-badges.tsx'
 import { BookCover } from '#app/features/catalog/components/book-cover.tsx'
@@ -22,10 +54,13 @@ export const meta: Route.MetaFunction = ({ loaderData }) =>
       ]
     : [{ title: 'Book not found — CodeBook' }]
 
+/** A refused review post's Retry-After (429) reaches the browser. */
+export const headers: Route.HeadersFunction = passOnRetryAfter
+
 export async function loader({ params, context, request, url }: Route.LoaderArgs) {
   const { db } = getAppContext(context)
   const slug = params.slug.toLowerCase()
-  const book = await getBookBySlug(db, slug)
+  const [book, user] = await Promise.all([getBookBySlug(db, slug), getSessionUser({ request, context })])
   if (!book) {
     // A book renamed in the back office keeps its old URL, permanently moved.
     const renamed = await findRenamedBookSlug(db, slug)
@@ -43,57 +78,206 @@ export async function loader({ params, context, request, url }: Route.LoaderArgs
     recordEvent(getAppContext(context), request, { name: 'view_item', bookId: book.id })
   // The Markdown is parsed here, on the server: the page gets plain data to render, the browser no parser.
   const { description, ...rest } = book
+  const rating = shownRating(book)
+  // The totals are the book's own columns (kept on write): one page of rows is all this page reads.
+  const pages = Math.min(REVIEW_PAGES_MAX, Math.max(1, Math.ceil(book.ratingCount / REVIEWS_PER_PAGE)))
+  const list = parseReviewListParams(url.searchParams)
+  const page = Math.min(list.page, pages)
+  const viewerId = user && !user.isGuest ? user.id : undefined
+  const [reviews, viewer] = await Promise.all([
+    book.ratingCount > 0
+      ? listReviews(db, { bookId: book.id, sort: list.sort, page, viewerId })
+      : Promise.resolve([]),
+    reviewViewer(
+      db,
+      viewerId,
+      book.id,
+      `/login?${new URLSearchParams({ redirectTo: `/books/${book.slug}` })}`,
+    ),
+  ])
+  const bookUrl = `${url.origin}/books/${book.slug}`
   return {
     book: rest,
     descriptionBlocks: parseMarkdown(description),
     summary: plainText(description),
     formats,
     sampleSizeBytes: sample?.sizeBytes ?? null,
+    rating,
+    histogram: book.ratingHistogram,
+    reviews,
+    sort: list.sort,
+    page,
+    pages,
+    viewer,
+    bookUrl,
   }
 }
 
-export default function BookDetails({ loaderData }: Route.ComponentProps) {
-  const { book, descriptionBlocks, formats, sampleSizeBytes } = loaderData
+async function reviewViewer(
+  db: Parameters<typeof ownsBook>[0],
+  userId: string | undefined,
+  bookId: string,
+  loginTo: string,
+): Promise<ReviewViewer> {
+  if (!userId) return { kind: 'signed-out', loginTo }
+  const [owns, ownReview] = await Promise.all([
+    ownsBook(db, userId, bookId),
+    getOwnReview(db, userId, bookId),
+  ])
+  if (!owns) return { kind: 'not-owner' }
+  return { kind: 'owner', ownReview }
+}
+
+/**
+ * The review forms: write or rewrite one's review, delete it, vote a review helpful, report one. A signed-in
+ * account only (others are sent to log in); writing needs the book in one's library (a 403 says why).
+ */
+export async function action({ params, context, request, url }: Route.ActionArgs) {
+  const { db } = getAppContext(context)
+  const user = await requireUser({ request, context, url })
+  const book = await getBookBySlug(db, params.slug.toLowerCase())
+  if (!book) throw bookNotFound()
+  const form = await readForm(request)
+  const field = (name: string) => {
+    const value = form.get(name)
+    return typeof value === 'string' ? value : ''
+  }
+  const backToReviews = () => redirect(`/books/${book.slug}${url.search}#reviews`, 303)
+  const limited = async (rule: RateLimitRule) => {
+    const limit = await hitRateLimit(db, rule, user.id)
+    if (limit.allowed) return null
+    return data(
+      { formError: tooManyAttemptsMessage(limit.retryAfterSeconds) },
+      { status: 429, headers: { 'Retry-After': String(limit.retryAfterSeconds) } },
+    )
+  }
+  switch (field('intent')) {
+    case 'review': {
+      if (!(await ownsBook(db, user.id, book.id)))
+        return data({ formError: reviewMessages.notOwner }, { status: 403 })
+      // What was typed comes back with the errors (cut to a little over the limits), so nothing is lost.
+      const values = { rating: field('rating'), title: field('title'), body: field('body') }
+      const parsed = ReviewFormSchema.safeParse(values)
+      if (!parsed.success) {
+        const fieldErrors: ReviewFieldErrors = {}
+        for (const issue of parsed.error.issues) {
+          const name = issue.path[0] as keyof ReviewFieldErrors
+          fieldErrors[name] ??= issue.message
+        }
+        const shown = {
+          rating: values.rating.slice(0, 1),
+          title: values.title.slice(0, 1000),
+          body: values.body.slice(0, 20_000),
+        }
+        return data({ fieldErrors, values: shown }, { status: 400 })
+      }
+      const refused = await limited(REVIEW_WRITES_PER_ACCOUNT)
+      if (refused) return refused
+      await saveReview(db, { userId: user.id, bookId: book.id, input: parsed.data })
+      invalidateCatalog(db)
+      return backToReviews()
+    }
+    case 'delete-review': {
+      const refused = await limited(REVIEW_WRITES_PER_ACCOUNT)
+      if (refused) return refused
+      if (await deleteOwnReview(db, user.id, book.id)) invalidateCatalog(db)
+      return backToReviews()
+    }
+    case 'helpful':
+    case 'report': {
+      const target = ReviewIdSchema.safeParse({ reviewId: field('reviewId') })
+      if (!target.success) return data({ formError: 'This review could not be found.' }, { status: 400 })
+      const report = ReportFormSchema.safeParse({ reason: field('reason') })
+      if (!report.success)
+        return data(
+          { formError: report.error.issues[0]?.message ?? 'Please check the reason.' },
+          { status: 400 },
+        )
+      const refused = await limited(REVIEW_REACTIONS_PER_ACCOUNT)
+      if (refused) return refused
+      const { reviewId } = target.data
+      const result =
+        field('intent') === 'helpful'
+          ? await toggleHelpfulVote(db, user.id, reviewId)
+          : await reportReview(db, { userId: user.id, reviewId, reason: report.data.reason })
+      if (result === 'not-found')
+        return data({ formError: 'This review is no longer shown.' }, { status: 404 })
+      if (result === 'own-review')
+        return data({ formError: 'You cannot vote on or report your own review.' }, { status: 400 })
+      return backToReviews()
+    }
+    default:
+      return data({ formError: 'This form could not be read. Please reload the page.' }, { status: 400 })
+  }
+}
+
+export default function BookDetails({ loaderData, actionData }: Route.ComponentProps) {
+  const { book, descriptionBlocks, formats, sampleSizeBytes, rating } = loaderData
+  const nonce = useNonce()
   return (
-    <article
-      id={`book-${book.id}`}
-      className="mx-auto grid max-w-6xl gap-10 px-4 py-12 md:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]"
-    >
-      <BookCover
-        cover={book.cover}
-        coverPath={book.coverPath}
-        alt={book.coverAlt}
-        sizes="(min-width: 768px) 384px, min(384px, 100vw - 2rem)"
-        eager
-        className="mx-auto h-auto w-full max-w-sm rounded-lg shadow-lg"
+    <>
+      <article
+        id={`book-${book.id}`}
+        className="mx-auto grid max-w-6xl gap-10 px-4 py-12 md:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]"
+      >
+        <BookCover
+          cover={book.cover}
+          coverPath={book.coverPath}
+          alt={book.coverAlt}
+          sizes="(min-width: 768px) 384px, min(384px, 100vw - 2rem)"
+          eager
+          className="mx-auto h-auto w-full max-w-sm rounded-lg shadow-lg"
+        />
+        <div className="flex flex-col gap-5">
+          <div>
+            <h1 className="text-4xl font-bold">{book.title}</h1>
+            <p className="mt-2 text-lg text-slate-600 dark:text-slate-300">by {book.author}</p>
+          </div>
+          <Description blocks={descriptionBlocks} />
+          <StarRating rating={rating} />
+          <BookBadges bestSeller={book.bestSeller} available={book.available} formats={formats} />
+          <p className="text-3xl font-semibold">
+            <span className="sr-only">Price: </span>
+            {formatPrice(book.priceCents, book.currency)}
+          </p>
+          <div className="flex flex-wrap items-center gap-x-6 gap-y-3">
+            <BookAction bookId={book.id} size="large" />
+            {sampleSizeBytes ? (
+              // No `download` attribute: Content-Disposition saves the file; an error answer is then shown
+              // as a page instead of ending as a failed download (see routes/library.tsx).
+              <a
+                href={`/books/${book.slug}/sample.pdf`}
+                className="font-medium text-blue-700 underline underline-offset-4 dark:text-sky-300"
+              >
+                Free sample: the first chapter (PDF, {formatFileSize(sampleSizeBytes)})
+              </a>
+            ) : null}
+          </div>
+        </div>
+      </article>
+      <ReviewsSection
+        slug={book.slug}
+        rating={rating}
+        histogram={loaderData.histogram}
+        reviews={loaderData.reviews}
+        sort={loaderData.sort}
+        page={loaderData.page}
+        pages={loaderData.pages}
+        viewer={loaderData.viewer}
+        actionData={actionData}
       />
-      <div className="flex flex-col gap-5">
-        <div>
-          <h1 className="text-4xl font-bold">{book.title}</h1>
-          <p className="mt-2 text-lg text-slate-600 dark:text-slate-300">by {book.author}</p>
-        </div>
-        <Description blocks={descriptionBlocks} />
-        <StarRating rating={book.rating} />
-        <BookBadges bestSeller={book.bestSeller} available={book.available} formats={formats} />
-        <p className="text-3xl font-semibold">
-          <span className="sr-only">Price: </span>
-          {formatPrice(book.priceCents, book.currency)}
-        </p>
-        <div className="flex flex-wrap items-center gap-x-6 gap-y-3">
-          <BookAction bookId={book.id} size="large" />
-          {sampleSizeBytes ? (
-            // No `download` attribute: Content-Disposition saves the file; an error answer is then shown
-            // as a page instead of ending as a failed download (see routes/library.tsx).
-            <a
-              href={`/books/${book.slug}/sample.pdf`}
-              className="font-medium text-blue-700 underline underline-offset-4 dark:text-sky-300"
-            >
-              Free sample: the first chapter (PDF, {formatFileSize(sampleSizeBytes)})
-            </a>
-          ) : null}
-        </div>
-      </div>
-    </article>
+      {/* Structured data for search engines; `<` is escaped in it, so review text cannot end the script. */}
+      <script
+        type="application/ld+json"
+        nonce={nonce}
+        // Made from the loader data the page already has, so that the review text is not sent once more.
+        dangerouslySetInnerHTML={{
+          __html: scriptSafeJson(
+            bookJsonLd({ ...book, url: loaderData.bookUrl }, rating, loaderData.reviews),
+          ),
+        }}
+      />
+    </>
   )
 }
 

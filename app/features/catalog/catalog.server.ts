@@ -19,6 +19,8 @@ export const cardColumns = {
   coverAlt: books.coverAlt,
   cover: books.cover,
   rating: books.rating,
+  ratingCount: books.ratingCount,
+  ratingSum: books.ratingSum,
   available: books.available,
 }
 

@@ -25,6 +25,7 @@ const sections = [
   { to: '/admin/books', label: 'Books', end: false },
   { to: '/admin/orders', label: 'Orders', end: false },
   { to: '/admin/analytics', label: 'Analytics', end: false },
+  { to: '/admin/reviews', label: 'Reviews', end: false },
   { to: '/admin/audit', label: 'Audit log', end: false },
 ]
 

@@ -3,6 +3,7 @@ import type { ReactNode } from 'react'
 import type { BookCard as BookCardData } from '../catalog.server.ts'
 import { formatPrice } from '../format.ts'
 import { BookCover } from './book-cover.tsx'
+import { shownRating } from '../rating.ts'
 import { StarRating } from './star-rating.tsx'
 
 /**
@@ -49,7 +50,7 @@ export function BookCard({
           </Link>
         </Heading>
         <p className="line-clamp-3 text-slate-600 dark:text-slate-300">{book.description}</p>
-        <StarRating rating={book.rating} />
+        <StarRating rating={shownRating(book)} />
         <div className="mt-auto flex items-center justify-between pt-2">
           <p className="text-2xl">
             <span className="sr-only">Price: </span>

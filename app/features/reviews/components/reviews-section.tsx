@@ -1,0 +1,137 @@
+import { Form, Link } from 'react-router'
+import { primaryButton } from '#app/components/ui/button-styles.ts'
+import { StarRating } from '#app/features/catalog/components/star-rating.tsx'
+import type { ShownRating } from '#app/features/catalog/rating.ts'
+import { REVIEW_SORTS, reviewSortLabels, type ReviewFieldErrors, type ReviewSort } from '../review-form.ts'
+import { RatingHistogram } from './rating-histogram.tsx'
+import { ReviewForm, type ReviewFormValues } from './review-form.tsx'
+import { ReviewList, ReviewPages, type ReviewItem } from './review-list.tsx'
+
+/** Who is looking, as far as reviewing goes. */
+export type ReviewViewer =
+  | { kind: 'signed-out'; loginTo: string }
+  | { kind: 'not-owner' }
+  | {
+      kind: 'owner'
+      ownReview: { rating: number; title: string; body: string; hiddenByModerator: boolean } | null
+    }
+
+export type ReviewActionData = {
+  formError?: string
+  fieldErrors?: ReviewFieldErrors
+  values?: ReviewFormValues
+}
+
+export function ReviewsSection({
+  slug,
+  rating,
+  histogram,
+  reviews,
+  sort,
+  page,
+  pages,
+  viewer,
+  actionData,
+}: {
+  slug: string
+  rating: ShownRating
+  histogram: number[]
+  reviews: ReviewItem[]
+  sort: ReviewSort
+  page: number
+  pages: number
+  viewer: ReviewViewer
+  actionData?: ReviewActionData
+}) {
+  const linkTo = (to: number) =>
+    `/books/${slug}?${new URLSearchParams({ ...(sort === 'newest' ? {} : { sort }), page: String(to) })}#reviews`
+  return (
+    <section aria-labelledby="reviews-heading" id="reviews" className="mx-auto max-w-6xl px-4 pb-16">
+      <h2 id="reviews-heading" className="mb-6 text-2xl font-semibold">
+        Reader reviews
+      </h2>
+      <div className="grid gap-10 md:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
+        <div className="flex flex-col gap-6">
+          {rating.count > 0 ? (
+            <>
+              <StarRating rating={rating} />
+              <RatingHistogram histogram={histogram} total={rating.count} />
+            </>
+          ) : (
+            <p>No reader has reviewed this book yet.</p>
+          )}
+          <div className="flex flex-col gap-3">
+            <h3 id="your-review-heading" className="text-lg font-semibold">
+              {viewer.kind === 'owner' && viewer.ownReview ? 'Your review' : 'Review this book'}
+            </h3>
+            <YourReview viewer={viewer} actionData={actionData} />
+          </div>
+        </div>
+        <div className="flex flex-col gap-6">
+          {actionData?.formError && viewer.kind !== 'owner' ? (
+            <p role="alert" className="font-medium text-red-700 dark:text-red-300">
+              {actionData.formError}
+            </p>
+          ) : null}
+          {rating.count > 0 ? (
+            <Form method="get" preventScrollReset className="flex flex-wrap items-end gap-3">
+              <div className="flex flex-col gap-1">
+                <label htmlFor="reviews-sort" className="text-sm font-medium">
+                  Sort reviews by
+                </label>
+                <select
+                  id="reviews-sort"
+                  name="sort"
+                  defaultValue={sort}
+                  className="rounded-lg border border-slate-400 bg-white px-3 py-2 text-slate-900 dark:border-gray-500 dark:bg-gray-900 dark:text-slate-100"
+                >
+                  {REVIEW_SORTS.map((option) => (
+                    <option key={option} value={option}>
+                      {reviewSortLabels[option]}
+                    </option>
+                  ))}
+                </select>
+              </div>
+              <button type="submit" className={primaryButton}>
+                Sort
+              </button>
+            </Form>
+          ) : null}
+          <ReviewList reviews={reviews} canReact={viewer.kind !== 'signed-out'} />
+          <ReviewPages page={page} pages={pages} linkTo={linkTo} />
+        </div>
+      </div>
+    </section>
+  )
+}
+
+function YourReview({ viewer, actionData }: { viewer: ReviewViewer; actionData?: ReviewActionData }) {
+  if (viewer.kind === 'signed-out')
+    return (
+      <p>
+        Readers who bought this book can review it.{' '}
+        <Link to={viewer.loginTo} className="text-blue-700 underline dark:text-sky-300">
+          Log in to review it
+        </Link>
+        .
+      </p>
+    )
+  if (viewer.kind === 'not-owner')
+    return <p>Only readers who bought this book can review it: reviews here are all verified purchases.</p>
+  const own = viewer.ownReview
+  return (
+    <>
+      {own?.hiddenByModerator ? (
+        <p className="text-sm text-slate-700 dark:text-slate-300">
+          A moderator has hidden your review from the store.
+        </p>
+      ) : null}
+      <ReviewForm
+        editing={Boolean(own)}
+        values={actionData?.values ?? own ?? {}}
+        fieldErrors={actionData?.fieldErrors}
+        formError={actionData?.formError}
+      />
+    </>
+  )
+}

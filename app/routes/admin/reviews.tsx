@@ -1,0 +1,169 @@
+import { data, Form, Link, redirect } from 'react-router'
+import { primaryButton } from '#app/components/ui/button-styles.ts'
+import { invalidateCatalog } from '#app/features/catalog/catalog-cache.server.ts'
+import { requireAdmin } from '#app/features/identity/session.server.ts'
+import { MODERATION_FILTERS, type ModerationFilter } from '#app/features/reviews/moderation.ts'
+import {
+  listReviewsForModeration,
+  ModerationSchema,
+  setReviewHidden,
+} from '#app/features/reviews/moderation.server.ts'
+import { paragraphsOf } from '#app/features/reviews/review-form.ts'
+import { getAppContext } from '#app/server/context.server.ts'
+import { readForm } from '#app/server/form.server.ts'
+import type { Route } from './+types/reviews'
+
+export const meta: Route.MetaFunction = () => [
+  { title: 'Reviews — Back office — CodeBook' },
+  { name: 'robots', content: 'noindex' },
+]
+
+const filterLabels: Record<ModerationFilter, string> = {
+  reported: 'Reported',
+  hidden: 'Hidden by a moderator',
+  all: 'All reviews',
+}
+
+export async function loader({ request, context, url }: Route.LoaderArgs) {
+  await requireAdmin({ request, context })
+  const rawFilter = url.searchParams.get('filter')
+  const filter = MODERATION_FILTERS.find((known) => known === rawFilter) ?? 'reported'
+  const after = url.searchParams.get('after')
+  const { rows, next } = await listReviewsForModeration(getAppContext(context).db, { filter, after })
+  return { filter, reviews: rows, next, isFirstPage: !after }
+}
+
+/** Hide or restore a review: audited, and the book's ratings follow (trigger) in the same transaction. */
+export async function action({ request, context, url }: Route.ActionArgs) {
+  const admin = await requireAdmin({ request, context })
+  const { db } = getAppContext(context)
+  const form = await readForm(request)
+  const parsed = ModerationSchema.safeParse({ intent: form.get('intent'), reviewId: form.get('reviewId') })
+  if (!parsed.success) return data({ message: 'This action could not be read. Please reload the page.' }, 400)
+  const changed = await setReviewHidden(db, {
+    reviewId: parsed.data.reviewId,
+    hidden: parsed.data.intent === 'hide',
+    actor: { id: admin.id, email: admin.email },
+  })
+  if (!changed)
+    return data({ message: 'This review was already changed or is gone. The list is up to date now.' }, 409)
+  invalidateCatalog(db)
+  return redirect(`/admin/reviews${url.search}`, 303)
+}
+
+export default function AdminReviews({ loaderData, actionData }: Route.ComponentProps) {
+  const { filter, reviews, next, isFirstPage } = loaderData
+  const pageLink = (after?: string) =>
+    `/admin/reviews?${new URLSearchParams({ filter, ...(after ? { after } : {}) })}`
+  return (
+    <section aria-labelledby="reviews-heading">
+      <h1 id="reviews-heading" className="mb-6 text-2xl font-semibold">
+        Reviews
+      </h1>
+      <Form method="get" className="mb-6 flex flex-wrap items-end gap-3">
+        <div className="flex flex-col gap-1">
+          <label htmlFor="reviews-filter" className="text-sm font-medium">
+            Show
+          </label>
+          <select
+            id="reviews-filter"
+            name="filter"
+            defaultValue={filter}
+            className="rounded-lg border border-slate-400 bg-white px-3 py-2 text-slate-900 dark:border-gray-500 dark:bg-gray-900 dark:text-slate-100"
+          >
+            {MODERATION_FILTERS.map((option) => (
+              <option key={option} value={option}>
+                {filterLabels[option]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="submit" className={primaryButton}>
+          Show
+        </button>
+      </Form>
+      {actionData?.message ? (
+        <p role="alert" className="mb-4 font-medium text-red-700 dark:text-red-300">
+          {actionData.message}
+        </p>
+      ) : null}
+      {reviews.length === 0 ? (
+        <p>{filter === 'reported' ? 'No reported reviews.' : 'No reviews.'}</p>
+      ) : (
+        <ol className="flex flex-col gap-4">
+          {reviews.map((review) => (
+            <li key={review.id}>
+              <article
+                aria-labelledby={`moderated-${review.id}`}
+                className="flex flex-col gap-2 rounded-lg border border-slate-300 p-4 dark:border-gray-600"
+              >
+                <h2 id={`moderated-${review.id}`} className="font-semibold">
+                  {review.title || '(no title)'} — {review.rating} of 5 stars
+                </h2>
+                <p className="text-sm text-slate-700 dark:text-slate-300">
+                  On{' '}
+                  <Link
+                    to={`/books/${review.bookSlug}#reviews`}
+                    className="text-blue-700 underline dark:text-sky-300"
+                  >
+                    {review.bookTitle}
+                  </Link>{' '}
+                  by {review.authorEmail} ·{' '}
+                  <time dateTime={review.createdAt}>{review.createdAt.slice(0, 10)}</time>
+                </p>
+                <p className="text-sm">
+                  Status:{' '}
+                  <strong>
+                    {review.hiddenAt
+                      ? 'hidden by a moderator'
+                      : review.unowned
+                        ? 'hidden (the buyer was refunded)'
+                        : 'shown'}
+                  </strong>{' '}
+                  · Reports: {review.reportCount}
+                </p>
+                {review.reasons.length > 0 ? (
+                  <ul className="list-inside list-disc text-sm">
+                    {review.reasons.map((reason, index) => (
+                      <li key={index}>{reason}</li>
+                    ))}
+                  </ul>
+                ) : null}
+                {paragraphsOf(review.body).map((paragraph, index) => (
+                  <p key={index} className="whitespace-pre-line">
+                    {paragraph}
+                  </p>
+                ))}
+                <Form method="post">
+                  <input type="hidden" name="reviewId" value={review.id} />
+                  <button
+                    type="submit"
+                    name="intent"
+                    value={review.hiddenAt ? 'restore' : 'hide'}
+                    className={primaryButton}
+                  >
+                    {review.hiddenAt ? 'Restore review' : 'Hide review'}
+                  </button>
+                </Form>
+              </article>
+            </li>
+          ))}
+        </ol>
+      )}
+      <nav aria-label="Review list pages" className="mt-6 flex gap-4">
+        {!isFirstPage && (
+          <Link to={pageLink()} className="text-blue-700 underline dark:text-sky-300">
+            First page
+          </Link>
+        )}
+        {next !== null && (
+          <Link to={pageLink(next)} className="text-blue-700 underline dark:text-sky-300">
+            Next page
+          </Link>
+        )}
+      </nav>
+    </section>
+  )
+}
+
+export { GeneralErrorBoundary as ErrorBoundary } from '#app/components/error-boundary.tsx'
