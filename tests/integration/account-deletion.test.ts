@@ -3,15 +3,18 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { addToCart, requireUserCart } from '#app/features/cart/cart.server.ts'
 import { listBooks } from '#app/features/catalog/catalog.server.ts'
 import { tombstoneEmail } from '#app/features/identity/account-deletion.server.ts'
+import { saveReview, toggleHelpfulVote } from '#app/features/reviews/reviews.server.ts'
 import { action as deleteAction, loader as deleteLoader } from '#app/routes/account-delete.tsx'
 import { loader as exportLoader } from '#app/routes/account-export.ts'
 import {
   account,
+  books,
   carts,
   emailOutbox,
   libraryItems,
   orderItems,
   orders,
+  reviews,
   session,
   user,
 } from '#app/server/db/schema.server.ts'
@@ -98,6 +101,12 @@ describe('deleting my account', () => {
     const buyer = await createBuyer(database.db, [bookIds[0]!])
     const cartId = await requireUserCart(database.db, buyer.userId)
     await addToCart(database.db, cartId, bookIds[1]!)
+    // Their review of the book, and their helpful vote on another buyer's review of it.
+    const other = await createBuyer(database.db, [bookIds[0]!])
+    const input = { rating: 5, title: 'Mine', body: 'Personal words.' }
+    await saveReview(database.db, { userId: buyer.userId, bookId: bookIds[0]!, input })
+    const theirs = await saveReview(database.db, { userId: other.userId, bookId: bookIds[0]!, input })
+    await toggleHelpfulVote(database.db, buyer.userId, theirs.id)
     const answer = (await postDelete(buyer.cookie, { intent: 'delete', password: testPassword })) as Response
     expect(answer.status).toBe(303)
     expect(answer.headers.get('Location')).toBe('/login?deleted=1')
@@ -108,6 +117,14 @@ describe('deleting my account', () => {
     expect(tombstone).toMatchObject({ email: tombstoneEmail(buyer.userId), name: '', emailVerified: false })
     expect(await database.db.select().from(session).where(eq(session.userId, buyer.userId))).toEqual([])
     expect(await database.db.select().from(account).where(eq(account.userId, buyer.userId))).toEqual([])
+    expect(await database.db.select().from(reviews).where(eq(reviews.userId, buyer.userId))).toEqual([])
+    const [left] = await database.db.select().from(reviews).where(eq(reviews.id, theirs.id))
+    expect(left).toMatchObject({ helpfulCount: 0 })
+    const [book] = await database.db
+      .select({ count: books.ratingCount })
+      .from(books)
+      .where(eq(books.id, bookIds[0]!))
+    expect(book?.count).toBe(1)
     expect(await database.db.select().from(carts).where(eq(carts.userId, buyer.userId))).toEqual([])
     expect(
       await database.db.select().from(libraryItems).where(eq(libraryItems.userId, buyer.userId)),
@@ -158,6 +175,11 @@ describe('deleting my account', () => {
 describe('exporting my data', () => {
   test('a JSON download of the profile, orders, library and sign-in methods; no tokens or card numbers', async () => {
     const buyer = await createBuyer(database.db, [bookIds[2]!])
+    await saveReview(database.db, {
+      userId: buyer.userId,
+      bookId: bookIds[2]!,
+      input: { rating: 4, title: 'Good', body: 'Clear chapters.' },
+    })
     const response = await exportLoader(
       routeArgs({ db: database.db, path: '/account/export.json', cookie: buyer.cookie }),
     )
@@ -180,7 +202,9 @@ describe('exporting my data', () => {
     expect(body.orders[0].lines).toHaveLength(1)
     expect(body.library).toHaveLength(1)
     expect(body.library[0]).toMatchObject({ downloadCount: 0 })
-    expect(body.reviews).toEqual([])
+    expect(body.reviews).toEqual([
+      expect.objectContaining({ rating: 4, title: 'Good', body: 'Clear chapters.', shown: true }),
+    ])
     expect(text).not.toMatch(/4242424242424242|password"\s*:\s*"|token|argon2/i)
   })
 

@@ -1,4 +1,5 @@
-import { and, asc, eq, inArray } from 'drizzle-orm'
+import { and, asc, eq, inArray, sql } from 'drizzle-orm'
+import { invalidateCatalog } from '#app/features/catalog/catalog-cache.server.ts'
 import { z } from 'zod'
 import type { AppContext } from '#app/server/context.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
@@ -9,6 +10,9 @@ import {
   libraryItems,
   orderItems,
   orders,
+  reviewReports,
+  reviews,
+  reviewVotes,
   session,
   user,
   verification,
@@ -133,8 +137,9 @@ export async function confirmAndDeleteAccount(
 
 /**
  * One transaction: the confirmation mail is queued to the address the account had, then everything personal
- * goes — sessions, password and provider links, the cart, the library (its download counts), pending email
- * verifications — and the user row is kept as a tombstone (`deleted-<id>@invalid`, no name) because its
+ * goes — sessions, password and provider links, the cart, the library (its download counts), the reader's
+ * reviews (the books' ratings follow by trigger) and their helpful votes and reports (the counts they added
+ * taken back), pending email verifications — and the user row is kept as a tombstone (`deleted-<id>@invalid`, no name) because its
  * orders are kept for accounting and reference it.
  */
 export async function deleteAccount(app: AppContext, { userId, email }: { userId: string; email: string }) {
@@ -145,6 +150,25 @@ export async function deleteAccount(app: AppContext, { userId, email }: { userId
     await tx.delete(account).where(eq(account.userId, userId))
     await tx.delete(carts).where(eq(carts.userId, userId))
     await tx.delete(libraryItems).where(eq(libraryItems.userId, userId))
+    const voted = tx
+      .select({ id: reviewVotes.reviewId })
+      .from(reviewVotes)
+      .where(eq(reviewVotes.userId, userId))
+    await tx
+      .update(reviews)
+      .set({ helpfulCount: sql`greatest(${reviews.helpfulCount} - 1, 0)` })
+      .where(inArray(reviews.id, voted))
+    await tx.delete(reviewVotes).where(eq(reviewVotes.userId, userId))
+    const reported = tx
+      .select({ id: reviewReports.reviewId })
+      .from(reviewReports)
+      .where(eq(reviewReports.userId, userId))
+    await tx
+      .update(reviews)
+      .set({ reportCount: sql`greatest(${reviews.reportCount} - 1, 0)` })
+      .where(inArray(reviews.id, reported))
+    await tx.delete(reviewReports).where(eq(reviewReports.userId, userId))
+    await tx.delete(reviews).where(eq(reviews.userId, userId))
     await tx.delete(verification).where(eq(verification.identifier, email))
     await tx
       .update(user)
@@ -158,6 +182,8 @@ export async function deleteAccount(app: AppContext, { userId, email }: { userId
       })
       .where(eq(user.id, userId))
   })
+  // The reader's reviews were in the books' ratings that cards show.
+  invalidateCatalog(app.db)
   app.kickOutbox()
 }
 
@@ -217,6 +243,21 @@ export async function exportAccountData(db: Db, userId: string, now = new Date()
     .innerJoin(books, eq(books.id, libraryItems.bookId))
     .where(eq(libraryItems.userId, userId))
     .orderBy(asc(libraryItems.acquiredAt))
+  const reviewRows = await db
+    .select({
+      book: books.title,
+      rating: reviews.rating,
+      title: reviews.title,
+      body: reviews.body,
+      helpfulVotes: reviews.helpfulCount,
+      shown: reviews.visible,
+      createdAt: reviews.createdAt,
+      updatedAt: reviews.updatedAt,
+    })
+    .from(reviews)
+    .innerJoin(books, eq(books.id, reviews.bookId))
+    .where(eq(reviews.userId, userId))
+    .orderBy(asc(reviews.createdAt))
   const providers = await db
     .select({ providerId: account.providerId, linkedAt: account.createdAt })
     .from(account)
@@ -234,7 +275,6 @@ export async function exportAccountData(db: Db, userId: string, now = new Date()
       lines: lines.filter((line) => line.orderId === id).map(({ orderId: _orderId, ...line }) => line),
     })),
     library,
-    // The store has no reviews yet; the key is here so that the file's shape does not change when it has.
-    reviews: [],
+    reviews: reviewRows,
   }
 }
