@@ -1,5 +1,6 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm'
+import { and, asc, eq, inArray } from 'drizzle-orm'
 import { invalidateCatalog } from '#app/features/catalog/catalog-cache.server.ts'
+import { deleteReaderReviews } from '#app/features/reviews/reviews.server.ts'
 import { z } from 'zod'
 import type { AppContext } from '#app/server/context.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
@@ -10,9 +11,7 @@ import {
   libraryItems,
   orderItems,
   orders,
-  reviewReports,
   reviews,
-  reviewVotes,
   session,
   user,
   verification,
@@ -150,25 +149,7 @@ export async function deleteAccount(app: AppContext, { userId, email }: { userId
     await tx.delete(account).where(eq(account.userId, userId))
     await tx.delete(carts).where(eq(carts.userId, userId))
     await tx.delete(libraryItems).where(eq(libraryItems.userId, userId))
-    const voted = tx
-      .select({ id: reviewVotes.reviewId })
-      .from(reviewVotes)
-      .where(eq(reviewVotes.userId, userId))
-    await tx
-      .update(reviews)
-      .set({ helpfulCount: sql`greatest(${reviews.helpfulCount} - 1, 0)` })
-      .where(inArray(reviews.id, voted))
-    await tx.delete(reviewVotes).where(eq(reviewVotes.userId, userId))
-    const reported = tx
-      .select({ id: reviewReports.reviewId })
-      .from(reviewReports)
-      .where(eq(reviewReports.userId, userId))
-    await tx
-      .update(reviews)
-      .set({ reportCount: sql`greatest(${reviews.reportCount} - 1, 0)` })
-      .where(inArray(reviews.id, reported))
-    await tx.delete(reviewReports).where(eq(reviewReports.userId, userId))
-    await tx.delete(reviews).where(eq(reviews.userId, userId))
+    await deleteReaderReviews(tx, userId)
     await tx.delete(verification).where(eq(verification.identifier, email))
     await tx
       .update(user)

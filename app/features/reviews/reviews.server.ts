@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm'
 import type { Db } from '#app/server/db/database.server.ts'
 import {
   books,
@@ -225,4 +225,26 @@ export async function bookRatingsOf(db: Db, bookId: string) {
     .where(eq(books.id, bookId))
     .limit(1)
   return row
+}
+
+type Transaction = Parameters<Parameters<Db['transaction']>[0]>[0]
+
+/**
+ * A reader's whole footprint in reviews, for deleting their account: their helpful votes and reports (the
+ * counts they added to others' reviews taken back), then their own reviews (the books' ratings follow by
+ * trigger).
+ */
+export async function deleteReaderReviews(tx: Transaction, userId: string): Promise<void> {
+  for (const [table, counter] of [
+    [reviewVotes, 'helpfulCount'],
+    [reviewReports, 'reportCount'],
+  ] as const) {
+    const touched = tx.select({ id: table.reviewId }).from(table).where(eq(table.userId, userId))
+    await tx
+      .update(reviews)
+      .set({ [counter]: sql`greatest(${reviews[counter]} - 1, 0)` })
+      .where(inArray(reviews.id, touched))
+    await tx.delete(table).where(eq(table.userId, userId))
+  }
+  await tx.delete(reviews).where(eq(reviews.userId, userId))
 }
