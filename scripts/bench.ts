@@ -81,16 +81,35 @@ const scenarios = [
 type Scenario = { name: string; path: string; headers: Record<string, string> }
 const rows: Record<string, string | number>[] = []
 
-async function measure(baseUrl: string, scenario: Scenario) {
+/**
+ * The store process's CPU time so far (user + system, ms; Linux's /proc, 100 ticks a second): a page's own
+ * cost, which other load on a shared machine skews far less than it does req/s. Undefined elsewhere.
+ */
+function cpuMs(pid: number | undefined): number | undefined {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+    return (Number(fields[11]) + Number(fields[12])) * 10
+  } catch {
+    return undefined
+  }
+}
+
+async function measure(baseUrl: string, scenario: Scenario, pid?: number) {
   const run = (duration: number) =>
     autocannon({ url: `${baseUrl}${scenario.path}`, connections: 20, duration, headers: scenario.headers })
   await run(2)
+  const cpuBefore = cpuMs(pid)
   const result = await run(seconds)
+  const cpuAfter = cpuMs(pid)
   const row = {
     scenario: scenario.name,
     'req/s': Math.round(result.requests.average),
     'p50 ms': result.latency.p50,
     'p99 ms': result.latency.p99,
+    'CPU ms/req':
+      cpuBefore === undefined || cpuAfter === undefined
+        ? '–'
+        : ((cpuAfter - cpuBefore) / result.requests.total).toFixed(2),
     'non-2xx': result.non2xx,
     errors: result.errors + result.timeouts,
   }
@@ -162,7 +181,7 @@ const onlyReviews = process.argv.includes('--reviews')
 const reviewedDataDir = await prepareReviewedDataDir()
 const ratios: Record<string, string | number>[] = []
 try {
-  if (!onlyReviews) for (const scenario of scenarios) await measure(store.url, scenario)
+  if (!onlyReviews) for (const scenario of scenarios) await measure(store.url, scenario, store.child.pid)
   await store.stop()
   const reviewed = await spawnStore({ LOG_LEVEL: 'info', DATA_DIR: reviewedDataDir }, { discardOutput: true })
   try {
@@ -170,16 +189,19 @@ try {
     const page = await (await fetch(`${reviewed.url}/books/${twinBook}`)).text()
     if (!page.includes(`${REVIEWS.toLocaleString('en-US')} ratings`))
       throw new Error('the reviewed book page does not show its 10,000 ratings')
-    // Back to back, twice in turn, so that the shared machine's load falls on all alike.
+    // Back to back, three times in turn, so that the shared machine's load falls on all alike. The CPU ratio
+    // (the store's CPU time per page) is the steadier figure when other work shares the machine.
     const many = REVIEWS.toLocaleString('en-US')
-    for (let round = 0; round < 2; round++) {
-      const none = await measure(reviewed.url, bookPage(seedBook, '0'))
-      const onePage = await measure(reviewed.url, bookPage(onePageBook, '10'))
-      const all = await measure(reviewed.url, bookPage(twinBook, many))
+    const pid = reviewed.child.pid
+    for (let round = 0; round < 3; round++) {
+      const none = await measure(reviewed.url, bookPage(seedBook, '0'), pid)
+      const onePage = await measure(reviewed.url, bookPage(onePageBook, '10'), pid)
+      const all = await measure(reviewed.url, bookPage(twinBook, many), pid)
       ratios.push({
         round: round + 1,
-        [`${many} ÷ 0`]: (Number(all['req/s']) / Number(none['req/s'])).toFixed(3),
-        [`${many} ÷ 10`]: (Number(all['req/s']) / Number(onePage['req/s'])).toFixed(3),
+        [`req/s ${many} ÷ 0`]: (Number(all['req/s']) / Number(none['req/s'])).toFixed(3),
+        [`req/s ${many} ÷ 10`]: (Number(all['req/s']) / Number(onePage['req/s'])).toFixed(3),
+        [`CPU/req 0 ÷ ${many}`]: (Number(none['CPU ms/req']) / Number(all['CPU ms/req'])).toFixed(3),
       })
     }
     await measure(reviewed.url, cachedBookPage(seedBook, '0'))

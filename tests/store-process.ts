@@ -42,12 +42,28 @@ export async function spawnStore(
   if (!fs.existsSync(entry)) throw new Error('No production build: run `npm run build` first.')
   const port = env.PORT ?? String(await freePort())
   const dataDir = env.DATA_DIR ?? tempDataDir()
-  const child = spawn(process.execPath, [path.join(root, 'scripts', 'start.mjs'), '--no-build'], {
-    cwd: root,
-    env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env, PORT: port, DATA_DIR: dataDir },
-    // Benchmarks discard the logs (as a log shipper would take them) instead of buffering them here.
-    stdio: ['ignore', options.discardOutput ? 'ignore' : 'pipe', 'pipe'],
-  })
+  // STORE_NODE_ARGS passes flags to the store's Node, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile a bench.
+  const child = spawn(
+    process.execPath,
+    [
+      ...(process.env.STORE_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+      path.join(root, 'scripts', 'start.mjs'),
+      '--no-build',
+    ],
+    {
+      cwd: root,
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        LOG_LEVEL: 'warn',
+        ...env,
+        PORT: port,
+        DATA_DIR: dataDir,
+      },
+      // Benchmarks discard the logs (as a log shipper would take them) instead of buffering them here.
+      stdio: ['ignore', options.discardOutput ? 'ignore' : 'pipe', 'pipe'],
+    },
+  )
   let output = ''
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()))
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()))

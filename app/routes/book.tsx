@@ -6,6 +6,7 @@ import { useNonce } from '#app/components/nonce.tsx'
 import { invalidateCatalog } from '#app/features/catalog/catalog-cache.server.ts'
 import { shownRating } from '#app/features/catalog/rating.ts'
 import { getSessionUser, requireUser } from '#app/features/identity/session.server.ts'
+import { listPublicReviews } from '#app/features/reviews/review-page-cache.server.ts'
 import { ReviewsSection, type ReviewViewer } from '#app/features/reviews/components/reviews-section.tsx'
 import { bookJsonLd, scriptSafeJson } from '#app/features/reviews/json-ld.ts'
 import {
@@ -85,9 +86,11 @@ export async function loader({ params, context, request, url }: Route.LoaderArgs
   const page = Math.min(list.page, pages)
   const viewerId = user && !user.isGuest ? user.id : undefined
   const [reviews, viewer] = await Promise.all([
-    book.ratingCount > 0
-      ? listReviews(db, { bookId: book.id, sort: list.sort, page, viewerId })
-      : Promise.resolve([]),
+    book.ratingCount === 0
+      ? Promise.resolve([])
+      : viewerId
+        ? listReviews(db, { bookId: book.id, sort: list.sort, page, viewerId })
+        : listPublicReviews(db, book, { sort: list.sort, page }),
     reviewViewer(
       db,
       viewerId,

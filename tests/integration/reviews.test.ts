@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm'
+import { and, eq } from 'drizzle-orm'
 import { createElement } from 'react'
 import { renderToString } from 'react-dom/server'
 import { createRoutesStub } from 'react-router'
@@ -16,7 +16,7 @@ import {
 } from '#app/features/reviews/reviews.server.ts'
 import { action as moderationAction, loader as moderationLoader } from '#app/routes/admin/reviews.tsx'
 import BookDetails, { action as bookAction, loader as bookLoader } from '#app/routes/book.tsx'
-import { books, libraryItems, rateLimits, reviews } from '#app/server/db/schema.server.ts'
+import { books, libraryItems, rateLimits, reviews, user } from '#app/server/db/schema.server.ts'
 import { createTestDatabase } from '#tests/db.ts'
 import { createAdmin } from '#tests/factories/admins.ts'
 import { createBuyer, createReader } from '#tests/factories/buyers.ts'
@@ -406,6 +406,48 @@ describe('reading reviews', () => {
     expect(second.reviews.map((r) => r.title).sort()).toEqual(['R0', 'R1'])
     // Past the last page: the last page.
     expect((await page(target.slug, undefined, '?page=99')).page).toBe(2)
+  })
+
+  test('a signed-out visitor’s pages, kept in memory by version, show every change on the next view', async () => {
+    const target = book(15)
+    const [first, second] = await Promise.all([
+      createBuyer(database.db, [target.id]),
+      createBuyer(database.db, [target.id]),
+    ])
+    await post(target.slug, first.cookie, { intent: 'review', rating: '2', title: 'Early', body: '' })
+    await post(target.slug, second.cookie, { intent: 'review', rating: '4', title: 'Later', body: '' })
+    const shown = async () =>
+      (await page(target.slug)).reviews.map((review) => [review.title, review.author, review.helpfulCount])
+    expect(await shown()).toEqual([
+      ['Later', expect.any(String), 0],
+      ['Early', expect.any(String), 0],
+    ])
+
+    // Rewritten by its author, voted helpful, edited by hand in the database, its author's email changed:
+    await post(target.slug, first.cookie, { intent: 'review', rating: '2', title: 'Rewritten', body: '' })
+    const [early] = await database.db.select().from(reviews).where(eq(reviews.userId, first.userId))
+    await post(target.slug, (await createReader(database.db)).cookie, {
+      intent: 'helpful',
+      reviewId: early!.id,
+    })
+    await database.db.update(reviews).set({ body: 'Edited by hand.' }).where(eq(reviews.id, early!.id))
+    await database.db
+      .update(user)
+      .set({ email: `zed-${first.userId}@example.com` })
+      .where(eq(user.id, first.userId))
+    const loaded = await page(target.slug)
+    expect(
+      loaded.reviews.map((review) => [review.title, review.body, review.author, review.helpfulCount]),
+    ).toEqual([
+      ['Later', '', expect.any(String), 0],
+      ['Rewritten', 'Edited by hand.', 'Z. (verified buyer)', 1],
+    ])
+
+    // The second buyer refunded (their library item gone): their review leaves the page.
+    await database.db
+      .delete(libraryItems)
+      .where(and(eq(libraryItems.userId, second.userId), eq(libraryItems.bookId, target.id)))
+    expect((await page(target.slug)).reviews.map((review) => review.title)).toEqual(['Rewritten'])
   })
 })
 

@@ -85,6 +85,11 @@ export const books = pgTable(
       .array()
       .notNull()
       .default(sql`'{0,0,0,0,0}'::integer[]`),
+    /**
+     * Bumped by trigger (migration `reviews-version`) on every change to the book's reviews or their authors'
+     * names: the key under which each instance keeps the book's public review pages (docs/decisions/016).
+     */
+    reviewsVersion: integer('reviews_version').notNull().default(0),
     ...timestamps,
   },
   (table) => [

@@ -1,0 +1,1 @@
+ALTER TABLE "books" ADD COLUMN "reviews_version" integer DEFAULT 0 NOT NULL;
