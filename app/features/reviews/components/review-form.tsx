@@ -111,12 +111,19 @@ export function ReviewForm({
         </div>
       </Form>
       {editing ? (
-        <Form method="post">
-          <input type="hidden" name="intent" value="delete-review" />
-          <button type="submit" className={dangerButton}>
+        // Asked twice, without JavaScript too: the button that deletes is inside the disclosure.
+        <details>
+          <summary className="w-fit cursor-pointer font-medium text-red-700 underline dark:text-red-300">
             Delete my review
-          </button>
-        </Form>
+          </summary>
+          <Form method="post" className="mt-2 flex flex-wrap items-center gap-3">
+            <input type="hidden" name="intent" value="delete-review" />
+            <p>Your stars and text will be removed for good.</p>
+            <button type="submit" className={dangerButton}>
+              Yes, delete my review
+            </button>
+          </Form>
+        </details>
       ) : null}
     </div>
   )
