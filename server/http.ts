@@ -13,8 +13,10 @@ import { findProjectRoot } from '#app/server/project-root.server.ts'
 import type { FileStorage } from '#app/server/storage.server.ts'
 import { createStoreServices } from '#app/services.server.ts'
 import type { PageCache } from './page-cache.ts'
+import { createMetrics, metricsEndpoint } from './metrics.ts'
 import { recordPageViews } from './page-views.ts'
 import { reactRouterHandler } from './react-router-handler.ts'
+import { withTimeout } from './with-timeout.ts'
 
 export type HttpAppOptions = {
   env: Env
@@ -54,6 +56,8 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
   app.set('trust proxy', env.TRUST_PROXY)
 
   app.use(logRequests(logger))
+  const metrics = createMetrics({ build: options.build, database })
+  app.use(metrics.observe)
   app.use((_req, res, next) => {
     // While stopping, no connection is kept alive for another request.
     if (options.isStopping?.()) res.set('Connection', 'close')
@@ -64,6 +68,7 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
   app.use(rejectCrossSiteWrites(env))
   app.use(limitRequestBodies())
 
+  app.get('/metrics', metricsEndpoint(metrics, env.METRICS_TOKEN))
   app.get('/healthz', (_req, res) => {
     res.set('Cache-Control', 'no-store').json({ status: 'ok' })
   })
@@ -286,12 +291,4 @@ function refuse(req: express.Request, res: express.Response, status: number, mes
   res.set('Connection', 'close').status(status)
   if (req.accepts(['html', 'json']) === 'json') res.json({ error: message })
   else res.type('text/plain').send(message)
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms)
-  })
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
 }

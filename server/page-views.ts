@@ -1,6 +1,7 @@
 import path from 'node:path'
 import type { Request as ExpressRequest, RequestHandler } from 'express'
 import { matchRoutes, type RouteObject, type ServerBuild } from 'react-router'
+import { routeTree, templateOfMatches } from './route-template.ts'
 import { mayRecord } from '#app/features/analytics/record.server.ts'
 import type { AnalyticsSink } from '#app/server/analytics-sink.server.ts'
 import type { Logger } from '#app/server/logger.server.ts'
@@ -43,10 +44,7 @@ export function recordPageViews(options: {
         (tree) => {
           const matches = matchRoutes(tree, req.path)
           if (!matches) return
-          const template = `/${matches
-            .map((match) => match.route.path ?? '')
-            .filter(Boolean)
-            .join('/')}`.replace(/\/+/g, '/')
+          const template = templateOfMatches(matches)
           const client = {
             ip: req.ip ?? req.socket.remoteAddress ?? '',
             userAgent: req.get('User-Agent') ?? '',
@@ -77,18 +75,4 @@ export function externalReferrer(req: ExpressRequest, ownHosts: string[]): strin
   } catch {
     return undefined
   }
-}
-
-/** React Router's flat route manifest as the nested routes `matchRoutes` takes. */
-function routeTree(build: ServerBuild): RouteObject[] {
-  const routes = Object.values(build.routes).flatMap((route) => (route ? [route] : []))
-  const childrenOf = (parentId: string | undefined): RouteObject[] =>
-    routes
-      .filter((route) => route.parentId === parentId)
-      .map((route): RouteObject =>
-        route.index
-          ? { id: route.id, path: route.path, index: true }
-          : { id: route.id, path: route.path, children: childrenOf(route.id) },
-      )
-  return childrenOf(undefined)
 }

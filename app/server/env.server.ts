@@ -81,6 +81,8 @@ export const EnvSchema = z.object({
     .min(1, 'expected at least 1 day')
     .max(3650, 'expected at most 3650 days')
     .default(400),
+  /** Set: Prometheus metrics at /metrics for `Authorization: Bearer <token>`; unset: /metrics is a 404. */
+  METRICS_TOKEN: z.string().trim().min(32, 'expected at least 32 characters').optional(),
   /** Both set: payments go through Stripe Checkout; neither: the built-in test provider. */
   STRIPE_SECRET_KEY: z
     .string()

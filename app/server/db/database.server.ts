@@ -21,6 +21,8 @@ export type DatabaseHandle = {
   /** Applies every committed migration in `drizzle/` that has not run yet. */
   migrate(): Promise<void>
   close(): Promise<void>
+  /** PostgreSQL: the connection pool's state now (for /metrics); PGlite has no pool. */
+  poolStats?(): { total: number; idle: number; waiting: number; max: number }
 }
 
 export type DatabaseOptions =
@@ -69,6 +71,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       kind: 'postgres',
       ping: async () => void (await pool.query('select 1')),
       migrate: () => migratePostgres(db, { migrationsFolder }),
+      poolStats: () => ({
+        total: pool.totalCount,
+        idle: pool.idleCount,
+        waiting: pool.waitingCount,
+        max: pool.options.max,
+      }),
       close: async () => {
         if (!pool.ended) await pool.end()
       },
