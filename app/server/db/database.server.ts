@@ -31,6 +31,8 @@ export type DatabaseOptions =
   | { kind: 'pglite'; dataDir?: string }
 
 const migrationsFolder = path.join(findProjectRoot(), 'drizzle')
+/** pg_advisory_lock's key for migrations: a constant no other lock of ours uses ('Code' in ASCII). */
+const MIGRATION_LOCK_KEY = 0x436f6465
 
 const exclusiveDatabases = new WeakSet<Db>()
 
@@ -70,7 +72,18 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       db,
       kind: 'postgres',
       ping: async () => void (await pool.query('select 1')),
-      migrate: () => migratePostgres(db, { migrationsFolder }),
+      // Several instances starting at once: one runs the migrations, the others wait on the lock and then
+      // find nothing left to run. The lock is held on a connection of its own, for the whole run.
+      migrate: async () => {
+        const lockHolder = await pool.connect()
+        try {
+          await lockHolder.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY])
+          await migratePostgres(db, { migrationsFolder })
+        } finally {
+          await lockHolder.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {})
+          lockHolder.release()
+        }
+      },
       poolStats: () => ({
         total: pool.totalCount,
         idle: pool.idleCount,
