@@ -3,7 +3,13 @@ import { CatalogBrowser } from '#app/components/catalog-browser.tsx'
 import { errorData } from '#app/components/error-boundary.tsx'
 import { SectionHeading } from '#app/components/ui/section-heading.tsx'
 import { browseCatalog, topicExists } from '#app/features/catalog/browse.server.ts'
-import { catalogUrl, parseCatalogParams, parseTopic, topicName, topicPath } from '#app/features/catalog/facets.ts'
+import {
+  catalogUrl,
+  parseCatalogParams,
+  parseTopic,
+  topicName,
+  topicPath,
+} from '#app/features/catalog/facets.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import type { Route } from './+types/topic'
 
@@ -29,7 +35,13 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const page = await browseCatalog(db, { ...query, filters: { ...query.filters, topic } })
   // Past the last page: start again from the first.
   if (page.query.page !== query.page)
-    throw redirect(catalogUrl(topicPath(topic), { ...page.query, filters: { ...page.query.filters, topic: null }, page: 1 }))
+    throw redirect(
+      catalogUrl(topicPath(topic), {
+        ...page.query,
+        filters: { ...page.query.filters, topic: null },
+        page: 1,
+      }),
+    )
   return { ...page, slug: topic, name: topicName(topic) }
 }
 

@@ -7,7 +7,10 @@ import type { Route } from './+types/topics'
 
 export const meta: Route.MetaFunction = () => [
   { title: 'Topics — CodeBook' },
-  { name: 'description', content: 'Every topic of the CodeBook store’s eBooks, with how many books each has.' },
+  {
+    name: 'description',
+    content: 'Every topic of the CodeBook store’s eBooks, with how many books each has.',
+  },
 ]
 
 /** Every topic a published book has, with its book count, by name. */

@@ -111,7 +111,10 @@ export async function browseCatalog(
   const page = Math.min(query.page, pageCount)
   const wanted = pickPage(order, matched, (page - 1) * CATALOG_PAGE_SIZE, CATALOG_PAGE_SIZE)
   return {
-    books: await readCards(db, wanted.map((i) => index.ids[i]!)),
+    books: await readCards(
+      db,
+      wanted.map((i) => index.ids[i]!),
+    ),
     total,
     query: { ...query, filters: applied, page },
     pageCount,
@@ -129,9 +132,7 @@ export async function browseCatalog(
 
 /** The positions of `ids` in the index (ids it does not hold, e.g. just unpublished, are left out), sorted. */
 function orderWithin(index: FacetIndex, ids: readonly string[], sort: CatalogQuery['sort']): Int32Array {
-  const positions = Int32Array.from(
-    ids.map((id) => index.position.get(id) ?? -1).filter((i) => i >= 0),
-  )
+  const positions = Int32Array.from(ids.map((id) => index.position.get(id) ?? -1).filter((i) => i >= 0))
   if (sort === 'relevance') return positions
   // The sort's rank of each position: the full order, inverted lazily for these few books only.
   const full = index.orders[sort]

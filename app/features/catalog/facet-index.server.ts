@@ -137,7 +137,7 @@ function buildFacetIndex(rows: Row[]): FacetIndex {
     price[i] = row.priceCents
     sales[i] = row.salesCount
     created[i] = row.createdAt.getTime()
-    featured[i] = row.featuredPosition ?? Number.MAX_SAFE_INTEGER
+    featured[i] = row.featuredPosition ?? 0x7fffffff
     bestSeller[i] = row.bestSeller ? 1 : 0
     ratingCount[i] = row.ratingCount
   })

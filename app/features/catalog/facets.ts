@@ -55,10 +55,22 @@ export type CatalogFilters = {
 
 export type CatalogQuery = { filters: CatalogFilters; sort: CatalogSort; page: number }
 
-export const NO_FILTERS: CatalogFilters = { topic: null, level: null, price: null, rating: null, format: null }
+export const NO_FILTERS: CatalogFilters = {
+  topic: null,
+  level: null,
+  price: null,
+  rating: null,
+  format: null,
+}
 
 /** The URL's parameters, in the order catalogUrl writes them. */
-export const FILTER_PARAMS = ['topic', 'level', 'price', 'rating', 'format'] as const satisfies readonly (keyof CatalogFilters)[]
+export const FILTER_PARAMS = [
+  'topic',
+  'level',
+  'price',
+  'rating',
+  'format',
+] as const satisfies readonly (keyof CatalogFilters)[]
 
 const TOPIC_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/
 
