@@ -1,5 +1,4 @@
-import { eq, inArray, sql } from 'drizzle-orm'
-import { bookFiles, books } from '#app/server/db/schema.server.ts'
+import { sql } from 'drizzle-orm'
 import type { Db } from '#app/server/db/database.server.ts'
 import { CATALOG_FORMATS, CATALOG_LEVELS, PRICE_RANGES, type CatalogSort } from './facets.ts'
 import { shownRating } from './rating.ts'
@@ -33,43 +32,13 @@ export type FacetIndex = {
   loadedAt: number
 }
 
-export async function loadFacetIndex(db: Db): Promise<FacetIndex> {
-  // The formats are the sold files' (book_files has one row per book and format).
-  const sold = db
-    .select({
-      bookId: bookFiles.bookId,
-      formats: sql<string[]>`array_agg(${bookFiles.format})`.as('formats'),
-    })
-    .from(bookFiles)
-    .where(inArray(bookFiles.format, ['pdf', 'epub']))
-    .groupBy(bookFiles.bookId)
-    .as('sold')
-  const rows = await db
-    .select({
-      id: books.id,
-      topics: books.topics,
-      level: books.level,
-      priceCents: books.priceCents,
-      rating: books.rating,
-      ratingCount: books.ratingCount,
-      ratingSum: books.ratingSum,
-      featuredPosition: books.featuredPosition,
-      bestSeller: books.bestSeller,
-      salesCount: books.salesCount,
-      createdAt: books.createdAt,
-      formats: sold.formats,
-    })
-    .from(books)
-    .leftJoin(sold, eq(sold.bookId, books.id))
-    // What the store shows (catalog.server.ts isPublished, not imported: that module imports this one).
-    .where(eq(books.status, 'published'))
-  return buildFacetIndex(rows)
-}
+/** Books read per statement: PGlite answers one statement at a time, so a visitor's query waits for one chunk at most. */
+const CHUNK = 10_000
 
 type Row = {
   id: string
   topics: string[]
-  level: string | null
+  level: string
   priceCents: number
   rating: number
   ratingCount: number
@@ -77,8 +46,71 @@ type Row = {
   featuredPosition: number | null
   bestSeller: boolean
   salesCount: number
-  createdAt: Date
-  formats: string[] | null
+  formats: string[]
+}
+
+type Chunk = { lines: string | null; last_at: string | null; last_id: string | null }
+
+/**
+ * Every published book's facets in the catalogue's order (oldest first, then id), CHUNK books a statement by
+ * keyset on the (status, created_at, id) index. Each chunk comes back as one text value, a line per book:
+ * PGlite spends far more per row returned than per byte (100,000 rows: 1.3 s; the same as one text: 0.2 s).
+ */
+async function readRows(db: Db): Promise<Row[]> {
+  const rows: Row[] = []
+  let after: { at: string; id: string } | null = null
+  for (;;) {
+    const keyset = after
+      ? sql`and (b.created_at, b.id) > (${after.at}::timestamptz, ${after.id}::uuid)`
+      : sql``
+    const result = (await db.execute(sql`
+      with chunk as materialized (
+        select b.id, b.topics, b.level, b.price_cents, b.rating, b.rating_count, b.rating_sum,
+          b.featured_position, b.best_seller, b.sales_count, b.created_at
+        from books b
+        where b.status = 'published' ${keyset}
+        order by b.created_at, b.id
+        limit ${CHUNK}
+      )
+      select
+        string_agg(concat_ws('|', c.id, array_to_string(c.topics, ' '), coalesce(c.level, ''), c.price_cents,
+          c.rating, c.rating_count, c.rating_sum, coalesce(c.featured_position, -1), c.best_seller::int,
+          c.sales_count, coalesce(f.formats, '')), E'\n' order by c.created_at, c.id) as lines,
+        (select created_at::text from chunk order by created_at desc, id desc limit 1) as last_at,
+        (select id::text from chunk order by created_at desc, id desc limit 1) as last_id
+      from chunk c
+      left join lateral (
+        select string_agg(format, ' ') as formats from book_files
+        where book_id = c.id and format in ('pdf', 'epub')
+      ) f on true`)) as { rows: Chunk[] }
+    const [chunk] = result.rows
+    if (!chunk?.lines || !chunk.last_at || !chunk.last_id) break
+    let read = 0
+    for (const line of chunk.lines.split('\n')) {
+      const [id, topics, level, price, rating, count, sum, featured, best, sales, formats] = line.split('|')
+      read++
+      rows.push({
+        id: id!,
+        topics: topics ? topics.split(' ') : [],
+        level: level!,
+        priceCents: Number(price),
+        rating: Number(rating),
+        ratingCount: Number(count),
+        ratingSum: Number(sum),
+        featuredPosition: featured === '-1' ? null : Number(featured),
+        bestSeller: best === '1',
+        salesCount: Number(sales),
+        formats: formats ? formats.split(' ') : [],
+      })
+    }
+    if (read < CHUNK) break
+    after = { at: chunk.last_at, id: chunk.last_id }
+  }
+  return rows
+}
+
+export async function loadFacetIndex(db: Db): Promise<FacetIndex> {
+  return buildFacetIndex(await readRows(db))
 }
 
 function buildFacetIndex(rows: Row[]): FacetIndex {
@@ -106,12 +138,11 @@ function buildFacetIndex(rows: Row[]): FacetIndex {
     orders: {} as FacetIndex['orders'],
     loadedAt: Date.now(),
   }
-  const price = new Int32Array(size)
-  const sales = new Int32Array(size)
-  const created = new Float64Array(size)
-  const featured = new Int32Array(size)
+  const price = new Float64Array(size)
+  const sales = new Float64Array(size)
+  const featured = new Float64Array(size)
   const bestSeller = new Uint8Array(size)
-  const ratingCount = new Int32Array(size)
+  const ratingCount = new Float64Array(size)
   let cursor = 0
   rows.forEach((row, i) => {
     index.ids[i] = row.id
@@ -124,20 +155,14 @@ function buildFacetIndex(rows: Row[]): FacetIndex {
       0,
       PRICE_RANGES.findIndex((band) => row.priceCents >= band.min && row.priceCents < band.max),
     )
-    const shown = shownRating({
-      rating: row.rating,
-      ratingCount: row.ratingCount,
-      ratingSum: row.ratingSum,
-    })
-    index.rating10[i] = Math.round(shown.value * 10)
+    index.rating10[i] = Math.round(shownRating(row).value * 10)
     index.formats[i] = CATALOG_FORMATS.reduce(
-      (bits, format, bit) => ((row.formats ?? []).includes(format.value) ? bits | (1 << bit) : bits),
+      (bits, format, bit) => (row.formats.includes(format.value) ? bits | (1 << bit) : bits),
       0,
     )
     price[i] = row.priceCents
     sales[i] = row.salesCount
-    created[i] = row.createdAt.getTime()
-    featured[i] = row.featuredPosition ?? 0x7fffffff
+    featured[i] = row.featuredPosition === null ? 1001 : Math.min(row.featuredPosition, 1000)
     bestSeller[i] = row.bestSeller ? 1 : 0
     ratingCount[i] = row.ratingCount
   })
@@ -145,27 +170,42 @@ function buildFacetIndex(rows: Row[]): FacetIndex {
   // A book listing a topic twice used fewer slots than counted.
   index.bookTopics = index.bookTopics.slice(0, cursor)
 
-  // Ties always end in the catalogue's order (oldest first, then id), so every order is total: pages never
-  // repeat or skip a book.
-  const catalogueOrder = (a: number, b: number) =>
-    created[a]! - created[b]! || (index.ids[a]! < index.ids[b]! ? -1 : 1)
-  const relevance = (a: number, b: number) =>
-    featured[a]! - featured[b]! ||
-    bestSeller[b]! - bestSeller[a]! ||
-    sales[b]! - sales[a]! ||
-    catalogueOrder(a, b)
-  const comparators: Record<CatalogSort, (a: number, b: number) => number> = {
-    relevance,
-    newest: (a, b) => created[b]! - created[a]! || catalogueOrder(a, b),
-    'price-asc': (a, b) => price[a]! - price[b]! || relevance(a, b),
-    'price-desc': (a, b) => price[b]! - price[a]! || relevance(a, b),
-    rating: (a, b) =>
-      index.rating10[b]! - index.rating10[a]! || ratingCount[b]! - ratingCount[a]! || relevance(a, b),
-    'best-selling': (a, b) => sales[b]! - sales[a]! || relevance(a, b),
+  // Each order sorts one number per book (a typed array's own numeric sort: tens of milliseconds for all six,
+  // where comparator functions took seconds), whose last digits (base `size`) are the tie-breaker's rank, so
+  // every order is total and pages never repeat or skip a book. Positions are the catalogue's order (oldest
+  // first, then id: readRows). Relevance without a query: the featured books in their order, then the best
+  // sellers (the owner's flag), then the catalogue's order; sales are the best-selling sort's, left out of
+  // relevance so that a purchase does not reorder the default list.
+  const n = Math.max(1, size)
+  const sortBy = (key: (i: number) => number, tie: Int32Array | null) => {
+    const keys = new Float64Array(size)
+    const rankOf = new Int32Array(size)
+    if (tie) tie.forEach((i, rank) => (rankOf[i] = rank))
+    for (let i = 0; i < size; i++) keys[i] = key(i) * n + (tie ? rankOf[i]! : i)
+    keys.sort()
+    const order = new Int32Array(size)
+    for (let r = 0; r < size; r++) {
+      const rank = keys[r]! % n
+      order[r] = tie ? tie[rank]! : rank
+    }
+    return order
   }
-  const identity = Int32Array.from({ length: size }, (_, i) => i)
-  for (const [sort, compare] of Object.entries(comparators) as [CatalogSort, typeof relevance][])
-    index.orders[sort] = identity.slice().sort(compare)
+  const relevance = sortBy((i) => featured[i]! * 2 + (1 - bestSeller[i]!), null)
+  const maxOf = (values: Float64Array) => values.reduce((max, value) => Math.max(max, value), 0)
+  const maxPrice = maxOf(price)
+  const maxSales = maxOf(sales)
+  const maxCount = maxOf(ratingCount)
+  index.orders = {
+    relevance,
+    newest: Int32Array.from({ length: size }, (_, r) => size - 1 - r),
+    'price-asc': sortBy((i) => price[i]!, relevance),
+    'price-desc': sortBy((i) => maxPrice - price[i]!, relevance),
+    rating: sortBy(
+      (i) => (50 - index.rating10[i]!) * (maxCount + 1) + (maxCount - ratingCount[i]!),
+      relevance,
+    ),
+    'best-selling': sortBy((i) => maxSales - sales[i]!, relevance),
+  }
   return index
 }
 
