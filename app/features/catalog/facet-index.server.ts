@@ -33,7 +33,7 @@ export type FacetIndex = {
 }
 
 /** Books read per statement: PGlite answers one statement at a time, so a visitor's query waits for one chunk at most. */
-const CHUNK = 10_000
+const CHUNK = 2_500
 
 type Row = {
   id: string
@@ -113,7 +113,11 @@ export async function loadFacetIndex(db: Db): Promise<FacetIndex> {
   return buildFacetIndex(await readRows(db))
 }
 
-function buildFacetIndex(rows: Row[]): FacetIndex {
+/** Lets the requests waiting on this process run: the index is built in slices of a few milliseconds each. */
+const yieldToRequests = () => new Promise((resolve) => setImmediate(resolve))
+const SLICE = 5_000
+
+async function buildFacetIndex(rows: Row[]): Promise<FacetIndex> {
   const size = rows.length
   const topicSet = new Set<string>()
   let topicTotal = 0
@@ -144,7 +148,9 @@ function buildFacetIndex(rows: Row[]): FacetIndex {
   const bestSeller = new Uint8Array(size)
   const ratingCount = new Float64Array(size)
   let cursor = 0
-  rows.forEach((row, i) => {
+  for (let i = 0; i < size; i++) {
+    if (i % SLICE === SLICE - 1) await yieldToRequests()
+    const row = rows[i]!
     index.ids[i] = row.id
     index.position.set(row.id, i)
     index.topicStart[i] = cursor
@@ -165,7 +171,7 @@ function buildFacetIndex(rows: Row[]): FacetIndex {
     featured[i] = row.featuredPosition === null ? 1001 : Math.min(row.featuredPosition, 1000)
     bestSeller[i] = row.bestSeller ? 1 : 0
     ratingCount[i] = row.ratingCount
-  })
+  }
   index.topicStart[size] = cursor
   // A book listing a topic twice used fewer slots than counted.
   index.bookTopics = index.bookTopics.slice(0, cursor)
@@ -177,7 +183,8 @@ function buildFacetIndex(rows: Row[]): FacetIndex {
   // sellers (the owner's flag), then the catalogue's order; sales are the best-selling sort's, left out of
   // relevance so that a purchase does not reorder the default list.
   const n = Math.max(1, size)
-  const sortBy = (key: (i: number) => number, tie: Int32Array | null) => {
+  const sortBy = async (key: (i: number) => number, tie: Int32Array | null) => {
+    await yieldToRequests()
     const keys = new Float64Array(size)
     const rankOf = new Int32Array(size)
     if (tie) tie.forEach((i, rank) => (rankOf[i] = rank))
@@ -190,7 +197,7 @@ function buildFacetIndex(rows: Row[]): FacetIndex {
     }
     return order
   }
-  const relevance = sortBy((i) => featured[i]! * 2 + (1 - bestSeller[i]!), null)
+  const relevance = await sortBy((i) => featured[i]! * 2 + (1 - bestSeller[i]!), null)
   const maxOf = (values: Float64Array) => values.reduce((max, value) => Math.max(max, value), 0)
   const maxPrice = maxOf(price)
   const maxSales = maxOf(sales)
@@ -198,13 +205,13 @@ function buildFacetIndex(rows: Row[]): FacetIndex {
   index.orders = {
     relevance,
     newest: Int32Array.from({ length: size }, (_, r) => size - 1 - r),
-    'price-asc': sortBy((i) => price[i]!, relevance),
-    'price-desc': sortBy((i) => maxPrice - price[i]!, relevance),
-    rating: sortBy(
+    'price-asc': await sortBy((i) => price[i]!, relevance),
+    'price-desc': await sortBy((i) => maxPrice - price[i]!, relevance),
+    rating: await sortBy(
       (i) => (50 - index.rating10[i]!) * (maxCount + 1) + (maxCount - ratingCount[i]!),
       relevance,
     ),
-    'best-selling': sortBy((i) => maxSales - sales[i]!, relevance),
+    'best-selling': await sortBy((i) => maxSales - sales[i]!, relevance),
   }
   return index
 }
