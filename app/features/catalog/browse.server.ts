@@ -8,7 +8,9 @@ import {
   CATALOG_LEVELS,
   CATALOG_PAGE_SIZE,
   PRICE_RANGES,
+  NO_FILTERS,
   RATING_MINIMUMS,
+  hasFilters,
   type CatalogFilters,
   type CatalogQuery,
 } from './facets.ts'
@@ -53,8 +55,55 @@ export async function browseCatalog(
 ): Promise<CatalogPage> {
   const index = await readFacetIndex(db)
   const { filters } = query
+  // A topic no published book has is no filter.
   const topic = filters.topic === null ? -1 : (index.topicPosition.get(filters.topic) ?? -1)
   const applied: CatalogFilters = { ...filters, topic: topic < 0 ? null : filters.topic }
+  const order = within ? orderWithin(index, within, query.sort) : index.orders[query.sort]
+  // The whole catalogue unfiltered (the landing page, and the page links crawlers follow) is counted once per
+  // index; its pages are slices of the sort's order.
+  const pass =
+    within || hasFilters(applied)
+      ? countFacets(index, applied, topic, within ? order : null)
+      : wholeCatalogue(index)
+  const pageCount = Math.max(1, Math.ceil(pass.total / CATALOG_PAGE_SIZE))
+  const page = Math.min(query.page, pageCount)
+  const skip = (page - 1) * CATALOG_PAGE_SIZE
+  const wanted = pass.matched
+    ? pickPage(order, pass.matched, skip, CATALOG_PAGE_SIZE)
+    : Array.from(order.subarray(skip, skip + CATALOG_PAGE_SIZE))
+  return {
+    books: await readCards(
+      db,
+      wanted.map((i) => index.ids[i]!),
+    ),
+    total: pass.total,
+    query: { ...query, filters: applied, page },
+    pageCount,
+    counts: pass.counts,
+  }
+}
+
+/** Which books match (null: all of them), how many, and each facet value's count. */
+type Pass = { matched: Uint8Array | null; total: number; counts: FacetCounts }
+
+const wholeCatalogues = new WeakMap<FacetIndex, Pass>()
+
+function wholeCatalogue(index: FacetIndex): Pass {
+  let pass = wholeCatalogues.get(index)
+  if (!pass) {
+    pass = { ...countFacets(index, NO_FILTERS, -1, null), matched: null }
+    wholeCatalogues.set(index, pass)
+  }
+  return pass
+}
+
+/** The pass over the index (or over `only`, the search's matches) for `applied`; `topic` is its position. */
+function countFacets(
+  index: FacetIndex,
+  applied: CatalogFilters,
+  topic: number,
+  only: Int32Array | null,
+): Pass {
   const level = applied.level === null ? -1 : 1 + CATALOG_LEVELS.findIndex((l) => l.value === applied.level)
   const band = applied.price === null ? -1 : PRICE_RANGES.findIndex((p) => p.value === applied.price)
   const minRating10 = applied.rating === null ? -1 : applied.rating * 10
@@ -93,31 +142,20 @@ export async function browseCatalog(
     if (failed === 0 || failed === PRICE) priceCounts[index.priceBand[i]!]!++
     if (failed === 0 || failed === RATING) {
       const rating10 = index.rating10[i]!
-      RATING_MINIMUMS.forEach((minimum, r) => {
-        if (rating10 >= minimum * 10) ratingCounts[r]!++
-      })
+      for (let r = 0; r < RATING_MINIMUMS.length; r++)
+        if (rating10 >= RATING_MINIMUMS[r]! * 10) ratingCounts[r]!++
     }
     if (failed === 0 || failed === FORMAT) {
       const bits = index.formats[i]!
       for (let f = 0; f < CATALOG_FORMATS.length; f++) if (bits & (1 << f)) formatCounts[f]!++
     }
   }
-
-  const order = within ? orderWithin(index, within, query.sort) : index.orders[query.sort]
-  if (within) for (const i of order) visit(i)
+  if (only) for (const i of only) visit(i)
   else for (let i = 0; i < index.size; i++) visit(i)
 
-  const pageCount = Math.max(1, Math.ceil(total / CATALOG_PAGE_SIZE))
-  const page = Math.min(query.page, pageCount)
-  const wanted = pickPage(order, matched, (page - 1) * CATALOG_PAGE_SIZE, CATALOG_PAGE_SIZE)
   return {
-    books: await readCards(
-      db,
-      wanted.map((i) => index.ids[i]!),
-    ),
+    matched,
     total,
-    query: { ...query, filters: applied, page },
-    pageCount,
     counts: {
       topic: index.topics
         .map((value, t) => ({ value, count: topicCounts[t]! }))

@@ -8,7 +8,7 @@ import { shownRating } from './rating.ts'
  * arrays indexed by the book's position, plus each sort's order as a permutation of positions. One pass over
  * it filters and counts every facet at once in a few milliseconds at 100,000 books, where PostgreSQL needs a
  * grouped scan per facet (docs/decisions/019 has the measurements). It is read from the database at most once
- * per TTL per database (like catalog-cache.server.ts), reloaded in the background when stale.
+ * per TTL per database (like catalog-cache.server.ts), reloaded in the background before it gets stale.
  */
 export type FacetIndex = {
   size: number
@@ -216,41 +216,54 @@ async function buildFacetIndex(rows: Row[]): Promise<FacetIndex> {
   return index
 }
 
+/** An index is never older than this (counted from its load's start), as catalog-cache.server.ts's lists. */
 const TTL_MS = 10_000
-type Entry = { index: Promise<FacetIndex>; at: number; refreshing?: Promise<FacetIndex> }
+/** Past this age the next request starts a reload in the background: steady traffic never waits for one. */
+const REFRESH_AFTER_MS = 7_000
+
+type Loaded = { index: Promise<FacetIndex>; at: number }
+type Entry = { current: Loaded; next?: Loaded }
 const entries = new WeakMap<Db, Entry>()
 
+function startLoad(db: Db): Loaded {
+  // Drizzle's queries are lazy thenables; this settles the load once into a real promise.
+  return { at: Date.now(), index: Promise.resolve(loadFacetIndex(db)) }
+}
+
 /**
- * The facet index of `db`. Within the TTL the one in memory; past it the one in memory still (a visitor never
- * waits for the reload), while a reload runs; the first call, or the first after invalidateFacetIndex, waits.
+ * The facet index of `db`: the one in memory while younger than the TTL, a reload starting in the background
+ * once it is older than REFRESH_AFTER_MS. Only the first request, one after invalidateFacetIndex or one after
+ * a quiet spell longer than the TTL waits for a load.
  */
 export function readFacetIndex(db: Db): Promise<FacetIndex> {
+  const now = Date.now()
   const entry = entries.get(db)
-  if (!entry) {
-    const index = Promise.resolve(loadFacetIndex(db))
-    const fresh: Entry = { index, at: Date.now() }
-    entries.set(db, fresh)
-    // A failed load is not kept: the next request tries again.
-    index.catch(() => {
-      if (entries.get(db) === fresh) entries.delete(db)
-    })
-    return index
+  if (entry && now - entry.current.at < TTL_MS) {
+    if (now - entry.current.at >= REFRESH_AFTER_MS && !entry.next) refresh(db, entry)
+    return entry.current.index
   }
-  if (Date.now() - entry.at >= TTL_MS && !entry.refreshing) {
-    const reload = Promise.resolve(loadFacetIndex(db))
-    entry.refreshing = reload
-    reload.then(
-      () => {
-        if (entries.get(db) !== entry) return
-        entries.set(db, { index: reload, at: Date.now() })
-      },
-      // The stale index keeps serving; the next request past the TTL tries again.
-      () => {
-        entry.refreshing = undefined
-      },
-    )
-  }
-  return entry.index
+  if (entry?.next) return entry.next.index
+  const fresh: Entry = { current: startLoad(db) }
+  entries.set(db, fresh)
+  // A failed load is not kept: the next request tries again.
+  fresh.current.index.catch(() => {
+    if (entries.get(db) === fresh) entries.delete(db)
+  })
+  return fresh.current.index
+}
+
+function refresh(db: Db, entry: Entry) {
+  const next = startLoad(db)
+  entry.next = next
+  next.index.then(
+    () => {
+      if (entries.get(db) === entry) entries.set(db, { current: next })
+    },
+    // The current index serves until its TTL; a later request tries again.
+    () => {
+      if (entry.next === next) entry.next = undefined
+    },
+  )
 }
 
 /** A change made through this process (the back office, seeding) shows at once. */
