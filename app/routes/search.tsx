@@ -5,7 +5,7 @@ import { recordEvent } from '#app/features/analytics/record.server.ts'
 import { SearchCombobox } from '#app/features/search/components/search-combobox.tsx'
 import { normalizeQuery, SEARCH_PATH } from '#app/features/search/search-query.ts'
 import { searchCatalog, type CatalogSearchResults } from '#app/features/search/catalog-search.server.ts'
-import { catalogUrl, parseCatalogParams } from '#app/features/catalog/facets.ts'
+import { catalogUrl, hasFilters, parseCatalogParams } from '#app/features/catalog/facets.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import { CatalogBrowser } from '#app/components/catalog-browser.tsx'
 import type { Route } from './+types/search'
@@ -31,12 +31,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // Past the last page: start again from the first.
   if (results.page.query.page !== state.page)
     return redirect(catalogUrl(SEARCH_PATH, { ...results.page.query, page: 1 }, { q: query }))
-  if (state.page === 1)
-    recordEvent(getAppContext(context), request, {
-      name: 'search',
-      query,
-      resultCount: results.page.total,
-    })
+  // One search event per search: not again for each filter, sort or page of its results.
+  if (state.page === 1 && state.sort === 'relevance' && !hasFilters(state.filters))
+    recordEvent(getAppContext(context), request, { name: 'search', query, resultCount: results.matchCount })
   return { query, results }
 }
 
