@@ -19,7 +19,7 @@ export type FacetIndex = {
   topicPosition: Map<string, number>
   /** Each book's topics: bookTopics[topicStart[i] .. topicStart[i + 1]). */
   topicStart: Int32Array
-  bookTopics: Uint16Array
+  bookTopics: Int32Array
   /** 0 none, else 1 + the index in CATALOG_LEVELS. */
   level: Uint8Array
   /** The index in PRICE_RANGES. */
@@ -134,7 +134,7 @@ async function buildFacetIndex(rows: Row[]): Promise<FacetIndex> {
     topics,
     topicPosition,
     topicStart: new Int32Array(size + 1),
-    bookTopics: new Uint16Array(topicTotal),
+    bookTopics: new Int32Array(topicTotal),
     level: new Uint8Array(size),
     priceBand: new Uint8Array(size),
     rating10: new Uint8Array(size),
