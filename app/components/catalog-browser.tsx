@@ -140,7 +140,7 @@ export function CatalogBrowser({
             <Link
               to={catalogUrl(path, { filters: NO_FILTERS, sort: query.sort, page: 1 }, extraParams)}
               preventScrollReset
-              className="py-2 font-medium text-blue-700 underline dark:text-sky-300"
+              className="py-2 font-medium whitespace-nowrap text-blue-700 underline dark:text-sky-300"
             >
               Clear filters
             </Link>
