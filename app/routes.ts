@@ -6,6 +6,9 @@ export default [
   index('routes/home.tsx'),
   route('AllBooks', 'routes/all-books.tsx'),
   route('books/:slug', 'routes/book.tsx'),
+  // Topics: the index, and each topic's books with the catalogue's facets (docs/decisions/019).
+  route('topics', 'routes/topics.tsx'),
+  route('topics/:slug', 'routes/topic.tsx'),
   // The seed's detail URLs, by position in its two hard-coded lists: redirect to the canonical book URL.
   route('Details/:index', 'routes/legacy-featured-details.tsx'),
   route('AllBooksDetails/:index', 'routes/legacy-all-books-details.tsx'),

@@ -1,11 +1,13 @@
+import { CatalogBrowser } from '#app/components/catalog-browser.tsx'
 import { SectionHeading } from '#app/components/ui/section-heading.tsx'
-import { readAllBooks } from '#app/features/catalog/catalog-cache.server.ts'
+import { browseCatalog } from '#app/features/catalog/browse.server.ts'
+import { redirect } from 'react-router'
+import { catalogUrl, parseCatalogParams } from '#app/features/catalog/facets.ts'
 import { getAppContext } from '#app/server/context.server.ts'
-import { BookGrid } from '#app/components/book-grid.tsx'
 import type { Route } from './+types/all-books'
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
-  { title: `All eBooks (${loaderData?.books.length ?? 0}) — CodeBook` },
+  { title: `All eBooks (${loaderData?.total ?? 0}) — CodeBook` },
   {
     name: 'description',
     content:
@@ -13,17 +15,21 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
   },
 ]
 
-export async function loader({ context }: Route.LoaderArgs) {
+/** The faceted catalogue (docs/decisions/019): filters, sort and page from the URL; bad values are ignored, a page past the last goes to the first. */
+export async function loader({ request, context }: Route.LoaderArgs) {
   const { db } = getAppContext(context)
-  return { books: await readAllBooks(db) }
+  const state = parseCatalogParams(new URL(request.url).searchParams)
+  const page = await browseCatalog(db, state)
+  // Past the last page: start again from the first.
+  if (page.query.page !== state.page) throw redirect(catalogUrl('/AllBooks', { ...page.query, page: 1 }))
+  return page
 }
 
 export default function AllBooks({ loaderData }: Route.ComponentProps) {
-  const { books } = loaderData
   return (
     <section className="mx-auto max-w-7xl px-4 py-12">
-      <SectionHeading level={1}>All eBooks ({books.length})</SectionHeading>
-      <BookGrid books={books} headingLevel={2} eagerCount={3} />
+      <SectionHeading level={1}>All eBooks ({loaderData.total})</SectionHeading>
+      <CatalogBrowser result={loaderData} path="/AllBooks" />
     </section>
   )
 }

@@ -38,6 +38,7 @@ import { passOnRetryAfter } from '#app/sign-in.server.ts'
 import { findRenamedBookSlug, getBookBySlug } from '#app/features/catalog/catalog.server.ts'
 import { BookBadges } from '#app/features/catalog/components/book-badges.tsx'
 import { BookCover } from '#app/features/catalog/components/book-cover.tsx'
+import { TopicLinks } from '#app/features/catalog/components/topic-links.tsx'
 import { Description } from '#app/features/catalog/components/description.tsx'
 import { parseMarkdown, plainText } from '#app/features/catalog/markdown.ts'
 import { StarRating } from '#app/features/catalog/components/star-rating.tsx'
@@ -239,6 +240,7 @@ export default function BookDetails({ loaderData, actionData }: Route.ComponentP
           <Description blocks={descriptionBlocks} />
           <StarRating rating={rating} />
           <BookBadges bestSeller={book.bestSeller} available={book.available} formats={formats} />
+          <TopicLinks topics={book.topics} />
           <p className="text-3xl font-semibold">
             <span className="sr-only">Price: </span>
             {formatPrice(book.priceCents, book.currency)}

@@ -3,10 +3,11 @@ import { primaryButton } from '#app/components/ui/button-styles.ts'
 import { SectionHeading } from '#app/components/ui/section-heading.tsx'
 import { recordEvent } from '#app/features/analytics/record.server.ts'
 import { SearchCombobox } from '#app/features/search/components/search-combobox.tsx'
-import { normalizeQuery, parsePage, SEARCH_PATH, searchUrl } from '#app/features/search/search-query.ts'
-import { searchBooks, type SearchResults } from '#app/features/search/search.server.ts'
+import { normalizeQuery, SEARCH_PATH } from '#app/features/search/search-query.ts'
+import { searchCatalog, type CatalogSearchResults } from '#app/features/search/catalog-search.server.ts'
+import { catalogUrl, hasFilters, parseCatalogParams } from '#app/features/catalog/facets.ts'
 import { getAppContext } from '#app/server/context.server.ts'
-import { BookGrid } from '#app/components/book-grid.tsx'
+import { CatalogBrowser } from '#app/components/catalog-browser.tsx'
 import type { Route } from './+types/search'
 
 export const meta: Route.MetaFunction = ({ loaderData }) => {
@@ -17,18 +18,22 @@ export const meta: Route.MetaFunction = ({ loaderData }) => {
 }
 
 /**
- * /search shows the search box; /search?q=…&page=… also the results, 20 a page. Any q is accepted (cut to
- * 100 characters; an empty or unusable one shows the box alone); a page past the last goes to the first.
+ * /search shows the search box; /search?q=… also the results (the best RESULT_CAP matches), with the
+ * catalogue's facets and sorts (docs/decisions/019). Any q is accepted (cut to 100 characters; an empty or
+ * unusable one shows the box alone); bad filter values are ignored; a page past the last goes to the first.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const params = new URL(request.url).searchParams
   const query = normalizeQuery(params.get('q'))
   if (!query) return { query, results: null }
-  const page = parsePage(params.get('page'))
-  const results = await searchBooks(getAppContext(context).db, query, { page })
-  if (results.page !== page) return redirect(searchUrl(query, results.page))
-  if (page === 1)
-    recordEvent(getAppContext(context), request, { name: 'search', query, resultCount: results.total })
+  const state = parseCatalogParams(params)
+  const results = await searchCatalog(getAppContext(context).db, query, state)
+  // Past the last page: start again from the first.
+  if (results.page.query.page !== state.page)
+    return redirect(catalogUrl(SEARCH_PATH, { ...results.page.query, page: 1 }, { q: query }))
+  // One search event per search: not again for each filter, sort or page of its results.
+  if (state.page === 1 && state.sort === 'relevance' && !hasFilters(state.filters))
+    recordEvent(getAppContext(context), request, { name: 'search', query, resultCount: results.matchCount })
   return { query, results }
 }
 
@@ -50,14 +55,14 @@ export default function Search({ loaderData }: Route.ComponentProps) {
           Search
         </button>
       </Form>
-      {results ? <SearchResultsView results={results} /> : null}
+      {results ? <SearchResultsView query={query} results={results} /> : null}
     </section>
   )
 }
 
-function SearchResultsView({ results }: { results: SearchResults }) {
-  const { query, correctedFrom, books, total, more, page, pageCount } = results
-  if (total === 0) {
+function SearchResultsView({ query, results }: { query: string; results: CatalogSearchResults }) {
+  const { correctedFrom, more, page } = results
+  if (results.matchCount === 0) {
     return (
       <div className="mx-auto flex max-w-2xl flex-col items-center gap-4 text-center">
         <p className="text-lg font-medium">No books match “{correctedFrom ?? query}”.</p>
@@ -71,46 +76,24 @@ function SearchResultsView({ results }: { results: SearchResults }) {
       </div>
     )
   }
+  const total = results.matchCount
   const count = more ? `More than ${total} results` : `${total} ${total === 1 ? 'result' : 'results'}`
   return (
     <>
       <p className="mb-8 text-center text-lg text-slate-700 dark:text-slate-300">
         {correctedFrom ? (
           <>
-            No books match “{correctedFrom}”. {count} for “<strong>{query}</strong>”.
+            No books match “{correctedFrom}”. {count} for “<strong>{results.query}</strong>”.
           </>
         ) : (
           <>
-            {count} for “<strong>{query}</strong>”
+            {count} for “<strong>{results.query}</strong>”
             {more ? ` — showing the best ${total}. Add a word to narrow them down.` : '.'}
           </>
         )}
       </p>
-      <BookGrid books={books} headingLevel={2} eagerCount={page === 1 ? 3 : 0} />
-      {pageCount > 1 ? <Pagination query={query} page={page} pageCount={pageCount} /> : null}
+      <CatalogBrowser result={page} path={SEARCH_PATH} extraParams={{ q: query }} />
     </>
-  )
-}
-
-function Pagination({ query, page, pageCount }: { query: string; page: number; pageCount: number }) {
-  const link =
-    'rounded-lg border border-slate-300 px-4 py-2 font-medium text-blue-700 hover:bg-slate-100 dark:border-gray-600 dark:text-sky-300 dark:hover:bg-gray-700'
-  return (
-    <nav aria-label="Result pages" className="mt-10 flex items-center justify-center gap-4">
-      {page > 1 ? (
-        <Link to={searchUrl(query, page - 1)} className={link}>
-          Previous page
-        </Link>
-      ) : null}
-      <p>
-        Page {page} of {pageCount}
-      </p>
-      {page < pageCount ? (
-        <Link to={searchUrl(query, page + 1)} className={link}>
-          Next page
-        </Link>
-      ) : null}
-    </nav>
   )
 }
 

@@ -152,7 +152,10 @@ describe('the /search and /search/suggest loaders', () => {
 
   test('/search?q= finds books, and the query is cut to 100 characters', async () => {
     const data = await search('?q=djnago')
-    expect(data).toMatchObject({ query: 'djnago', results: { query: 'django', total: 1 } })
+    expect(data).toMatchObject({
+      query: 'djnago',
+      results: { query: 'django', matchCount: 1, page: { total: 1 } },
+    })
     const long = `django ${'x'.repeat(200)}`
     const cut = await search(`?${new URLSearchParams({ q: long })}`)
     expect(cut).toMatchObject({ query: long.slice(0, 100) })

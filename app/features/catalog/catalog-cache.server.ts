@@ -1,5 +1,6 @@
 import type { Db } from '#app/server/db/database.server.ts'
 import { listBooks, listFeaturedBooks, type BookCard } from './catalog.server.ts'
+import { invalidateFacetIndex } from './facet-index.server.ts'
 
 /**
  * The catalogue lists are the same for every visitor and change rarely, so pages read them from memory:
@@ -36,4 +37,5 @@ export function readAllBooks(db: Db): Promise<BookCard[]> {
 
 export function invalidateCatalog(db: Db): void {
   caches.delete(db)
+  invalidateFacetIndex(db)
 }

@@ -148,7 +148,34 @@ export async function searchBooks(db: Db, q: string, { page = 1 } = {}): Promise
   return { ...(await searchPage(db, corrected, 1)), correctedFrom: q }
 }
 
-async function searchPage(db: Db, q: string, requestedPage: number) {
+/**
+ * The search results page's matches as ids, best first: at most RESULT_CAP of them, `more` when there were
+ * more (the same matches and order as searchBooks). The faceted results page filters, counts and sorts these
+ * (docs/decisions/019). A query that matches nothing is corrected as in searchBooks.
+ */
+export async function searchMatchIds(
+  db: Db,
+  q: string,
+): Promise<{ query: string; correctedFrom: string | null; ids: string[]; more: boolean }> {
+  const found = await rankedIds(db, q)
+  if (found.ids.length > 0) return { query: q, correctedFrom: null, ...found }
+  const corrected = await correctSpelling(db, q)
+  if (!corrected) return { query: q, correctedFrom: null, ...found }
+  return { query: corrected, correctedFrom: q, ...(await rankedIds(db, corrected)) }
+}
+
+async function rankedIds(db: Db, q: string) {
+  const { matches, order } = rankedMatches(q)
+  const rows = await db
+    .select({ id: books.id })
+    .from(books)
+    .innerJoin(matches, sql`matches.id = ${books.id}`)
+    .orderBy(...order)
+    .limit(RESULT_CAP + 1)
+  return { ids: rows.slice(0, RESULT_CAP).map((row) => row.id), more: rows.length > RESULT_CAP }
+}
+
+function rankedMatches(q: string) {
   const words = allWords(q)
   const matches = allMatches([
     { condition: (b) => titleStartsWith(b, q), limit: CANDIDATES, orderedBy: titleOrder },
@@ -163,13 +190,18 @@ async function searchPage(db: Db, q: string, requestedPage: number) {
     when to_tsvector(${english}, array_to_string(${books.topics}, ' ')) @@ ${words} then 2
     else 3 end`
   const titleRank = sql`case when ${matchTier} = 1 then ts_rank(${titleVector(books)}, ${words}) else 0 end`
+  return { matches, order: [matchTier, field, desc(titleRank), asc(books.title), asc(books.id)] }
+}
+
+async function searchPage(db: Db, q: string, requestedPage: number) {
+  const { matches, order } = rankedMatches(q)
   const lastPage = Math.ceil(RESULT_CAP / PAGE_SIZE)
   const page = Math.min(Math.max(1, Math.trunc(requestedPage)), lastPage)
   const rows = await db
     .select({ ...cardColumns, total: sql<number>`count(*) over ()`.mapWith(Number) })
     .from(books)
     .innerJoin(matches, sql`matches.id = ${books.id}`)
-    .orderBy(matchTier, field, desc(titleRank), asc(books.title), asc(books.id))
+    .orderBy(...order)
     .limit(PAGE_SIZE)
     .offset((page - 1) * PAGE_SIZE)
   // Past the last page there are no rows to carry the count: start again from the first.

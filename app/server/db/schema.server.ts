@@ -90,10 +90,17 @@ export const books = pgTable(
      * names: the key under which each instance keeps the book's public review pages (docs/decisions/016).
      */
     reviewsVersion: integer('reviews_version').notNull().default(0),
+    /**
+     * Copies sold: the book's lines in paid orders (a refunded order no longer counts), maintained on write by
+     * the `order_items_maintain_book_sales` triggers (migration `catalog-sales-count`) for the catalogue's
+     * best-selling sort (docs/decisions/019).
+     */
+    salesCount: integer('sales_count').notNull().default(0),
     ...timestamps,
   },
   (table) => [
     uniqueIndex('books_slug_unique').on(table.slug),
+    check('books_sales_count_check', sql`${table.salesCount} >= 0`),
     check('books_rating_count_check', sql`${table.ratingCount} >= 0 and ${table.ratingSum} >= 0`),
     index('books_status_created_at_idx').on(table.status, table.createdAt),
     check('books_status_check', sql`${table.status} in ('draft', 'published', 'archived')`),

@@ -1,0 +1,65 @@
+import { data, Link, redirect } from 'react-router'
+import { CatalogBrowser } from '#app/components/catalog-browser.tsx'
+import { errorData } from '#app/components/error-boundary.tsx'
+import { SectionHeading } from '#app/components/ui/section-heading.tsx'
+import { browseCatalog, topicExists } from '#app/features/catalog/browse.server.ts'
+import {
+  catalogUrl,
+  parseCatalogParams,
+  parseTopic,
+  topicName,
+  topicPath,
+} from '#app/features/catalog/facets.ts'
+import { getAppContext } from '#app/server/context.server.ts'
+import type { Route } from './+types/topic'
+
+export const meta: Route.MetaFunction = ({ loaderData }) =>
+  loaderData
+    ? [
+        { title: `${loaderData.name} eBooks (${loaderData.total}) — CodeBook` },
+        {
+          name: 'description',
+          content: `Computer-science eBooks about ${loaderData.name} in the CodeBook store, with ratings, prices and instant downloads.`,
+        },
+      ]
+    : [{ title: 'Page not found — CodeBook' }]
+
+/** A topic's books, with the catalogue's other facets (docs/decisions/019); 404 for a topic no book has. */
+export async function loader({ params, request, context }: Route.LoaderArgs) {
+  const { db } = getAppContext(context)
+  const topic = parseTopic(params.slug)
+  if (!topic || !(await topicExists(db, topic))) {
+    throw data(errorData('Page not found', 'We could not find the page you asked for.'), { status: 404 })
+  }
+  const query = parseCatalogParams(new URL(request.url).searchParams)
+  const page = await browseCatalog(db, { ...query, filters: { ...query.filters, topic } })
+  // Past the last page: start again from the first.
+  if (page.query.page !== query.page)
+    throw redirect(
+      catalogUrl(topicPath(topic), {
+        ...page.query,
+        filters: { ...page.query.filters, topic: null },
+        page: 1,
+      }),
+    )
+  return { ...page, slug: topic, name: topicName(topic) }
+}
+
+export default function Topic({ loaderData }: Route.ComponentProps) {
+  const { slug, name, total } = loaderData
+  return (
+    <section className="mx-auto max-w-7xl px-4 py-12">
+      <SectionHeading level={1}>
+        {name} ({total})
+      </SectionHeading>
+      <p className="-mt-4 mb-8 text-center">
+        <Link to="/topics" className="font-medium text-blue-700 underline dark:text-sky-300">
+          All topics
+        </Link>
+      </p>
+      <CatalogBrowser result={loaderData} path={topicPath(slug)} fixedTopic />
+    </section>
+  )
+}
+
+export { GeneralErrorBoundary as ErrorBoundary } from '#app/components/error-boundary.tsx'
