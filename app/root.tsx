@@ -52,9 +52,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         emailVerified: sessionUser.emailVerified,
       }
     : null
-  return { theme, cartBookIds, user, ownedBookIds } satisfies RootCartData &
+  // Canonical and Open Graph URLs are absolute, on the configured origin (features/seo/meta.ts).
+  const publicOrigin = app.env.publicUrl.origin
+  return { theme, cartBookIds, user, ownedBookIds, publicOrigin } satisfies RootCartData &
     RootUserData &
-    RootLibraryData & { theme: Theme }
+    RootLibraryData & { theme: Theme; publicOrigin: string }
 }
 
 /** Who the visitor is, what is in their cart and which books they own. */

@@ -1,17 +1,26 @@
 import { SectionHeading } from '#app/components/ui/section-heading.tsx'
 import { readAllBooks } from '#app/features/catalog/catalog-cache.server.ts'
+import { bookListJsonLd } from '#app/features/seo/json-ld.ts'
+import { errorPageMeta, pageMeta, publicOrigin } from '#app/features/seo/meta.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import { BookGrid } from '#app/components/book-grid.tsx'
 import type { Route } from './+types/all-books'
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
-  { title: `All eBooks (${loaderData?.books.length ?? 0}) — CodeBook` },
-  {
-    name: 'description',
-    content:
+export const meta: Route.MetaFunction = (args) => {
+  const { loaderData } = args
+  if (!loaderData) return errorPageMeta('All eBooks are unavailable')
+  const origin = publicOrigin(args.matches)
+  const title = `All eBooks (${loaderData.books.length})`
+  return pageMeta(args, {
+    title,
+    description:
       'Every computer-science eBook in the CodeBook store, with ratings, prices and instant downloads.',
-  },
-]
+    // Filters and sort orders show the same books again: one canonical URL per page of the catalogue.
+    path: '/AllBooks',
+    keepParams: ['page', 'after'],
+    jsonLd: origin ? [bookListJsonLd(origin, { name: title, books: loaderData.books })] : [],
+  })
+}
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { db } = getAppContext(context)

@@ -5,15 +5,38 @@ import { recordEvent } from '#app/features/analytics/record.server.ts'
 import { SearchCombobox } from '#app/features/search/components/search-combobox.tsx'
 import { normalizeQuery, parsePage, SEARCH_PATH, searchUrl } from '#app/features/search/search-query.ts'
 import { searchBooks, type SearchResults } from '#app/features/search/search.server.ts'
+import { bookListJsonLd } from '#app/features/seo/json-ld.ts'
+import { errorPageMeta, pageMeta, publicOrigin } from '#app/features/seo/meta.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import { BookGrid } from '#app/components/book-grid.tsx'
 import type { Route } from './+types/search'
 
-export const meta: Route.MetaFunction = ({ loaderData }) => {
-  const query = loaderData?.query
-  if (!query) return [{ title: 'Search — CodeBook' }]
+export const meta: Route.MetaFunction = (args) => {
+  const { loaderData } = args
+  if (!loaderData) return errorPageMeta('Search is unavailable')
+  const { query, results } = loaderData
+  const origin = publicOrigin(args.matches)
+  const page = results && results.page > 1 ? `, page ${results.page}` : ''
+  const tags = pageMeta(args, {
+    title: query ? `Search: ${query}${page}` : 'Search',
+    description: query
+      ? `CodeBook eBooks matching “${query}”: titles, authors and topics, with ratings and prices.`
+      : 'Search the CodeBook store’s computer-science eBooks by title, author or topic.',
+    // Filters and sort orders are variations of the same results: the query and its page number stay.
+    path: '/search',
+    keepParams: ['q', 'page', 'after'],
+    jsonLd:
+      origin && results && results.books.length > 0
+        ? [
+            bookListJsonLd(origin, {
+              name: `Search results for ${query}`,
+              books: results.books,
+            }),
+          ]
+        : [],
+  })
   // Result pages are endless variations of the catalogue: not for search engines.
-  return [{ title: `Search: ${query} — CodeBook` }, { name: 'robots', content: 'noindex' }]
+  return query ? [...tags, { name: 'robots', content: 'noindex' }] : tags
 }
 
 /**
