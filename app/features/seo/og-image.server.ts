@@ -83,16 +83,29 @@ function bookCard(book: OgBook, cover: string | null): Node {
     cover
       ? el('img', { borderRadius: 12, height: COVER_HEIGHT }, undefined, { src: cover, height: COVER_HEIGHT })
       : null,
-    el('div', { display: 'flex', flexDirection: 'column', flex: 1, minWidth: 0, height: '100%', gap: 24 }, [
-      el('div', { fontSize: 30, fontWeight: 700, color: colors.brand }, 'CodeBook'),
-      el(
-        'div',
-        { fontSize: book.title.length > 60 ? 48 : 60, fontWeight: 700, lineHeight: 1.1, marginTop: 'auto' },
-        clip(book.title, 110),
-      ),
-      el('div', { fontSize: 34, color: colors.muted }, `by ${clip(book.author, 60)}`),
-      el('div', { fontSize: 60, fontWeight: 700, color: colors.price, marginTop: 'auto' }, book.price),
-    ]),
+    el(
+      'div',
+      {
+        display: 'flex',
+        flexDirection: 'column',
+        justifyContent: 'space-between',
+        flex: 1,
+        minWidth: 0,
+        height: COVER_HEIGHT,
+      },
+      [
+        el('div', { fontSize: 32, fontWeight: 700, color: colors.brand }, 'CodeBook'),
+        el('div', { display: 'flex', flexDirection: 'column', gap: 20 }, [
+          el(
+            'div',
+            { fontSize: book.title.length > 50 ? 48 : 60, fontWeight: 700, lineHeight: 1.1 },
+            clip(book.title, 110),
+          ),
+          el('div', { fontSize: 34, color: colors.muted }, `by ${clip(book.author, 60)}`),
+        ]),
+        el('div', { fontSize: 64, fontWeight: 700, color: colors.price }, book.price),
+      ],
+    ),
   ])
 }
 
@@ -116,6 +129,7 @@ function frame(children: unknown[]): Node {
     {
       width: OG_IMAGE_WIDTH,
       height: OG_IMAGE_HEIGHT,
+      boxSizing: 'border-box',
       display: 'flex',
       alignItems: 'center',
       gap: 56,

@@ -94,7 +94,7 @@ export async function bookSitemapStream(
         if (rows.length > 0) {
           after = rows.at(-1)!.slug
           const entries = rows.map((row) =>
-            urlEntry(`${origin}/books/${encodeURIComponent(row.slug)}`, lastmodOf(row.lastmod)),
+            urlEntry(`${origin}/books/${encodeURIComponent(row.slug)}`, row.lastmod ?? undefined),
           )
           controller.enqueue(encoder.encode(`${entries.join('\n')}\n`))
         }
@@ -109,27 +109,24 @@ export async function bookSitemapStream(
   })
 }
 
-type BookRow = { slug: string; lastmod: unknown }
+type BookRow = { slug: string; lastmod: string | null }
 
 function readChunk(db: Db, after: string | null, offset: number, limit: number): Promise<BookRow[]> {
   const newestEdition = db
     .select({ at: sql`max(${bookEditions.publishedAt})` })
     .from(bookEditions)
     .where(eq(bookEditions.bookId, books.id))
+  // The W3C date (YYYY-MM-DD) is made by the database, in UTC, the same on PGlite and PostgreSQL.
+  const lastmod = sql<
+    string | null
+  >`to_char(coalesce((${newestEdition}), ${books.updatedAt}) at time zone 'UTC', 'YYYY-MM-DD')`
   return db
-    .select({ slug: books.slug, lastmod: sql`coalesce((${newestEdition}), ${books.updatedAt})` })
+    .select({ slug: books.slug, lastmod })
     .from(books)
     .where(after === null ? published : and(published, gt(books.slug, after)))
     .orderBy(asc(books.slug))
     .offset(offset)
     .limit(limit)
-}
-
-/** PGlite and node-postgres return a timestamp from raw SQL as a Date or as text: a W3C date either way. */
-function lastmodOf(value: unknown): string | undefined {
-  if (value === null || value === undefined) return undefined
-  const date = value instanceof Date ? value : new Date(String(value).replace(' ', 'T'))
-  return Number.isNaN(date.getTime()) ? undefined : date.toISOString().slice(0, 10)
 }
 
 const urlsetOpening =
