@@ -1,9 +1,8 @@
 import { readCoverSource } from '#app/features/catalog/covers.server.ts'
 import { getBookBySlug } from '#app/features/catalog/catalog.server.ts'
 import { formatPrice } from '#app/features/catalog/format.ts'
-import { bookOgImagePng } from '#app/features/seo/og-image.server.ts'
+import { bookOgImagePng, imageResponse } from '#app/features/seo/og-image.server.ts'
 import { getAppContext } from '#app/server/context.server.ts'
-import { imageResponse } from './og-image.ts'
 import type { Route } from './+types/book-og-image'
 
 /** GET /books/<slug>/og.png: the book's link-preview image (1200×630 PNG); 404 unless the book is published. */

@@ -9,7 +9,7 @@ import type { MetaDescriptor } from 'react-router'
 
 export const SITE_NAME = 'CodeBook'
 
-/** Served by routes/og-default.ts: the store's own 1200×630 image, for pages that are not a book. */
+/** Served by routes/og-image.ts: the store's own 1200×630 image, for pages that are not a book's. */
 export const DEFAULT_OG_IMAGE = {
   path: '/og-image.png',
   width: 1200,

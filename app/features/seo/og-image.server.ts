@@ -42,6 +42,23 @@ export function storeOgImagePng(): Promise<RenderedImage> {
   return cached('store', () => render(storeCard()))
 }
 
+/** The PNG with its ETag; a client that has this version gets a 304 without the bytes. */
+export function imageResponse(request: Request, image: RenderedImage): Response {
+  const headers = {
+    'Content-Type': 'image/png',
+    // A day in shared caches; an edited book's pages point at a new URL (?v=<version>) anyway.
+    'Cache-Control': 'public, max-age=86400',
+    ETag: image.etag,
+    'X-Content-Type-Options': 'nosniff',
+  }
+  const known = request.headers.get('If-None-Match')
+  if (known && known.split(',').some((tag) => tag.trim() === image.etag))
+    return new Response(null, { status: 304, headers })
+  return new Response(new Uint8Array(image.png), {
+    headers: { ...headers, 'Content-Length': String(image.png.length) },
+  })
+}
+
 /** Forgets every drawn image (tests measure a cold render with it). */
 export function clearOgImageCache(): void {
   cache.clear()
