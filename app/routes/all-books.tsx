@@ -1,7 +1,7 @@
 import { SectionHeading } from '#app/components/ui/section-heading.tsx'
 import { readAllBooks } from '#app/features/catalog/catalog-cache.server.ts'
 import { bookListJsonLd } from '#app/features/seo/json-ld.ts'
-import { errorPageMeta, pageMeta, publicOrigin } from '#app/features/seo/meta.ts'
+import { errorPageMeta, pagedTitle, pageMeta, publicOrigin } from '#app/features/seo/meta.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import { BookGrid } from '#app/components/book-grid.tsx'
 import type { Route } from './+types/all-books'
@@ -12,7 +12,7 @@ export const meta: Route.MetaFunction = (args) => {
   const origin = publicOrigin(args.matches)
   const title = `All eBooks (${loaderData.books.length})`
   return pageMeta(args, {
-    title,
+    title: pagedTitle(title, args.location.search),
     description:
       'Every computer-science eBook in the CodeBook store, with ratings, prices and instant downloads.',
     // Filters and sort orders show the same books again: one canonical URL per page of the catalogue.

@@ -122,6 +122,7 @@ const publicPages: Array<[string, RouteModule, string, Record<string, string>?]>
   ['all books', allBooks, '/AllBooks'],
   ['search box', search, '/search'],
   ['search results', search, '/search?q=react'],
+  ['all books, page 2', allBooks, '/AllBooks?page=2'],
   ...slugs.map((slug): [string, RouteModule, string, Record<string, string>] => [
     slug,
     book,

@@ -69,6 +69,12 @@ export function canonicalUrl(
   return `${origin}${path}${query}`
 }
 
+/** A list's title on its later pages ('All eBooks (7), page 2'): each page of a list has its own title. */
+export function pagedTitle(title: string, search: string): string {
+  const page = Number(new URLSearchParams(search).get('page'))
+  return Number.isSafeInteger(page) && page > 1 ? `${title}, page ${page}` : title
+}
+
 export function pageTitle(title: string): string {
   return `${title} — ${SITE_NAME}`
 }
@@ -130,7 +136,7 @@ export function topicPageMeta(
   jsonLd: readonly object[] = [],
 ): MetaDescriptor[] {
   return pageMeta(args, {
-    title: `${topic.name} eBooks`,
+    title: pagedTitle(`${topic.name} eBooks`, args.location.search),
     description: `${topic.bookCount} computer-science eBook${topic.bookCount === 1 ? '' : 's'} about ${topic.name} in the CodeBook store, with readers’ ratings, prices and instant downloads.`,
     path: `/topics/${encodeURIComponent(topic.slug)}`,
     keepParams: ['page', 'after'],
