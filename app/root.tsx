@@ -1,5 +1,5 @@
 import { useEffect, type ReactNode } from 'react'
-import { data, Links, Meta, Outlet, Scripts, ScrollRestoration } from 'react-router'
+import { data, isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration } from 'react-router'
 import { getVisitorCartBookIds } from '#app/features/cart/visitor-cart.server.ts'
 import type { RootCartData } from '#app/features/cart/use-cart.ts'
 import { getSessionUser, sessionCookieMiddleware } from '#app/features/identity/session.server.ts'
@@ -11,7 +11,8 @@ import type { RootLibraryData } from '#app/features/library/use-owned-books.ts'
 import { readTheme } from '#app/features/theme/theme.server.ts'
 import { useTheme, type Theme } from '#app/features/theme/theme.ts'
 import { getAppContext } from '#app/server/context.server.ts'
-import { GeneralErrorBoundary } from '#app/components/error-boundary.tsx'
+import { GeneralErrorBoundary, type ErrorData } from '#app/components/error-boundary.tsx'
+import { errorPageMeta } from '#app/features/seo/meta.ts'
 import { SiteFooter } from '#app/components/layout/site-footer.tsx'
 import { SiteHeader } from '#app/components/layout/site-header.tsx'
 import { useNonce } from '#app/components/nonce.tsx'
@@ -22,6 +23,15 @@ export const links: Route.LinksFunction = () => [
   { rel: 'stylesheet', href: stylesheet },
   { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
 ]
+
+/** Only when the root itself fails (the database is down): every page has its own `meta`. */
+export const meta: Route.MetaFunction = ({ error }) => {
+  if (!error) return []
+  const title = isRouteErrorResponse(error)
+    ? (error.data as Partial<ErrorData> | undefined)?.title
+    : undefined
+  return errorPageMeta(title ?? 'Something went wrong')
+}
 
 export const middleware: Route.MiddlewareFunction[] = [sessionCookieMiddleware]
 
@@ -52,9 +62,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         emailVerified: sessionUser.emailVerified,
       }
     : null
-  return { theme, cartBookIds, user, ownedBookIds } satisfies RootCartData &
+  // Canonical and Open Graph URLs are absolute, on the configured origin (features/seo/meta.ts).
+  const publicOrigin = app.env.publicUrl.origin
+  return { theme, cartBookIds, user, ownedBookIds, publicOrigin } satisfies RootCartData &
     RootUserData &
-    RootLibraryData & { theme: Theme }
+    RootLibraryData & { theme: Theme; publicOrigin: string }
 }
 
 /** Who the visitor is, what is in their cart and which books they own. */

@@ -39,6 +39,12 @@ export default [
   // Downloads: the owner's stamped copies, and every book's free sample.
   route('library/:slug/:file', 'routes/library-download.ts'),
   route('books/:slug/sample.pdf', 'routes/book-sample.ts'),
+  // For crawlers and link previews (docs/decisions/020-seo.md): robots, the sitemaps, Open Graph images.
+  route('robots.txt', 'routes/robots-txt.ts'),
+  route('sitemap.xml', 'routes/sitemap-index.ts'),
+  route('sitemaps/:file', 'routes/sitemap-page.ts'),
+  route('books/:slug/og.png', 'routes/book-og-image.ts'),
+  route('og-image.png', 'routes/og-image.ts'),
   // Stripe's signed payment events (docs/decisions/009-stripe-checkout.md).
   route('webhooks/stripe', 'routes/stripe-webhook.ts'),
   // Uploaded covers (the back office resizes them into AVIF, WebP and JPEG at a few widths).

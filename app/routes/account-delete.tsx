@@ -17,11 +17,10 @@ import { getAppContext, type AppContext } from '#app/server/context.server.ts'
 import { readForm } from '#app/server/form.server.ts'
 import { passOnRetryAfter } from '#app/sign-in.server.ts'
 import type { Route } from './+types/account-delete'
+import { privatePageMeta } from '#app/features/seo/meta.ts'
 
-export const meta: Route.MetaFunction = () => [
-  { title: 'Delete my account — CodeBook' },
-  { name: 'robots', content: 'noindex' },
-]
+export const meta: Route.MetaFunction = () =>
+  privatePageMeta('Delete my account', 'Delete your CodeBook account and everything it holds.')
 
 export const headers: Route.HeadersFunction = passOnRetryAfter
 

@@ -7,11 +7,10 @@ import { OrderStatus } from '#app/features/orders/components/order-status.tsx'
 import { listOrdersForUser } from '#app/features/orders/orders.server.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import type { Route } from './+types/account-orders'
+import { privatePageMeta } from '#app/features/seo/meta.ts'
 
-export const meta: Route.MetaFunction = () => [
-  { title: 'My orders — CodeBook' },
-  { name: 'robots', content: 'noindex' },
-]
+export const meta: Route.MetaFunction = () =>
+  privatePageMeta('My orders', 'The orders you placed at CodeBook, with their receipts.')
 
 export async function loader({ request, context, url }: Route.LoaderArgs) {
   const user = await requireUser({ request, context, url })

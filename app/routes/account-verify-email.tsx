@@ -13,11 +13,10 @@ import { getAppContext } from '#app/server/context.server.ts'
 import { readForm } from '#app/server/form.server.ts'
 import { passOnRetryAfter } from '#app/sign-in.server.ts'
 import type { Route } from './+types/account-verify-email'
+import { privatePageMeta } from '#app/features/seo/meta.ts'
 
-export const meta: Route.MetaFunction = () => [
-  { title: 'Confirm your email — CodeBook' },
-  { name: 'robots', content: 'noindex' },
-]
+export const meta: Route.MetaFunction = () =>
+  privatePageMeta('Confirm your email', 'Confirm the email address of your CodeBook account.')
 
 type LinkState = 'valid' | 'expired' | 'used' | 'invalid' | 'verified' | 'sent'
 

@@ -32,11 +32,13 @@ import { getAppContext } from '#app/server/context.server.ts'
 import { readForm } from '#app/server/form.server.ts'
 import { passOnRetryAfter } from '#app/sign-in.server.ts'
 import type { Route } from './+types/account'
+import { privatePageMeta } from '#app/features/seo/meta.ts'
 
-export const meta: Route.MetaFunction = () => [
-  { title: 'Account settings — CodeBook' },
-  { name: 'robots', content: 'noindex' },
-]
+export const meta: Route.MetaFunction = () =>
+  privatePageMeta(
+    'Account settings',
+    'Your CodeBook account: email, password, sign-in methods and your data.',
+  )
 
 export async function loader({ request, context, url }: Route.LoaderArgs) {
   const user = await requireUser({ request, context, url })

@@ -2,18 +2,35 @@ import { CatalogBrowser } from '#app/components/catalog-browser.tsx'
 import { SectionHeading } from '#app/components/ui/section-heading.tsx'
 import { browseCatalog } from '#app/features/catalog/browse.server.ts'
 import { redirect } from 'react-router'
-import { catalogUrl, parseCatalogParams } from '#app/features/catalog/facets.ts'
+import { CATALOG_PAGE_SIZE, catalogUrl, parseCatalogParams } from '#app/features/catalog/facets.ts'
+import { bookListJsonLd } from '#app/features/seo/json-ld.ts'
+import { errorPageMeta, pagedTitle, pageMeta, publicOrigin } from '#app/features/seo/meta.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import type { Route } from './+types/all-books'
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
-  { title: `All eBooks (${loaderData?.total ?? 0}) — CodeBook` },
-  {
-    name: 'description',
-    content:
+export const meta: Route.MetaFunction = (args) => {
+  const { loaderData } = args
+  if (!loaderData) return errorPageMeta('All eBooks are unavailable')
+  const origin = publicOrigin(args.matches)
+  const title = `All eBooks (${loaderData.total})`
+  return pageMeta(args, {
+    title: pagedTitle(title, args.location.search),
+    description:
       'Every computer-science eBook in the CodeBook store, with ratings, prices and instant downloads.',
-  },
-]
+    // Filters and sort orders show the same books again: one canonical URL per page of the catalogue.
+    path: '/AllBooks',
+    keepParams: ['page'],
+    jsonLd: origin
+      ? [
+          bookListJsonLd(origin, {
+            name: title,
+            books: loaderData.books,
+            offset: (loaderData.query.page - 1) * CATALOG_PAGE_SIZE,
+          }),
+        ]
+      : [],
+  })
+}
 
 /** The faceted catalogue (docs/decisions/019): filters, sort and page from the URL; bad values are ignored, a page past the last goes to the first. */
 export async function loader({ request, context }: Route.LoaderArgs) {

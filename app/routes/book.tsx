@@ -2,13 +2,15 @@ import { BookAction } from '#app/components/book-action.tsx'
 import { recordEvent } from '#app/features/analytics/record.server.ts'
 import { bookNotFound } from '#app/features/catalog/book-not-found.server.ts'
 import { data, redirect } from 'react-router'
-import { useNonce } from '#app/components/nonce.tsx'
 import { invalidateCatalog } from '#app/features/catalog/catalog-cache.server.ts'
 import { shownRating } from '#app/features/catalog/rating.ts'
 import { getSessionUser, requireUser } from '#app/features/identity/session.server.ts'
 import { listPublicReviews } from '#app/features/reviews/review-page-cache.server.ts'
 import { ReviewsSection, type ReviewViewer } from '#app/features/reviews/components/reviews-section.tsx'
-import { bookJsonLd, scriptSafeJson } from '#app/features/reviews/json-ld.ts'
+import { bookJsonLd } from '#app/features/reviews/json-ld.ts'
+import { breadcrumbJsonLd } from '#app/features/seo/json-ld.ts'
+import { errorPageMeta, pageMeta, publicOrigin } from '#app/features/seo/meta.ts'
+import { bookOgImage } from '#app/features/seo/og-image.ts'
 import {
   REVIEW_PAGES_MAX,
   REVIEWS_PER_PAGE,
@@ -48,13 +50,35 @@ import { getAppContext } from '#app/server/context.server.ts'
 import { isDataRequest } from '#app/server/data-request.ts'
 import type { Route } from './+types/book'
 
-export const meta: Route.MetaFunction = ({ loaderData }) =>
-  loaderData
-    ? [
-        { title: `${loaderData.book.title} by ${loaderData.book.author} — CodeBook` },
-        { name: 'description', content: loaderData.summary },
-      ]
-    : [{ title: 'Book not found — CodeBook' }]
+export const meta: Route.MetaFunction = (args) => {
+  const { loaderData } = args
+  if (!loaderData) return errorPageMeta('Book not found')
+  const { book, rating, reviews, summary } = loaderData
+  const origin = publicOrigin(args.matches)
+  const path = `/books/${book.slug}`
+  const image = bookOgImage({ ...book, price: formatPrice(book.priceCents, book.currency) })
+  return pageMeta(args, {
+    title: `${book.title} by ${book.author}`,
+    description: summary,
+    path,
+    type: 'book',
+    image,
+    jsonLd: origin
+      ? [
+          {
+            ...bookJsonLd({ ...book, url: `${origin}${path}` }, rating, reviews),
+            description: summary,
+            image: `${origin}${image.path}`,
+          },
+          breadcrumbJsonLd(origin, [
+            { name: 'Home', path: '/' },
+            { name: 'All eBooks', path: '/AllBooks' },
+            { name: book.title, path },
+          ]),
+        ]
+      : [],
+  })
+}
 
 /** A refused review post's Retry-After (429) reaches the browser. */
 export const headers: Route.HeadersFunction = passOnRetryAfter
@@ -99,7 +123,6 @@ export async function loader({ params, context, request, url }: Route.LoaderArgs
       `/login?${new URLSearchParams({ redirectTo: `/books/${book.slug}` })}`,
     ),
   ])
-  const bookUrl = `${url.origin}/books/${book.slug}`
   return {
     book: rest,
     descriptionBlocks: parseMarkdown(description),
@@ -113,7 +136,6 @@ export async function loader({ params, context, request, url }: Route.LoaderArgs
     page,
     pages,
     viewer,
-    bookUrl,
   }
 }
 
@@ -217,7 +239,6 @@ export async function action({ params, context, request, url }: Route.ActionArgs
 
 export default function BookDetails({ loaderData, actionData }: Route.ComponentProps) {
   const { book, descriptionBlocks, formats, sampleSizeBytes, rating } = loaderData
-  const nonce = useNonce()
   return (
     <>
       <article
@@ -270,17 +291,6 @@ export default function BookDetails({ loaderData, actionData }: Route.ComponentP
         pages={loaderData.pages}
         viewer={loaderData.viewer}
         actionData={actionData}
-      />
-      {/* Structured data for search engines; `<` is escaped in it, so review text cannot end the script. */}
-      <script
-        type="application/ld+json"
-        nonce={nonce}
-        // Made from the loader data the page already has, so that the review text is not sent once more.
-        dangerouslySetInnerHTML={{
-          __html: scriptSafeJson(
-            bookJsonLd({ ...book, url: loaderData.bookUrl }, rating, loaderData.reviews),
-          ),
-        }}
       />
     </>
   )

@@ -16,11 +16,10 @@ import { isDataRequest } from '#app/server/data-request.ts'
 import { readForm } from '#app/server/form.server.ts'
 import { safeRedirectPath } from '#app/server/safe-redirect.ts'
 import type { Route } from './+types/cart'
+import { privatePageMeta } from '#app/features/seo/meta.ts'
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
-  { title: `My Cart (${loaderData?.lines.length ?? 0}) — CodeBook` },
-  { name: 'robots', content: 'noindex' },
-]
+export const meta: Route.MetaFunction = ({ loaderData }) =>
+  privatePageMeta(`My Cart (${loaderData?.lines.length ?? 0})`, 'The eBooks in your CodeBook cart.')
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const app = getAppContext(context)

@@ -24,11 +24,10 @@ import type { PaymentProvider } from '#app/features/orders/payments.server.ts'
 import { getAppContext, type AppContext } from '#app/server/context.server.ts'
 import { readForm } from '#app/server/form.server.ts'
 import type { Route } from './+types/checkout'
+import { privatePageMeta } from '#app/features/seo/meta.ts'
 
-export const meta: Route.MetaFunction = () => [
-  { title: 'Checkout — CodeBook' },
-  { name: 'robots', content: 'noindex' },
-]
+export const meta: Route.MetaFunction = () =>
+  privatePageMeta('Checkout', 'Pay for the eBooks in your CodeBook cart.')
 
 type CheckoutActionData = { fieldErrors?: Partial<Record<CheckoutField, string>>; formError?: string }
 

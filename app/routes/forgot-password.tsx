@@ -10,11 +10,10 @@ import { requestPasswordReset } from '#app/features/identity/password-reset.serv
 import { readForm } from '#app/server/form.server.ts'
 import { passOnRetryAfter } from '#app/sign-in.server.ts'
 import type { Route } from './+types/forgot-password'
+import { privatePageMeta } from '#app/features/seo/meta.ts'
 
-export const meta: Route.MetaFunction = () => [
-  { title: 'Forgot password — CodeBook' },
-  { name: 'robots', content: 'noindex' },
-]
+export const meta: Route.MetaFunction = () =>
+  privatePageMeta('Forgot password', 'Get a link to choose a new password for your CodeBook account.')
 
 export const headers: Route.HeadersFunction = passOnRetryAfter
 

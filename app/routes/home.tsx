@@ -3,18 +3,22 @@ import { primaryButton } from '#app/components/ui/button-styles.ts'
 import { SectionHeading } from '#app/components/ui/section-heading.tsx'
 import { readFeaturedBooks } from '#app/features/catalog/catalog-cache.server.ts'
 import { testimonials } from '#app/features/catalog/testimonials.ts'
+import { storeJsonLd } from '#app/features/seo/json-ld.ts'
+import { pageMeta, publicOrigin } from '#app/features/seo/meta.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import { BookGrid } from '#app/components/book-grid.tsx'
 import type { Route } from './+types/home'
 
-export const meta: Route.MetaFunction = () => [
-  { title: 'CodeBook — The Ultimate eBook Store for Computer Science' },
-  {
-    name: 'description',
-    content:
+export const meta: Route.MetaFunction = (args) => {
+  const origin = publicOrigin(args.matches)
+  return pageMeta(args, {
+    title: 'The Ultimate eBook Store for Computer Science',
+    description:
       'CodeBook is the reference source for computer-science eBooks: backend, frontend, JavaScript, React, Django, Go and design systems, with ratings and instant downloads.',
-  },
-]
+    path: '/',
+    jsonLd: origin ? storeJsonLd(origin) : [],
+  })
+}
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { db } = getAppContext(context)

@@ -1,12 +1,13 @@
 import { bookNotFound } from '#app/features/catalog/book-not-found.server.ts'
 import { legacyBookRedirect } from '#app/features/catalog/legacy-redirect.server.ts'
 import type { Route } from './+types/legacy-all-books-details'
+import { errorPageMeta } from '#app/features/seo/meta.ts'
 
 export function loader({ params }: Route.LoaderArgs) {
   throw legacyBookRedirect('all-books', params.index) ?? bookNotFound()
 }
 
-export const meta: Route.MetaFunction = () => [{ title: 'Book not found — CodeBook' }]
+export const meta: Route.MetaFunction = () => errorPageMeta('Book not found')
 
 export { GeneralErrorBoundary as ErrorBoundary } from '#app/components/error-boundary.tsx'
 

@@ -6,11 +6,10 @@ import { requireUser } from '#app/features/identity/session.server.ts'
 import { listLibrary } from '#app/features/library/library.server.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import type { Route } from './+types/library'
+import { privatePageMeta } from '#app/features/seo/meta.ts'
 
-export const meta: Route.MetaFunction = () => [
-  { title: 'My Library — CodeBook' },
-  { name: 'robots', content: 'noindex' },
-]
+export const meta: Route.MetaFunction = () =>
+  privatePageMeta('My Library', 'The eBooks you own at CodeBook, ready to download.')
 
 export async function loader({ request, context, url }: Route.LoaderArgs) {
   const user = await requireUser({ request, context, url })

@@ -22,11 +22,9 @@ import { readForm } from '#app/server/form.server.ts'
 import { safeRedirectPath } from '#app/server/safe-redirect.ts'
 import { accountFailure, passOnRetryAfter, signedInRedirect } from '#app/sign-in.server.ts'
 import type { Route } from './+types/login'
+import { privatePageMeta } from '#app/features/seo/meta.ts'
 
-export const meta: Route.MetaFunction = () => [
-  { title: 'Login — CodeBook' },
-  { name: 'robots', content: 'noindex' },
-]
+export const meta: Route.MetaFunction = () => privatePageMeta('Login', 'Log in to your CodeBook account.')
 
 /** Where to go after logging in: a same-site path from ?redirectTo=, or the home page. */
 function redirectTarget(request: Request): string | undefined {

@@ -6,11 +6,9 @@ import { useOptionalUser } from '#app/features/identity/use-user.ts'
 import { readForm } from '#app/server/form.server.ts'
 import { safeRedirectPath } from '#app/server/safe-redirect.ts'
 import type { Route } from './+types/logout'
+import { privatePageMeta } from '#app/features/seo/meta.ts'
 
-export const meta: Route.MetaFunction = () => [
-  { title: 'Log out — CodeBook' },
-  { name: 'robots', content: 'noindex' },
-]
+export const meta: Route.MetaFunction = () => privatePageMeta('Log out', 'Log out of CodeBook.')
 
 /**
  * 'Log out' posts here from the person menu: the session is revoked on the server and the visitor stays

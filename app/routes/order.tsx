@@ -9,11 +9,13 @@ import { OrderStatus } from '#app/features/orders/components/order-status.tsx'
 import { getOrderForUser } from '#app/features/orders/orders.server.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import type { Route } from './+types/order'
+import { privatePageMeta } from '#app/features/seo/meta.ts'
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
-  { title: loaderData ? `Order #${loaderData.order.number} — CodeBook` : 'Order not found — CodeBook' },
-  { name: 'robots', content: 'noindex' },
-]
+export const meta: Route.MetaFunction = ({ loaderData }) =>
+  privatePageMeta(
+    loaderData ? `Order #${loaderData.order.number}` : 'Order not found',
+    'An order you placed at CodeBook.',
+  )
 
 /** An order's page, for its buyer only: for anyone else it does not exist (404, never 403). */
 export async function loader({ request, context, params, url }: Route.LoaderArgs) {

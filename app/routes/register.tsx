@@ -14,11 +14,10 @@ import { readForm } from '#app/server/form.server.ts'
 import { safeRedirectPath } from '#app/server/safe-redirect.ts'
 import { accountFailure, passOnRetryAfter, signedInRedirect } from '#app/sign-in.server.ts'
 import type { Route } from './+types/register'
+import { privatePageMeta } from '#app/features/seo/meta.ts'
 
-export const meta: Route.MetaFunction = () => [
-  { title: 'Register — CodeBook' },
-  { name: 'robots', content: 'noindex' },
-]
+export const meta: Route.MetaFunction = () =>
+  privatePageMeta('Register', 'Create a CodeBook account to buy and download eBooks.')
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await getSessionUser({ request, context })

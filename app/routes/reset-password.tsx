@@ -17,11 +17,10 @@ import { getAppContext } from '#app/server/context.server.ts'
 import { readForm } from '#app/server/form.server.ts'
 import { passOnRetryAfter } from '#app/sign-in.server.ts'
 import type { Route } from './+types/reset-password'
+import { privatePageMeta } from '#app/features/seo/meta.ts'
 
-export const meta: Route.MetaFunction = () => [
-  { title: 'Choose a new password — CodeBook' },
-  { name: 'robots', content: 'noindex' },
-]
+export const meta: Route.MetaFunction = () =>
+  privatePageMeta('Choose a new password', 'Choose a new password for your CodeBook account.')
 
 /** The mailed link: the form while its token is good, else why not and how to get a new one. */
 export async function loader({ request, context }: Route.LoaderArgs) {

@@ -5,16 +5,46 @@ import { recordEvent } from '#app/features/analytics/record.server.ts'
 import { SearchCombobox } from '#app/features/search/components/search-combobox.tsx'
 import { normalizeQuery, SEARCH_PATH } from '#app/features/search/search-query.ts'
 import { searchCatalog, type CatalogSearchResults } from '#app/features/search/catalog-search.server.ts'
-import { catalogUrl, hasFilters, parseCatalogParams } from '#app/features/catalog/facets.ts'
+import {
+  CATALOG_PAGE_SIZE,
+  catalogUrl,
+  hasFilters,
+  parseCatalogParams,
+} from '#app/features/catalog/facets.ts'
+import { bookListJsonLd } from '#app/features/seo/json-ld.ts'
+import { errorPageMeta, pageMeta, publicOrigin } from '#app/features/seo/meta.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import { CatalogBrowser } from '#app/components/catalog-browser.tsx'
 import type { Route } from './+types/search'
 
-export const meta: Route.MetaFunction = ({ loaderData }) => {
-  const query = loaderData?.query
-  if (!query) return [{ title: 'Search — CodeBook' }]
+export const meta: Route.MetaFunction = (args) => {
+  const { loaderData } = args
+  if (!loaderData) return errorPageMeta('Search is unavailable')
+  const { query, results } = loaderData
+  const origin = publicOrigin(args.matches)
+  const pageNumber = results?.page.query.page ?? 1
+  const page = pageNumber > 1 ? `, page ${pageNumber}` : ''
+  const tags = pageMeta(args, {
+    title: query ? `Search: ${query}${page}` : 'Search',
+    description: query
+      ? `CodeBook eBooks matching “${query}”: titles, authors and topics, with ratings and prices.`
+      : 'Search the CodeBook store’s computer-science eBooks by title, author or topic.',
+    // Filters and sort orders are variations of the same results: the query and its page number stay.
+    path: '/search',
+    keepParams: ['q', 'page'],
+    jsonLd:
+      origin && results && results.page.books.length > 0
+        ? [
+            bookListJsonLd(origin, {
+              name: `Search results for ${query}`,
+              books: results.page.books,
+              offset: (pageNumber - 1) * CATALOG_PAGE_SIZE,
+            }),
+          ]
+        : [],
+  })
   // Result pages are endless variations of the catalogue: not for search engines.
-  return [{ title: `Search: ${query} — CodeBook` }, { name: 'robots', content: 'noindex' }]
+  return query ? [...tags, { name: 'robots', content: 'noindex' }] : tags
 }
 
 /**

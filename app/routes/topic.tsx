@@ -4,25 +4,37 @@ import { errorData } from '#app/components/error-boundary.tsx'
 import { SectionHeading } from '#app/components/ui/section-heading.tsx'
 import { browseCatalog, topicExists } from '#app/features/catalog/browse.server.ts'
 import {
+  CATALOG_PAGE_SIZE,
   catalogUrl,
   parseCatalogParams,
   parseTopic,
   topicName,
   topicPath,
 } from '#app/features/catalog/facets.ts'
+import { bookListJsonLd } from '#app/features/seo/json-ld.ts'
+import { errorPageMeta, publicOrigin, topicPageMeta } from '#app/features/seo/meta.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import type { Route } from './+types/topic'
 
-export const meta: Route.MetaFunction = ({ loaderData }) =>
-  loaderData
-    ? [
-        { title: `${loaderData.name} eBooks (${loaderData.total}) — CodeBook` },
-        {
-          name: 'description',
-          content: `Computer-science eBooks about ${loaderData.name} in the CodeBook store, with ratings, prices and instant downloads.`,
-        },
-      ]
-    : [{ title: 'Page not found — CodeBook' }]
+export const meta: Route.MetaFunction = (args) => {
+  const { loaderData } = args
+  if (!loaderData) return errorPageMeta('Page not found')
+  const origin = publicOrigin(args.matches)
+  const topic = { slug: loaderData.slug, name: loaderData.name, bookCount: loaderData.total }
+  return topicPageMeta(
+    args,
+    topic,
+    origin
+      ? [
+          bookListJsonLd(origin, {
+            name: `${topic.name} eBooks`,
+            books: loaderData.books,
+            offset: (loaderData.query.page - 1) * CATALOG_PAGE_SIZE,
+          }),
+        ]
+      : [],
+  )
+}
 
 /** A topic's books, with the catalogue's other facets (docs/decisions/019); 404 for a topic no book has. */
 export async function loader({ params, request, context }: Route.LoaderArgs) {

@@ -2,16 +2,17 @@ import { Link } from 'react-router'
 import { SectionHeading } from '#app/components/ui/section-heading.tsx'
 import { listTopics } from '#app/features/catalog/browse.server.ts'
 import { topicName, topicPath } from '#app/features/catalog/facets.ts'
+import { pageMeta } from '#app/features/seo/meta.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import type { Route } from './+types/topics'
 
-export const meta: Route.MetaFunction = () => [
-  { title: 'Topics — CodeBook' },
-  {
-    name: 'description',
-    content: 'Every topic of the CodeBook store’s eBooks, with how many books each has.',
-  },
-]
+export const meta: Route.MetaFunction = (args) =>
+  pageMeta(args, {
+    title: 'Topics',
+    description: 'Every topic of the CodeBook store’s eBooks, with how many books each has.',
+    path: '/topics',
+    keepParams: [],
+  })
 
 /** Every topic a published book has, with its book count, by name. */
 export async function loader({ context }: Route.LoaderArgs) {

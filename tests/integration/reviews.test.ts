@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm'
-import { createElement } from 'react'
+import { createElement, Fragment } from 'react'
 import { renderToString } from 'react-dom/server'
-import { createRoutesStub } from 'react-router'
+import { createRoutesStub, Meta, Outlet } from 'react-router'
 import type { Book as SchemaBook, Review as SchemaReview } from 'schema-dts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { listAuditLog } from '#app/features/admin/audit.server.ts'
@@ -15,7 +15,11 @@ import {
   bookRatingsOf,
 } from '#app/features/reviews/reviews.server.ts'
 import { action as moderationAction, loader as moderationLoader } from '#app/routes/admin/reviews.tsx'
-import BookDetails, { action as bookAction, loader as bookLoader } from '#app/routes/book.tsx'
+import BookDetails, {
+  action as bookAction,
+  loader as bookLoader,
+  meta as bookMeta,
+} from '#app/routes/book.tsx'
 import { books, libraryItems, rateLimits, reviews, user } from '#app/server/db/schema.server.ts'
 import { createTestDatabase } from '#tests/db.ts'
 import { createAdmin } from '#tests/factories/admins.ts'
@@ -103,11 +107,21 @@ async function page(slug: string, cookie?: string, search = '') {
 
 /** The book page as the server renders it from this loader data. */
 function render(loaderData: Awaited<ReturnType<typeof page>>, slug: string) {
-  const Stub = createRoutesStub([{ id: 'book', path: '/books/:slug', Component: BookDetails as never }])
+  // The JSON-LD is in the page's <head>, from the route's `meta` (features/seo/meta.ts), which <Meta> renders.
+  const Stub = createRoutesStub([
+    {
+      id: 'root',
+      path: '/',
+      Component: () => createElement(Fragment, null, createElement(Meta), createElement(Outlet)),
+      children: [
+        { id: 'book', path: 'books/:slug', Component: BookDetails as never, meta: bookMeta as never },
+      ],
+    },
+  ])
   return renderToString(
     createElement(Stub, {
       initialEntries: [`/books/${slug}`],
-      hydrationData: { loaderData: { book: loaderData } },
+      hydrationData: { loaderData: { root: { publicOrigin: 'http://localhost:3000' }, book: loaderData } },
     }),
   )
 }

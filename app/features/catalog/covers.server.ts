@@ -1,6 +1,9 @@
 import crypto from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
 import sharp, { type Sharp } from 'sharp'
 import type { CoverImage } from '#app/server/db/schema.server.ts'
+import { findProjectRoot } from '#app/server/project-root.server.ts'
 import type { FileStorage } from '#app/server/storage.server.ts'
 import { COVER_FORMATS, COVER_KEY_FOLDER, COVER_WIDTHS, type CoverFormat } from './cover-image.ts'
 
@@ -103,4 +106,22 @@ export async function storeCover(storage: FileStorage, resized: ResizedCover): P
 export async function deleteCover(storage: FileStorage, cover: CoverImage): Promise<void> {
   for (const width of cover.widths)
     for (const format of cover.formats) await storage.delete(`${cover.keyPrefix}-${width}.${format}`)
+}
+
+/**
+ * The cover's picture as stored, to draw it elsewhere (the Open Graph image): an upload's largest JPEG, else the
+ * seed's SVG from public/. Null when the file is missing.
+ */
+export async function readCoverSource(
+  storage: FileStorage,
+  book: { cover: CoverImage | null; coverPath: string },
+): Promise<Uint8Array | null> {
+  if (book.cover) {
+    const width = Math.max(...book.cover.widths)
+    return storage.read(`${book.cover.keyPrefix}-${width}.jpeg`)
+  }
+  // Seed covers are /covers/<name>.svg, shipped in public/ (the build copies them beside the client assets).
+  const name = /^\/covers\/([a-z0-9-]+\.svg)$/.exec(book.coverPath)?.[1]
+  if (!name) return null
+  return fs.promises.readFile(path.join(findProjectRoot(), 'public', 'covers', name)).catch(() => null)
 }

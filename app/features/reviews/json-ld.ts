@@ -52,16 +52,3 @@ export function bookJsonLd(book: BookFacts, rating: ShownRating, reviews: Review
       : {}),
   }
 }
-
-/**
- * JSON for inside a <script>: every `<` is written `\u003c`, so a review's text can never close the script
- * (`</script>`) or open a comment; `>` and `&` likewise, and the two line separators JavaScript once refused.
- */
-export function scriptSafeJson(value: unknown): string {
-  return JSON.stringify(value)
-    .replace(/</g, '\\u003c')
-    .replace(/>/g, '\\u003e')
-    .replace(/&/g, '\\u0026')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029')
-}

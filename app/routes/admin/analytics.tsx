@@ -10,11 +10,10 @@ import { formatPrice } from '#app/features/catalog/format.ts'
 import { requireAdmin } from '#app/features/identity/session.server.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import type { Route } from './+types/analytics'
+import { privatePageMeta } from '#app/features/seo/meta.ts'
 
-export const meta: Route.MetaFunction = () => [
-  { title: 'Analytics — Back office — CodeBook' },
-  { name: 'robots', content: 'noindex' },
-]
+export const meta: Route.MetaFunction = () =>
+  privatePageMeta('Analytics — Back office', 'Analytics in the CodeBook back office.')
 
 /** /admin/analytics?range=7|30|90 or ?range=custom&from=YYYY-MM-DD&to=YYYY-MM-DD (UTC days; default 30). */
 export async function loader({ request, context, url }: Route.LoaderArgs) {

@@ -3,11 +3,10 @@ import { listAuditLog } from '#app/features/admin/audit.server.ts'
 import { requireAdmin } from '#app/features/identity/session.server.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import type { Route } from './+types/audit'
+import { privatePageMeta } from '#app/features/seo/meta.ts'
 
-export const meta: Route.MetaFunction = () => [
-  { title: 'Audit log — Back office — CodeBook' },
-  { name: 'robots', content: 'noindex' },
-]
+export const meta: Route.MetaFunction = () =>
+  privatePageMeta('Audit log — Back office', 'Audit log in the CodeBook back office.')
 
 export async function loader({ request, context, url }: Route.LoaderArgs) {
   await requireAdmin({ request, context })

@@ -24,11 +24,13 @@ import { requireAdmin } from '#app/features/identity/session.server.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import { readForm } from '#app/server/form.server.ts'
 import type { Route } from './+types/book-edit'
+import { privatePageMeta } from '#app/features/seo/meta.ts'
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
-  { title: `${loaderData ? `Edit ${loaderData.title}` : 'Book not found'} — Back office — CodeBook` },
-  { name: 'robots', content: 'noindex' },
-]
+export const meta: Route.MetaFunction = ({ loaderData }) =>
+  privatePageMeta(
+    `${loaderData ? `Edit ${loaderData.title}` : 'Book not found'} — Back office`,
+    'Edit a book in the CodeBook back office.',
+  )
 
 const notFound = () =>
   data(

@@ -25,11 +25,13 @@ import {
 import { getAppContext } from '#app/server/context.server.ts'
 import { readForm } from '#app/server/form.server.ts'
 import type { Route } from './+types/book-manuscript'
+import { privatePageMeta } from '#app/features/seo/meta.ts'
 
-export const meta: Route.MetaFunction = ({ loaderData }) => [
-  { title: `Manuscript${loaderData ? ` of ${loaderData.book.title}` : ''} — Back office — CodeBook` },
-  { name: 'robots', content: 'noindex' },
-]
+export const meta: Route.MetaFunction = ({ loaderData }) =>
+  privatePageMeta(
+    `Manuscript${loaderData ? ` of ${loaderData.book.title}` : ''} — Back office`,
+    'A book’s manuscript and editions in the CodeBook back office.',
+  )
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 

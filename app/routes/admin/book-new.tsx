@@ -7,11 +7,10 @@ import { requireAdmin } from '#app/features/identity/session.server.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import { readForm } from '#app/server/form.server.ts'
 import type { Route } from './+types/book-new'
+import { privatePageMeta } from '#app/features/seo/meta.ts'
 
-export const meta: Route.MetaFunction = () => [
-  { title: 'New book — Back office — CodeBook' },
-  { name: 'robots', content: 'noindex' },
-]
+export const meta: Route.MetaFunction = () =>
+  privatePageMeta('New book — Back office', 'New book in the CodeBook back office.')
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAdmin({ request, context })

@@ -6,11 +6,10 @@ import { formatPrice } from '#app/features/catalog/format.ts'
 import { requireAdmin } from '#app/features/identity/session.server.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import type { Route } from './+types/books'
+import { privatePageMeta } from '#app/features/seo/meta.ts'
 
-export const meta: Route.MetaFunction = () => [
-  { title: 'Books — Back office — CodeBook' },
-  { name: 'robots', content: 'noindex' },
-]
+export const meta: Route.MetaFunction = () =>
+  privatePageMeta('Books — Back office', 'Books in the CodeBook back office.')
 
 const sortLabels: Record<AdminSort, string> = {
   title: 'Title (A–Z)',

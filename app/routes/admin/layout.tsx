@@ -1,6 +1,7 @@
 import { NavLink, Outlet } from 'react-router'
 import { requireAdmin } from '#app/features/identity/session.server.ts'
 import type { Route } from './+types/layout'
+import { errorPageMeta, privatePageMeta } from '#app/features/seo/meta.ts'
 
 /**
  * Every /admin URL is behind `requireAdmin`: this layout's loader and every admin route's own loader and action
@@ -16,9 +17,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = ({ error }) =>
   // As routes/not-found.tsx says it, for anyone who is not an admin.
-  error
-    ? [{ title: 'Page not found — CodeBook' }]
-    : [{ title: 'Back office — CodeBook' }, { name: 'robots', content: 'noindex' }]
+  error ? errorPageMeta() : privatePageMeta('Back office', 'The CodeBook back office.')
 
 const sections = [
   { to: '/admin', label: 'Overview', end: true },

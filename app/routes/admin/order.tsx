@@ -14,15 +14,15 @@ import { getAppContext } from '#app/server/context.server.ts'
 import { maxEmailAttempts } from '#app/server/outbox.server.ts'
 import { readForm } from '#app/server/form.server.ts'
 import type { Route } from './+types/order'
+import { errorPageMeta, privatePageMeta } from '#app/features/seo/meta.ts'
 
-export const meta: Route.MetaFunction = ({ data: loaderData }) => [
-  {
-    title: loaderData
-      ? `Order #${loaderData.order.number} — Back office — CodeBook`
-      : 'Page not found — CodeBook',
-  },
-  { name: 'robots', content: 'noindex' },
-]
+export const meta: Route.MetaFunction = ({ data: loaderData }) =>
+  loaderData
+    ? privatePageMeta(
+        `Order #${loaderData.order.number} — Back office`,
+        'An order in the CodeBook back office.',
+      )
+    : errorPageMeta()
 
 function notFound(): never {
   throw data(

@@ -14,11 +14,10 @@ import { TextField } from '#app/components/ui/text-field.tsx'
 import { primaryButton } from '#app/components/ui/button-styles.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import type { Route } from './+types/orders'
+import { privatePageMeta } from '#app/features/seo/meta.ts'
 
-export const meta: Route.MetaFunction = () => [
-  { title: 'Orders — Back office — CodeBook' },
-  { name: 'robots', content: 'noindex' },
-]
+export const meta: Route.MetaFunction = () =>
+  privatePageMeta('Orders — Back office', 'Orders in the CodeBook back office.')
 
 /**
  * The store's orders, filtered by the GET form (status, dates, buyer, book), newest first, paged by keyset

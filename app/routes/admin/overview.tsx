@@ -1,11 +1,9 @@
 import { Link } from 'react-router'
 import { requireAdmin } from '#app/features/identity/session.server.ts'
 import type { Route } from './+types/overview'
+import { privatePageMeta } from '#app/features/seo/meta.ts'
 
-export const meta: Route.MetaFunction = () => [
-  { title: 'Back office — CodeBook' },
-  { name: 'robots', content: 'noindex' },
-]
+export const meta: Route.MetaFunction = () => privatePageMeta('Back office', 'The CodeBook back office.')
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAdmin({ request, context })

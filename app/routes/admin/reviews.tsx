@@ -12,11 +12,10 @@ import { paragraphsOf } from '#app/features/reviews/review-form.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import { readForm } from '#app/server/form.server.ts'
 import type { Route } from './+types/reviews'
+import { privatePageMeta } from '#app/features/seo/meta.ts'
 
-export const meta: Route.MetaFunction = () => [
-  { title: 'Reviews — Back office — CodeBook' },
-  { name: 'robots', content: 'noindex' },
-]
+export const meta: Route.MetaFunction = () =>
+  privatePageMeta('Reviews — Back office', 'Reviews in the CodeBook back office.')
 
 const filterLabels: Record<ModerationFilter, string> = {
   reported: 'Reported',
