@@ -21,6 +21,7 @@ import { verifyPassword } from '#app/server/password.server.ts'
 import { hitRateLimit, tooManyAttemptsMessage, type RateLimitRule } from '#app/server/rate-limit.server.ts'
 import { PASSWORD_MAX_LENGTH } from './credentials.ts'
 import { accountDeletedEmail } from './account-deleted-email.ts'
+import { forgetSessionsOf } from '#app/server/session-cache.server.ts'
 
 const MINUTE = 60 * 1000
 
@@ -163,6 +164,8 @@ export async function deleteAccount(app: AppContext, { userId, email }: { userId
       })
       .where(eq(user.id, userId))
   })
+  // Its sessions are gone: none of them may be answered from memory any more (decision 021).
+  forgetSessionsOf(app.db, userId)
   // The reader's reviews were in the books' ratings that cards show.
   invalidateCatalog(app.db)
   app.kickOutbox()
