@@ -83,6 +83,13 @@ export const EnvSchema = z.object({
     .min(0, 'expected 0 (off) to 30 seconds')
     .max(30, 'expected at most 30 seconds: a revoked session must stop working within that')
     .default(5),
+  /** How many rendered documents are remembered by their URL and data (decision 021). 0: render every time. */
+  RENDER_MEMO_ENTRIES: z.coerce
+    .number({ error: 'expected a number of pages' })
+    .int('expected a whole number')
+    .min(0)
+    .max(100_000)
+    .default(500),
   /** Raw analytics events older than this are deleted (their daily aggregates stay). */
   ANALYTICS_RETENTION_DAYS: z.coerce
     .number({ error: 'expected a number of days' })

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto'
 import { and, asc, desc, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm'
 import { deleteOwnedCartItems, forgetCarts } from '#app/features/cart/cart.server.ts'
+import { forgetOwnedBooks } from '#app/features/library/library.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
 import {
   books,
@@ -191,6 +192,7 @@ export async function placeOrderWithCard(
     return { outcome: 'paid', orderId } as const
   })
   if (cartId) forgetCarts(db, cartId)
+  if (result.outcome === 'paid') forgetOwnedBooks(db, input.userId)
   return result
 }
 
@@ -298,6 +300,7 @@ export async function completePaidOrder(
     return alreadyOwned > 0 ? ('paid-twice' as const) : ('paid' as const)
   })
   if (userId) {
+    forgetOwnedBooks(db, userId)
     const [cart] = await db.select({ id: carts.id }).from(carts).where(eq(carts.userId, userId))
     if (cart) forgetCarts(db, cart.id)
   }
