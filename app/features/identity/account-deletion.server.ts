@@ -1,7 +1,6 @@
 import { and, asc, eq, inArray } from 'drizzle-orm'
 import { forgetCarts } from '#app/features/cart/cart.server.ts'
 import { invalidateCatalog } from '#app/features/catalog/catalog-cache.server.ts'
-import { forgetOwnedBooks } from '#app/features/library/library.server.ts'
 import { deleteReaderReviews } from '#app/features/reviews/reviews.server.ts'
 import { z } from 'zod'
 import type { AppContext } from '#app/server/context.server.ts'
@@ -166,10 +165,9 @@ export async function deleteAccount(app: AppContext, { userId, email }: { userId
       })
       .where(eq(user.id, userId))
   })
-  // Its sessions, cart and books are gone: none of them may be answered from memory any more (decision 021).
+  // Its sessions and cart are gone: neither may be answered from memory any more (decision 021).
   forgetSessionsOf(app.db, userId)
   forgetCarts(app.db)
-  forgetOwnedBooks(app.db, userId)
   // The reader's reviews were in the books' ratings that cards show.
   invalidateCatalog(app.db)
   app.kickOutbox()

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm'
-import { isExclusiveDatabase, type Db } from '#app/server/db/database.server.ts'
+import type { Db } from '#app/server/db/database.server.ts'
 import {
   bookEditions,
   bookFiles,
@@ -9,49 +9,8 @@ import {
   type BookStatus,
 } from '#app/server/db/schema.server.ts'
 
-/**
- * The ids of the books a reader owns (bought and paid for): read on every page a signed-in reader opens. On a
- * database only this process writes (embedded PGlite), kept in memory and forgotten by every write that
- * grants or takes books (`forgetOwnedBooks`), so it is always exact (decision 021); elsewhere read each time.
- */
+/** The ids of the books a reader owns (bought and paid for). */
 export async function listOwnedBookIds(db: Db, userId: string): Promise<string[]> {
-  if (!isExclusiveDatabase(db)) return readOwnedBookIds(db, userId)
-  const cache = ownedCache(db)
-  const hit = cache.bookIds.get(userId)
-  if (hit) return [...hit]
-  const generation = cache.generation
-  const bookIds = await readOwnedBookIds(db, userId)
-  if (cache.generation === generation) {
-    cache.bookIds.set(userId, bookIds)
-    if (cache.bookIds.size > OWNED_CACHE_ENTRIES) cache.bookIds.delete(cache.bookIds.keys().next().value!)
-  }
-  return [...bookIds]
-}
-
-/**
- * Call once a write that grants or takes books has committed (a paid order, a refund, an account deletion):
- * the reader's (without `userId`: everyone's) next page reads the library again, and a read under way
- * meanwhile is not kept. A refund recorded with plain SQL needs the store stopped (PGlite) or is on PostgreSQL,
- * where nothing is kept.
- */
-export function forgetOwnedBooks(db: Db, userId?: string): void {
-  const cache = ownedCaches.get(db)
-  if (!cache) return
-  cache.generation++
-  if (userId) cache.bookIds.delete(userId)
-  else cache.bookIds.clear()
-}
-
-const OWNED_CACHE_ENTRIES = 10_000
-const ownedCaches = new WeakMap<Db, { bookIds: Map<string, string[]>; generation: number }>()
-
-function ownedCache(db: Db) {
-  let cache = ownedCaches.get(db)
-  if (!cache) ownedCaches.set(db, (cache = { bookIds: new Map(), generation: 0 }))
-  return cache
-}
-
-async function readOwnedBookIds(db: Db, userId: string): Promise<string[]> {
   const rows = await db
     .select({ bookId: libraryItems.bookId })
     .from(libraryItems)

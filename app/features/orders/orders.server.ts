@@ -1,7 +1,6 @@
 import crypto from 'node:crypto'
 import { and, asc, desc, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm'
 import { deleteOwnedCartItems, forgetCarts } from '#app/features/cart/cart.server.ts'
-import { forgetOwnedBooks } from '#app/features/library/library.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
 import {
   books,
@@ -192,7 +191,6 @@ export async function placeOrderWithCard(
     return { outcome: 'paid', orderId } as const
   })
   if (cartId) forgetCarts(db, cartId)
-  if (result.outcome === 'paid') forgetOwnedBooks(db, input.userId)
   return result
 }
 
@@ -300,7 +298,6 @@ export async function completePaidOrder(
     return alreadyOwned > 0 ? ('paid-twice' as const) : ('paid' as const)
   })
   if (userId) {
-    forgetOwnedBooks(db, userId)
     const [cart] = await db.select({ id: carts.id }).from(carts).where(eq(carts.userId, userId))
     if (cart) forgetCarts(db, cart.id)
   }

@@ -1,6 +1,5 @@
 import { and, eq } from 'drizzle-orm'
 import { recordAudit, type Actor } from '#app/features/admin/audit.server.ts'
-import { forgetOwnedBooks } from '#app/features/library/library.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
 import { orderItems, orders, user } from '#app/server/db/schema.server.ts'
 import { enqueueEmail } from '#app/server/outbox.server.ts'
@@ -25,10 +24,7 @@ export async function refundOrder(
     .set({ status: 'refunded', refundedAt: new Date() })
     .where(and(eq(orders.id, orderId), eq(orders.status, 'paid')))
     .returning({ id: orders.id })
-  if (refunded) {
-    forgetOwnedBooks(db)
-    return 'refunded'
-  }
+  if (refunded) return 'refunded'
   const [order] = await db.select({ status: orders.status }).from(orders).where(eq(orders.id, orderId))
   if (!order) return 'not-found'
   return order.status === 'refunded' ? 'already-refunded' : 'not-paid'
@@ -130,7 +126,7 @@ export async function refundOrderAsAdmin(
   }
 
   // The test provider answers in-process, so the refund and its record are one transaction.
-  const outcome = await db.transaction(async (tx): Promise<AdminRefundOutcome> => {
+  return db.transaction(async (tx) => {
     const current = await lockOrder(tx, input.orderId)
     const late = refusalFor(current)
     if (late) return late
@@ -149,8 +145,6 @@ export async function refundOrderAsAdmin(
     })
     return { outcome: 'refunded' }
   })
-  if (outcome.outcome === 'refunded') forgetOwnedBooks(db)
-  return outcome
 }
 
 /** Who confirms a refund the provider made: its webhook, not a person. */
@@ -167,7 +161,7 @@ export async function confirmRefund(
   db: Db,
   input: { orderId: string; refundReference: string | null; amountRefundedCents: number; orderUrl: string },
 ): Promise<'refunded' | 'already-refunded' | 'partial' | 'not-paid' | 'not-found'> {
-  const outcome = await db.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
     const [order] = await tx
       .select({ totalCents: orders.totalCents, paymentProvider: orders.paymentProvider, ...refundState })
       .from(orders)
@@ -193,9 +187,6 @@ export async function confirmRefund(
     })
     return 'refunded' as const
   })
-  // The trigger took the books back: the readers' owned books are read again (decision 021).
-  if (outcome === 'refunded') forgetOwnedBooks(db)
-  return outcome
 }
 
 /**
