@@ -2,14 +2,23 @@ import { Writable } from 'node:stream'
 import { renderToPipeableStream } from 'react-dom/server'
 import { ServerRouter, type EntryContext, type RouterContextProvider } from 'react-router'
 import { NonceProvider } from '#app/components/nonce.tsx'
-import { cspNonceContext } from '#app/server/context.server.ts'
+import { appContext, cspNonceContext } from '#app/server/context.server.ts'
+import { RenderMemo } from '#app/server/render-memo.server.ts'
 
 export const streamTimeout = 5_000
+
+/** The footer's year is the only clock a page shows: a remembered page is at most this old. */
+const RENDER_MEMO_TTL_MS = 60_000
+let memo: RenderMemo | undefined
 
 /**
  * Renders the whole document before answering. The store's pages load all their data up front (no deferred
  * data), so streaming would bring no earlier paint, and one buffer is much cheaper to send, compress and
  * cache than React's many small chunks through web streams (measured: see docs/decisions/004).
+ *
+ * A GET whose URL and freshly loaded data equal those of a page rendered in the last minute is answered with
+ * that page's HTML and this response's nonce, without rendering it again (app/server/render-memo.server.ts,
+ * decision 021).
  */
 export default function handleRequest(
   request: Request,
@@ -19,6 +28,22 @@ export default function handleRequest(
   loadContext: RouterContextProvider,
 ) {
   const nonce = loadContext.get(cspNonceContext)
+  memo ??= new RenderMemo({
+    maxEntries: loadContext.get(appContext).env.RENDER_MEMO_ENTRIES,
+    ttlMs: RENDER_MEMO_TTL_MS,
+  })
+  const state = routerContext.staticHandlerContext
+  const key =
+    request.method === 'GET' && responseStatusCode === 200 && !state.errors && !state.actionData
+      ? memo.keyFor({ url: request.url, status: responseStatusCode, data: state.loaderData })
+      : undefined
+  const remembered = key ? memo.get(key, nonce) : undefined
+  responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
+  if (remembered) {
+    // The route data's stream for the browser is already in the remembered page.
+    void routerContext.serverHandoffStream?.cancel().catch(() => {})
+    return new Response(remembered, { headers: responseHeaders, status: responseStatusCode })
+  }
   return new Promise<Response>((resolve, reject) => {
     const chunks: Buffer[] = []
     const document = new Writable({
@@ -27,8 +52,9 @@ export default function handleRequest(
         callback()
       },
       final(callback) {
-        responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
-        resolve(new Response(Buffer.concat(chunks), { headers: responseHeaders, status: responseStatusCode }))
+        const html = Buffer.concat(chunks)
+        if (key && responseStatusCode === 200) memo!.set(key, html.toString(), nonce)
+        resolve(new Response(html, { headers: responseHeaders, status: responseStatusCode }))
         callback()
       },
     })

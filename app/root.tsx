@@ -5,7 +5,7 @@ import type { RootCartData } from '#app/features/cart/use-cart.ts'
 import { getSessionUser, sessionCookieMiddleware } from '#app/features/identity/session.server.ts'
 import type { RootUserData } from '#app/features/identity/use-user.ts'
 import { UnverifiedEmailBanner } from '#app/features/identity/components/unverified-email-notice.tsx'
-import { listOwnedBookIds } from '#app/features/library/library.server.ts'
+import { readOwnedBookIds } from '#app/features/library/library.server.ts'
 import { revalidateAfterCheckoutPost } from '#app/features/orders/checkout-revalidation.ts'
 import type { RootLibraryData } from '#app/features/library/use-owned-books.ts'
 import { readTheme } from '#app/features/theme/theme.server.ts'
@@ -75,7 +75,7 @@ async function readVisitor(request: Request, context: Route.LoaderArgs['context'
   const sessionUser = await getSessionUser({ request, context })
   const [cartBookIds, ownedBookIds] = await Promise.all([
     getVisitorCartBookIds(request, app, sessionUser?.id),
-    sessionUser && !sessionUser.isGuest ? listOwnedBookIds(app.db, sessionUser.id) : [],
+    sessionUser && !sessionUser.isGuest ? readOwnedBookIds(context, app.db, sessionUser.id) : [],
   ])
   return { sessionUser, cartBookIds, ownedBookIds }
 }

@@ -8,6 +8,7 @@ import type { AppContext } from '#app/server/context.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
 import type { Env } from '#app/server/env.server.ts'
 import type { Logger } from '#app/server/logger.server.ts'
+import { createSessionCache, forgetSessionsOf } from '#app/server/session-cache.server.ts'
 import { createLocalStorage, type FileStorage } from '#app/server/storage.server.ts'
 
 export type StoreServices = Omit<AppContext, 'clientIp'>
@@ -31,6 +32,7 @@ export function createStoreServices(options: {
 }): StoreServices {
   const { db, env, authSecret, logger } = options
   const kickOutbox = options.kickOutbox ?? (() => {})
+  const sessions = createSessionCache<unknown>(db, { ttlMs: env.SESSION_CACHE_SECONDS * 1000 })
   const auth = createAuth({
     db,
     secret: authSecret,
@@ -39,12 +41,14 @@ export function createStoreServices(options: {
     logger,
     mail: createAccountMailHooks({ db, publicUrl: env.publicUrl, kickOutbox }),
     providers: signInProvidersOf(env),
+    onUserChanged: (userId) => forgetSessionsOf(db, userId),
   })
   return {
     db,
     env,
     authSecret,
     auth,
+    sessions,
     logger,
     kickOutbox,
     storage: options.storage ?? createLocalStorage(path.join(env.DATA_DIR, 'files')),

@@ -45,7 +45,7 @@ import { Description } from '#app/features/catalog/components/description.tsx'
 import { parseMarkdown, plainText } from '#app/features/catalog/markdown.ts'
 import { StarRating } from '#app/features/catalog/components/star-rating.tsx'
 import { formatFileSize, formatPrice } from '#app/features/catalog/format.ts'
-import { listFilesOf, purchasedFormats } from '#app/features/library/library.server.ts'
+import { listFilesOf, purchasedFormats, readOwnedBookIds } from '#app/features/library/library.server.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import { isDataRequest } from '#app/server/data-request.ts'
 import type { Route } from './+types/book'
@@ -117,7 +117,7 @@ export async function loader({ params, context, request, url }: Route.LoaderArgs
         ? listReviews(db, { bookId: book.id, sort: list.sort, page, viewerId })
         : listPublicReviews(db, book, { sort: list.sort, page }),
     reviewViewer(
-      db,
+      { context, db },
       viewerId,
       book.id,
       `/login?${new URLSearchParams({ redirectTo: `/books/${book.slug}` })}`,
@@ -140,17 +140,18 @@ export async function loader({ params, context, request, url }: Route.LoaderArgs
 }
 
 async function reviewViewer(
-  db: Parameters<typeof ownsBook>[0],
+  { context, db }: Pick<Route.LoaderArgs, 'context'> & { db: Parameters<typeof ownsBook>[0] },
   userId: string | undefined,
   bookId: string,
   loginTo: string,
 ): Promise<ReviewViewer> {
   if (!userId) return { kind: 'signed-out', loginTo }
-  const [owns, ownReview] = await Promise.all([
-    ownsBook(db, userId, bookId),
+  // The root loader reads the reader's books for this request too: one query for both.
+  const [owned, ownReview] = await Promise.all([
+    readOwnedBookIds(context, db, userId),
     getOwnReview(db, userId, bookId),
   ])
-  if (!owns) return { kind: 'not-owner' }
+  if (!owned.includes(bookId)) return { kind: 'not-owner' }
   return { kind: 'owner', ownReview }
 }
 

@@ -63,6 +63,11 @@ export type AuthOptions = {
   mail?: AccountMailHooks
   /** Sign-in with GitHub and/or an OpenID Connect provider; none by default. */
   providers?: SignInProviders
+  /**
+   * Called once Better Auth has changed or deleted a user or one of their sessions (sign-out, revocations, a
+   * password change or reset, an email change): the session cache forgets the user (decision 021).
+   */
+  onUserChanged?: (userId: string) => void
 }
 
 /** What Better Auth hands over when it wants a mail sent: the user and its token (its own URL is unused). */
@@ -120,6 +125,7 @@ export function createAuth(options: AuthOptions) {
       },
     }),
     session: { expiresIn: SEVEN_DAYS, updateAge: 24 * 60 * 60 },
+    databaseHooks: options.onUserChanged && userChangeHooks(options.onUserChanged),
     // A provider's sign-in joins an existing account with the same email only when both sides vouch for the
     // address: the provider says it verified it, and the account's own email is verified here. No provider is
     // trusted blindly, so an unverified account cannot be taken over by whoever claims its email elsewhere.
@@ -173,6 +179,16 @@ export function createAuth(options: AuthOptions) {
 }
 
 export type Auth = ReturnType<typeof createAuth>
+
+/** Better Auth's hooks run after the write commits (after its transaction, when there is one). */
+function userChangeHooks(changed: (userId: string) => void) {
+  const user = async ({ id }: { id: string }) => changed(id)
+  const session = async ({ userId }: { userId: string }) => changed(userId)
+  return {
+    user: { update: { after: user }, delete: { after: user } },
+    session: { update: { after: session }, delete: { after: session } },
+  }
+}
 
 /**
  * What Better Auth says about a failed login. 1.7.25 says it at warn level (below what we forward) and
@@ -242,4 +258,14 @@ const SESSION_COOKIE = /(?:^|;\s*)(?:__Secure-)?better-auth\.session_token=/
 /** Whether a request carries a session cookie at all: requests without one need no database read. */
 export function hasSessionCookie(cookieHeader: string | null): boolean {
   return cookieHeader !== null && SESSION_COOKIE.test(cookieHeader)
+}
+
+const SESSION_COOKIES = /(?:^|;\s*)((?:__Secure-)?better-auth\.session_token=[^;]*)/g
+
+/**
+ * The session cookie(s) exactly as sent (name=value, signature included), as one string: what the session
+ * cache keys on. Better Auth reads the same cookies.
+ */
+export function sessionCookiesOf(cookieHeader: string): string {
+  return [...cookieHeader.matchAll(SESSION_COOKIES)].map((match) => match[1]).join('; ')
 }

@@ -4,6 +4,7 @@ import type { Auth } from './auth.server.ts'
 import type { Db } from './db/database.server.ts'
 import type { Env } from './env.server.ts'
 import type { Logger } from './logger.server.ts'
+import type { SessionCache } from './session-cache.server.ts'
 import type { FileStorage } from './storage.server.ts'
 
 /** What every loader and action may use, set once per request by the HTTP host (server/app.ts). */
@@ -16,6 +17,11 @@ export type AppContext = {
   authSecret: string
   /** Better Auth, on `db` (app/services.server.ts). */
   auth: Auth
+  /**
+   * Signed-in visitors' sessions, kept for SESSION_CACHE_SECONDS (decision 021). A write to a user or a session
+   * outside Better Auth must call `forgetSessionsOf(db, userId)` once it has committed.
+   */
+  sessions: SessionCache<unknown>
   /** For failures handled by showing a message: the operator still hears of them. */
   logger: Logger
   /** Asks the mail outbox to send what is due now (after a purchase commits) instead of at its next tick. */

@@ -74,6 +74,22 @@ export const EnvSchema = z.object({
     )
     .pipe(z.array(z.email({ error: 'expected comma-separated email addresses' })))
     .default([]),
+  /**
+   * How long a signed-in visitor's session may be answered from memory before it is read again (decision
+   * 021): another instance's sign-out or revocation is seen within this time (this instance's at once). 0: off.
+   */
+  SESSION_CACHE_SECONDS: z.coerce
+    .number({ error: 'expected a number of seconds' })
+    .min(0, 'expected 0 (off) to 30 seconds')
+    .max(30, 'expected at most 30 seconds: a revoked session must stop working within that')
+    .default(5),
+  /** How many rendered documents are remembered by their URL and data (decision 021). 0: render every time. */
+  RENDER_MEMO_ENTRIES: z.coerce
+    .number({ error: 'expected a number of pages' })
+    .int('expected a whole number')
+    .min(0)
+    .max(100_000)
+    .default(500),
   /** Raw analytics events older than this are deleted (their daily aggregates stay). */
   ANALYTICS_RETENTION_DAYS: z.coerce
     .number({ error: 'expected a number of days' })

@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm'
 import type { Db } from '#app/server/db/database.server.ts'
 import { session, user, type UserRole } from '#app/server/db/schema.server.ts'
+import { forgetSessionsOf } from '#app/server/session-cache.server.ts'
 import { recordAudit, type Actor } from './audit.server.ts'
 
 export type RoleChange =
@@ -11,11 +12,12 @@ export type RoleChange =
 
 /**
  * Makes an account an admin or a customer again, with an audit entry. Guests are never admins. The change
- * holds from the account's next request: the role is read with the session, not cached in its cookie.
+ * holds from the account's next request in this process (the role is read with the session, not kept in its
+ * cookie), and within SESSION_CACHE_SECONDS in the others (decision 021).
  */
 export async function setRole(db: Db, email: string, role: UserRole, actor: Actor): Promise<RoleChange> {
   const normalized = email.trim().toLowerCase()
-  return db.transaction(async (tx) => {
+  const change = await db.transaction(async (tx) => {
     const [account] = await tx
       .select({ id: user.id, role: user.role, isAnonymous: user.isAnonymous })
       .from(user)
@@ -33,8 +35,12 @@ export async function setRole(db: Db, email: string, role: UserRole, actor: Acto
       before: { email: normalized, role: account.role },
       after: { email: normalized, role },
     })
-    return { outcome: 'changed' as const, email: normalized }
+    return { outcome: 'changed' as const, email: normalized, userId: account.id }
   })
+  if (change.outcome !== 'changed') return change
+  // The role comes with the session: this process's cached sessions of the account are read again at once.
+  forgetSessionsOf(db, change.userId)
+  return { outcome: 'changed', email: change.email }
 }
 
 export type AdminAccount = { id: string; email: string; createdAt: Date; sessions: number }

@@ -51,11 +51,17 @@ export async function listCartBookIds(db: Db, cartId: string): Promise<string[]>
 }
 
 const CART_CACHE_ENTRIES = 10_000
-const cartCaches = new WeakMap<Db, { bookIds: Map<string, string[]>; generation: number }>()
+type CartCache = {
+  bookIds: Map<string, string[]>
+  /** An account's cart id, or null for none yet (decision 021): a signed-in visitor's every page reads it. */
+  userCarts: Map<string, string | null>
+  generation: number
+}
+const cartCaches = new WeakMap<Db, CartCache>()
 
-function cartCache(db: Db) {
+function cartCache(db: Db): CartCache {
   let cache = cartCaches.get(db)
-  if (!cache) cartCaches.set(db, (cache = { bookIds: new Map(), generation: 0 }))
+  if (!cache) cartCaches.set(db, (cache = { bookIds: new Map(), userCarts: new Map(), generation: 0 }))
   return cache
 }
 
@@ -69,6 +75,8 @@ export function forgetCarts(db: Db, ...cartIds: string[]) {
   if (!cache) return
   cache.generation++
   for (const cartId of cartIds) cache.bookIds.delete(cartId)
+  // Which account has which cart changes rarely (a first add, a merge at sign-in, a deletion): forget all.
+  cache.userCarts.clear()
 }
 
 async function readCartBookIds(db: Db, cartId: string): Promise<string[]> {
@@ -99,11 +107,30 @@ export function listCartLines(db: Db, cartId: string): Promise<CartLine[]> {
 
 export async function createCart(db: Db, userId: string | null = null): Promise<string> {
   const [cart] = await db.insert(carts).values({ userId }).returning({ id: carts.id })
+  if (userId) forgetCarts(db)
   return cart!.id
 }
 
-/** The cart of an account (a guest's included), if it has one. */
+/**
+ * The cart of an account (a guest's included), if it has one. Kept in memory on an exclusive database like
+ * the carts' contents (any cart write forgets it).
+ */
 export async function findUserCart(db: Db, userId: string): Promise<string | undefined> {
+  if (!isExclusiveDatabase(db)) return readUserCart(db, userId)
+  const cache = cartCache(db)
+  const hit = cache.userCarts.get(userId)
+  if (hit !== undefined) return hit ?? undefined
+  const generation = cache.generation
+  const cartId = await readUserCart(db, userId)
+  if (cache.generation === generation) {
+    cache.userCarts.set(userId, cartId ?? null)
+    if (cache.userCarts.size > CART_CACHE_ENTRIES)
+      cache.userCarts.delete(cache.userCarts.keys().next().value!)
+  }
+  return cartId
+}
+
+async function readUserCart(db: Db, userId: string): Promise<string | undefined> {
   const [cart] = await db.select({ id: carts.id }).from(carts).where(eq(carts.userId, userId)).limit(1)
   return cart?.id
 }
@@ -115,6 +142,7 @@ export async function requireUserCart(db: Db, userId: string): Promise<string> {
     .values({ userId })
     .onConflictDoNothing({ target: carts.userId })
     .returning({ id: carts.id })
+  if (created) forgetCarts(db)
   return created?.id ?? (await findUserCart(db, userId))!
 }
 

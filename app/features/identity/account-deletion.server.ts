@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray } from 'drizzle-orm'
+import { forgetCarts } from '#app/features/cart/cart.server.ts'
 import { invalidateCatalog } from '#app/features/catalog/catalog-cache.server.ts'
 import { deleteReaderReviews } from '#app/features/reviews/reviews.server.ts'
 import { z } from 'zod'
@@ -21,6 +22,7 @@ import { verifyPassword } from '#app/server/password.server.ts'
 import { hitRateLimit, tooManyAttemptsMessage, type RateLimitRule } from '#app/server/rate-limit.server.ts'
 import { PASSWORD_MAX_LENGTH } from './credentials.ts'
 import { accountDeletedEmail } from './account-deleted-email.ts'
+import { forgetSessionsOf } from '#app/server/session-cache.server.ts'
 
 const MINUTE = 60 * 1000
 
@@ -163,6 +165,9 @@ export async function deleteAccount(app: AppContext, { userId, email }: { userId
       })
       .where(eq(user.id, userId))
   })
+  // Its sessions and cart are gone: neither may be answered from memory any more (decision 021).
+  forgetSessionsOf(app.db, userId)
+  forgetCarts(app.db)
   // The reader's reviews were in the books' ratings that cards show.
   invalidateCatalog(app.db)
   app.kickOutbox()

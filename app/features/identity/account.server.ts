@@ -14,6 +14,7 @@ import {
 import { fieldErrorsOf, LoginSchema, RegisterSchema } from './credentials.server.ts'
 import { identityMessages, PASSWORD_MAX_LENGTH, type FieldErrors } from './credentials.ts'
 import { getSessionUser, type SessionUser } from './session.server.ts'
+import { forgetSessionsOf } from '#app/server/session-cache.server.ts'
 
 const MINUTE = 60 * 1000
 
@@ -165,7 +166,10 @@ export async function logOut(visit: Visit): Promise<LogoutResult> {
     if (!posts.allowed)
       return { ok: false, status: 429, message: tooManyAttemptsMessage(posts.retryAfterSeconds) }
     const current = await app.auth.api.getSession({ headers, query: { disableRefresh: true } })
-    if (current) await app.db.delete(session).where(eq(session.id, current.session.id))
+    if (current) {
+      await app.db.delete(session).where(eq(session.id, current.session.id))
+      forgetSessionsOf(app.db, current.user.id)
+    }
   } catch (error) {
     app.logger.error({ err: error }, 'logout failed')
     return { ok: false, status: 503, message: identityMessages.logoutFailed }
@@ -187,6 +191,7 @@ export async function logOut(visit: Visit): Promise<LogoutResult> {
  */
 export async function deleteGuestUser(app: AppContext, guestUserId: string): Promise<void> {
   await app.db.delete(user).where(and(eq(user.id, guestUserId), eq(user.isAnonymous, true)))
+  forgetSessionsOf(app.db, guestUserId)
 }
 
 export async function limitAuthPost(

@@ -11,6 +11,7 @@ import { emailLinkIdentifier, readVerificationClaims } from './account-mail.serv
 import { limit, orServiceDown, type AccountOutcome, type Visit } from './account-outcome.server.ts'
 import { authHeaders } from './account.server.ts'
 import type { SessionUser } from './session.server.ts'
+import { forgetSessionsOf } from '#app/server/session-cache.server.ts'
 
 const HOUR = 60 * 60 * 1000
 
@@ -58,7 +59,12 @@ export async function verifyEmailLink(visit: Visit, token: string): Promise<Veri
   }
   if (!claims.updateTo) return { outcome: 'verified', email: claims.email }
   // Following the link proves the new address too (Better Auth keeps the old address's flag).
-  await app.db.update(userTable).set({ emailVerified: true }).where(eq(userTable.email, claims.updateTo))
+  const changed = await app.db
+    .update(userTable)
+    .set({ emailVerified: true })
+    .where(eq(userTable.email, claims.updateTo))
+    .returning({ id: userTable.id })
+  for (const { id } of changed) forgetSessionsOf(app.db, id)
   await enqueueEmail(app.db, {
     kind: 'email-changed',
     subjectKey: crypto.randomUUID(),

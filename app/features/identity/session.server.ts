@@ -5,7 +5,7 @@ import {
   type MiddlewareFunction,
   type RouterContextProvider,
 } from 'react-router'
-import { hasSessionCookie } from '#app/server/auth.server.ts'
+import { hasSessionCookie, sessionCookiesOf } from '#app/server/auth.server.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 
 /** Who is visiting: an account (email + password) or a guest (Better Auth's anonymous user). */
@@ -78,26 +78,31 @@ async function lookUpSession(
 ): Promise<ResolvedSession> {
   const cookie = request.headers.get('Cookie')
   if (!hasSessionCookie(cookie)) return { user: null, setCookies: [] }
-  const { auth } = getAppContext(context)
+  const { auth, sessions } = getAppContext(context)
+  // Decision 021: a session read from the database within SESSION_CACHE_SECONDS, and not revoked here since.
+  const key = sessionCookiesOf(cookie!)
+  const known = sessions.get(key) as SessionUser | undefined
+  if (known) return { user: known, setCookies: [] }
+  const generation = sessions.generation
   const { headers, response } = await auth.api.getSession({
     headers: new Headers({ Cookie: cookie! }),
     returnHeaders: true,
   })
-  const user = response?.user
-  return {
-    user: user
-      ? {
-          id: user.id,
-          email: user.email,
-          emailVerified: Boolean(user.emailVerified),
-          sessionId: response.session.id,
-          isGuest: Boolean(user.isAnonymous),
-          // A guest is never an admin, whatever its row says.
-          isAdmin: !user.isAnonymous && user.role === 'admin',
-        }
-      : null,
-    setCookies: headers.getSetCookie(),
-  }
+  const found = response?.user
+  const user: SessionUser | null = found
+    ? {
+        id: found.id,
+        email: found.email,
+        emailVerified: Boolean(found.emailVerified),
+        sessionId: response.session.id,
+        isGuest: Boolean(found.isAnonymous),
+        // A guest is never an admin, whatever its row says.
+        isAdmin: !found.isAnonymous && found.role === 'admin',
+      }
+    : null
+  if (user)
+    sessions.set(key, { value: user, userId: user.id, expiresAt: response!.session.expiresAt }, generation)
+  return { user, setCookies: headers.getSetCookie() }
 }
 
 /**

@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm'
+import { createContext, type RouterContextProvider } from 'react-router'
 import type { Db } from '#app/server/db/database.server.ts'
 import {
   bookEditions,
@@ -16,6 +17,24 @@ export async function listOwnedBookIds(db: Db, userId: string): Promise<string[]
     .from(libraryItems)
     .where(eq(libraryItems.userId, userId))
   return rows.map((row) => row.bookId)
+}
+
+const ownedBooksContext = createContext<Map<string, Promise<string[]>> | null>(null)
+
+/**
+ * The reader's owned books, read once per request: the root loader (every card's button) and a route's loader
+ * (the book page's review form) share the one query (decision 021). Not for actions: they may change it.
+ */
+export function readOwnedBookIds(
+  context: Readonly<RouterContextProvider>,
+  db: Db,
+  userId: string,
+): Promise<string[]> {
+  let reads = context.get(ownedBooksContext)
+  if (!reads) (context as RouterContextProvider).set(ownedBooksContext, (reads = new Map()))
+  let read = reads.get(userId)
+  if (!read) reads.set(userId, (read = listOwnedBookIds(db, userId)))
+  return read
 }
 
 export type BookFileFormat = (typeof bookFiles.$inferSelect)['format']

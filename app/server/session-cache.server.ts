@@ -1,0 +1,102 @@
+/**
+ * Who a session cookie belongs to, remembered for a few seconds so that a signed-in reader's pages do not read
+ * the session and its user from the database on every request (docs/decisions/021).
+ *
+ * Why it stays correct:
+ * - The key is the whole signed cookie value, as sent: only a value Better Auth has just verified (signature
+ *   and database row) was ever stored, so a forged or altered cookie never matches.
+ * - An entry lives at most `ttlMs` after it was read from the database, and never past the session's own
+ *   expiry. Another instance's revocation (or a change made by a script) is therefore seen within `ttlMs`.
+ * - This instance's own revocations are seen at once: every write to a session or a user made in this process
+ *   (Better Auth's database hooks, the store's own deletes, a role change) calls `forgetSessionsOf`, which
+ *   drops the user's entries from every cache on that database and moves their generation, so a lookup that
+ *   was reading the database meanwhile does not store its stale answer.
+ */
+import type { Db } from './db/database.server.ts'
+export type SessionCacheOptions = {
+  /** How long an answer is kept after it was read from the database; 0 turns the cache off. */
+  ttlMs: number
+  /** Beyond this many entries, the oldest go. */
+  maxEntries?: number
+  now?: () => number
+}
+
+/** Every session cache of this process, by the database its sessions live in. */
+const cachesByDb = new WeakMap<Db, Set<SessionCache<unknown>>>()
+
+/** The session cache of one store instance (services) on `db`; forgotten with `forgetSessionsOf(db, …)`. */
+export function createSessionCache<Value>(db: Db, options: SessionCacheOptions): SessionCache<Value> {
+  const cache = new SessionCache<Value>(options)
+  let caches = cachesByDb.get(db)
+  if (!caches) cachesByDb.set(db, (caches = new Set()))
+  caches.add(cache as SessionCache<unknown>)
+  return cache
+}
+
+/**
+ * Call once a write to this user or their sessions has committed (a revocation, a deletion, a role or email
+ * change): the next request with any of their sessions reads the database again, on every cache of `db` in
+ * this process. Other processes see the write within their TTL.
+ */
+export function forgetSessionsOf(db: Db, userId: string): void {
+  for (const cache of cachesByDb.get(db) ?? []) cache.forgetUser(userId)
+}
+
+type Entry<Value> = { value: Value; userId: string; expiresAt: number; storedAt: number }
+
+export class SessionCache<Value> {
+  readonly #entries = new Map<string, Entry<Value>>()
+  readonly #ttlMs: number
+  readonly #maxEntries: number
+  readonly #now: () => number
+  #generation = 0
+
+  constructor(options: SessionCacheOptions) {
+    this.#ttlMs = options.ttlMs
+    this.#maxEntries = options.maxEntries ?? 10_000
+    this.#now = options.now ?? Date.now
+  }
+
+  get ttlMs(): number {
+    return this.#ttlMs
+  }
+
+  /** Pass to `set`: an answer read while a revocation happened is not kept. */
+  get generation(): number {
+    return this.#generation
+  }
+
+  get(cookieValue: string): Value | undefined {
+    const entry = this.#entries.get(cookieValue)
+    if (!entry) return undefined
+    const now = this.#now()
+    if (now - entry.storedAt >= this.#ttlMs || now >= entry.expiresAt) {
+      this.#entries.delete(cookieValue)
+      return undefined
+    }
+    return entry.value
+  }
+
+  set(
+    cookieValue: string,
+    { value, userId, expiresAt }: { value: Value; userId: string; expiresAt: Date },
+    generation: number,
+  ): void {
+    if (this.#ttlMs <= 0 || generation !== this.#generation) return
+    this.#entries.delete(cookieValue)
+    this.#entries.set(cookieValue, { value, userId, expiresAt: expiresAt.getTime(), storedAt: this.#now() })
+    // A Map iterates oldest first.
+    while (this.#entries.size > this.#maxEntries) this.#entries.delete(this.#entries.keys().next().value!)
+  }
+
+  /** Every session of this user is read from the database again (after a revocation or a change of the user). */
+  forgetUser(userId: string): void {
+    this.#generation++
+    for (const [key, entry] of this.#entries) if (entry.userId === userId) this.#entries.delete(key)
+  }
+
+  clear(): void {
+    this.#generation++
+    this.#entries.clear()
+  }
+}
