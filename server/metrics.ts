@@ -6,7 +6,7 @@ import type { ServerBuild } from 'react-router'
 import type { DatabaseHandle } from '#app/server/db/database.server.ts'
 import { emailOutbox } from '#app/server/db/schema.server.ts'
 import { maxEmailAttempts } from '#app/server/outbox.server.ts'
-import { routeTemplates } from './route-template.ts'
+import { routeMatcher } from './route-template.ts'
 import { withTimeout } from './with-timeout.ts'
 
 const QUERY_TIMEOUT_MS = 1_000
@@ -82,7 +82,7 @@ export function createMetrics(options: {
     },
   })
 
-  const templateOf = routeTemplates(options.build)
+  const matchRoute = routeMatcher(options.build)
   /** Counts and times every request by the route it reached. */
   const observe: RequestHandler = (req, res, next) => {
     const started = process.hrtime.bigint()
@@ -102,7 +102,7 @@ export function createMetrics(options: {
     const page = pathname.endsWith('.data') ? pathname.slice(0, -'.data'.length) || '/' : pathname
     if (/\.[a-z0-9]+$/i.test(page) && !page.startsWith('/library/') && !page.startsWith('/books/'))
       return 'static'
-    return (await templateOf(page === '/_root' ? '/' : page).catch(() => undefined)) ?? 'unmatched'
+    return (await matchRoute(page === '/_root' ? '/' : page).catch(() => undefined))?.template ?? 'unmatched'
   }
   return { registry, observe }
 }

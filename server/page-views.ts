@@ -1,7 +1,7 @@
 import path from 'node:path'
 import type { Request as ExpressRequest, RequestHandler } from 'express'
-import { matchRoutes, type RouteObject, type ServerBuild } from 'react-router'
-import { routeTree, templateOfMatches } from './route-template.ts'
+import type { ServerBuild } from 'react-router'
+import { routeMatcher } from './route-template.ts'
 import { mayRecord } from '#app/features/analytics/record.server.ts'
 import type { AnalyticsSink } from '#app/server/analytics-sink.server.ts'
 import type { Logger } from '#app/server/logger.server.ts'
@@ -19,13 +19,7 @@ export function recordPageViews(options: {
   ownHosts: string[]
   logger: Logger
 }): RequestHandler {
-  const trees = new WeakMap<ServerBuild, RouteObject[]>()
-  const treeOf = async () => {
-    const build = typeof options.build === 'function' ? await options.build() : options.build
-    let tree = trees.get(build)
-    if (!tree) trees.set(build, (tree = routeTree(build)))
-    return tree
-  }
+  const matchRoute = routeMatcher(options.build)
   return (req, res, next) => {
     if (
       req.method !== 'GET' ||
@@ -40,18 +34,17 @@ export function recordPageViews(options: {
     res.once('finish', () => {
       if (res.statusCode !== 200 || !String(res.getHeader('Content-Type') ?? '').startsWith('text/html'))
         return
-      treeOf().then(
-        (tree) => {
-          const matches = matchRoutes(tree, req.path)
-          if (!matches) return
-          const template = templateOfMatches(matches)
+      matchRoute(req.path).then(
+        (match) => {
+          if (!match) return
+          const { template } = match
           const client = {
             ip: req.ip ?? req.socket.remoteAddress ?? '',
             userAgent: req.get('User-Agent') ?? '',
           }
           const referrerHost = externalReferrer(req, options.ownHosts)
           options.sink.push({ name: 'page_view', occurredAt, client, path: template, referrerHost })
-          const slug = matches.at(-1)?.params.slug
+          const slug = match.params.slug
           if (template === '/books/:slug' && slug)
             options.sink.push({ name: 'view_item', occurredAt, client, bookSlug: slug })
         },
