@@ -9,11 +9,13 @@ type BookFacts = {
   currency: string
   available: boolean
 }
-type ReviewFacts = { author: string; rating: number; title: string; body: string; createdAt: string }
+type ReviewFacts = { author: string; rating: number; title: string; createdAt: string }
 
 /**
  * The book page's structured data: a schema.org `Book` with its offer, an `AggregateRating` only when readers
- * have rated it (the seed's prior is not a rating anyone gave), and the reviews shown on the page. Typed with
+ * have rated it (the seed's prior is not a rating anyone gave), and the reviews shown on the page — their
+ * author, date, title and stars; the text is on the page once, not again here, since it is what makes a page of
+ * reviews heavier than a page without (docs/decisions/016). Typed with
  * schema-dts, Google's TypeScript definitions of schema.org, so that a wrong property or type does not compile.
  */
 export function bookJsonLd(book: BookFacts, rating: ShownRating, reviews: ReviewFacts[]): WithContext<Book> {
@@ -45,7 +47,6 @@ export function bookJsonLd(book: BookFacts, rating: ShownRating, reviews: Review
             author: { '@type': 'Person', name: review.author },
             datePublished: review.createdAt.slice(0, 10),
             ...(review.title ? { name: review.title } : {}),
-            ...(review.body ? { reviewBody: review.body } : {}),
             reviewRating: { '@type': 'Rating', ratingValue: review.rating, bestRating: 5, worstRating: 1 },
           })),
         }
