@@ -15,12 +15,7 @@ export function RatingHistogram({ histogram, total }: { histogram: number[]; tot
               <span className="sr-only">:</span>
             </span>
             {/* A native bar (no inline style: the CSP refuses style attributes); its numbers are the text beside it. */}
-            <progress
-              aria-hidden="true"
-              value={count}
-              max={Math.max(total, 1)}
-              className="h-3 w-full appearance-none overflow-hidden rounded [&::-moz-progress-bar]:bg-yellow-500 [&::-webkit-progress-bar]:bg-slate-200 dark:[&::-webkit-progress-bar]:bg-gray-700 [&::-webkit-progress-value]:bg-yellow-500"
-            />
+            <progress aria-hidden="true" value={count} max={Math.max(total, 1)} className="histogram-bar" />
             <span className="text-right tabular-nums text-slate-700 dark:text-slate-300">
               {count.toLocaleString('en-US')}
               <span className="sr-only"> {count === 1 ? 'rating' : 'ratings'},</span> ({percent}%)

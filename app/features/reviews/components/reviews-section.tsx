@@ -1,6 +1,6 @@
 import { Form, Link } from 'react-router'
 import { primaryButton } from '#app/components/ui/button-styles.ts'
-import { StarRating } from '#app/features/catalog/components/star-rating.tsx'
+import { formatRatingCount, formatRatingValue } from '#app/features/catalog/rating.ts'
 import type { ShownRating } from '#app/features/catalog/rating.ts'
 import { REVIEW_SORTS, reviewSortLabels, type ReviewFieldErrors, type ReviewSort } from '../review-form.ts'
 import { RatingHistogram } from './rating-histogram.tsx'
@@ -54,7 +54,11 @@ export function ReviewsSection({
         <div className="flex flex-col gap-6">
           {rating.count > 0 ? (
             <>
-              <StarRating rating={rating} />
+              {/* In words: the stars are at the top of the page already (five icons again would weigh more). */}
+              <p className="text-lg">
+                <span className="text-2xl font-semibold">{formatRatingValue(rating.value)}</span> out of 5 ·{' '}
+                {formatRatingCount(rating.count)}
+              </p>
               <RatingHistogram histogram={histogram} total={rating.count} />
             </>
           ) : (
