@@ -26,18 +26,24 @@ if (!fs.existsSync('build/server/index.js') || process.argv.includes('--build'))
 /** The secret the test factories sign sessions with: the store must share it to accept the buyer's cookie. */
 const FACTORY_AUTH_SECRET = 'test-secret-that-is-long-enough-0123456789'
 
+/** A new store data folder with the embedded database migrated and the catalogue seeded, left open. */
+async function seededDataDir() {
+  const dataDir = tempDataDir()
+  const dbDir = path.join(dataDir, 'db')
+  fs.mkdirSync(dbDir, { recursive: true })
+  const database = await openDatabase({ kind: 'pglite', dataDir: dbDir })
+  await database.migrate()
+  await seedCatalog(database.db)
+  return { dataDir, database }
+}
+
 /**
  * A data folder whose catalogue is seeded and holds a reader who bought two books (through the store's own
  * order code, as tests do): their session cookie, and a book they do not own, for its page.
  */
 async function prepareBuyerDataDir(): Promise<{ dataDir: string; cookie: string; bookSlug: string }> {
-  const dataDir = tempDataDir()
-  const dbDir = path.join(dataDir, 'db')
-  fs.mkdirSync(dbDir, { recursive: true })
-  const database = await openDatabase({ kind: 'pglite', dataDir: dbDir })
+  const { dataDir, database } = await seededDataDir()
   try {
-    await database.migrate()
-    await seedCatalog(database.db)
     const catalogue = await listBooks(database.db)
     const buyer = await createBuyer(
       database.db,
@@ -181,13 +187,8 @@ const cachedBookPage = (slug: string, reviews: string): Scenario => ({
  * pages differ only by their reviews, and are measured on the same store process.
  */
 async function prepareReviewedDataDir(): Promise<string> {
-  const dataDir = tempDataDir()
-  const dbDir = path.join(dataDir, 'db')
-  fs.mkdirSync(dbDir, { recursive: true })
-  const database = await openDatabase({ kind: 'pglite', dataDir: dbDir })
+  const { dataDir, database } = await seededDataDir()
   try {
-    await database.migrate()
-    await seedCatalog(database.db)
     for (const slug of [twinBook, onePageBook])
       await database.db.execute(sql`
         insert into books (slug, title, author, description, price_cents, currency, cover_path, cover_alt, rating,
