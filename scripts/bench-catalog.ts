@@ -13,7 +13,11 @@
 import os from 'node:os'
 import { performance } from 'node:perf_hooks'
 import { browseCatalog, listTopics } from '#app/features/catalog/browse.server.ts'
-import { loadFacetIndex, readFacetIndex } from '#app/features/catalog/facet-index.server.ts'
+import {
+  catalogFingerprint,
+  loadFacetIndex,
+  readFacetIndex,
+} from '#app/features/catalog/facet-index.server.ts'
 import { NO_FILTERS, type CatalogFilters, type CatalogQuery } from '#app/features/catalog/facets.ts'
 import { searchCatalog } from '#app/features/search/catalog-search.server.ts'
 import { openBenchCatalogue } from './bench-catalogue.ts'
@@ -37,7 +41,16 @@ try {
   const loadStart = performance.now()
   const index = await loadFacetIndex(db)
   console.log(
-    `facet index: ${index.size.toLocaleString('en')} published books, ${index.topics.length} topics, loaded in ${(performance.now() - loadStart).toFixed(0)} ms (once per TTL, in the background)`,
+    `facet index: ${index.size.toLocaleString('en')} published books, ${index.topics.length} topics, loaded in ${(performance.now() - loadStart).toFixed(0)} ms (in the background, when the catalogue changed)`,
+  )
+  const checks: number[] = []
+  for (let run = 0; run < 5; run++) {
+    const started = performance.now()
+    await catalogFingerprint(db)
+    checks.push(performance.now() - started)
+  }
+  console.log(
+    `catalogue fingerprint (the check that spares a reload when nothing changed): ${checks.map((ms) => ms.toFixed(0)).join(', ')} ms`,
   )
   await readFacetIndex(db)
 
@@ -115,7 +128,7 @@ try {
   console.table(rows)
   const worst = Math.max(...rows.map((row) => Number(row['p99 ms'])))
   console.log(
-    `${RUNS} runs per case over ${((performance.now() - started) / 1000).toFixed(0)} s (the index reloads every 10 s); worst p99 ${worst} ms (budget ≤ 50)`,
+    `${RUNS} runs per case over ${((performance.now() - started) / 1000).toFixed(0)} s (the index is checked every 7–10 s and reloaded when the catalogue changed); worst p99 ${worst} ms (budget ≤ 50)`,
   )
   console.log(
     `load average (1, 5, 15 min): ${os
