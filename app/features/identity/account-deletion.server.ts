@@ -1,22 +1,13 @@
-import { and, asc, eq, inArray } from 'drizzle-orm'
+import { and, eq } from 'drizzle-orm'
 import { forgetCarts } from '#app/features/cart/cart.server.ts'
 import { invalidateCatalog } from '#app/features/catalog/catalog-cache.server.ts'
-import { deleteReaderReviews } from '#app/features/reviews/reviews.server.ts'
+import { exportLibraryOf } from '#app/features/library/library.server.ts'
+import { exportOrdersOf } from '#app/features/orders/orders.server.ts'
+import { deleteReaderReviews, exportReviewsOf } from '#app/features/reviews/reviews.server.ts'
 import { z } from 'zod'
 import type { AppContext } from '#app/server/context.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
-import {
-  account,
-  books,
-  carts,
-  libraryItems,
-  orderItems,
-  orders,
-  reviews,
-  session,
-  user,
-  verification,
-} from '#app/server/db/schema.server.ts'
+import { account, carts, libraryItems, session, user, verification } from '#app/server/db/schema.server.ts'
 import { enqueueEmail } from '#app/server/outbox.server.ts'
 import { verifyPassword } from '#app/server/password.server.ts'
 import { hitRateLimit, tooManyAttemptsMessage, type RateLimitRule } from '#app/server/rate-limit.server.ts'
@@ -184,66 +175,11 @@ export async function exportAccountData(db: Db, userId: string, now = new Date()
     })
     .from(user)
     .where(eq(user.id, userId))
-  const orderRows = await db
-    .select({
-      id: orders.id,
-      number: orders.number,
-      status: orders.status,
-      totalCents: orders.totalCents,
-      currency: orders.currency,
-      paymentProvider: orders.paymentProvider,
-      cardBrand: orders.cardBrand,
-      cardLast4: orders.cardLast4,
-      createdAt: orders.createdAt,
-      paidAt: orders.paidAt,
-      refundedAt: orders.refundedAt,
-    })
-    .from(orders)
-    .where(eq(orders.userId, userId))
-    .orderBy(asc(orders.createdAt))
-  const lines = orderRows.length
-    ? await db
-        .select({
-          orderId: orderItems.orderId,
-          title: orderItems.title,
-          priceCents: orderItems.priceCents,
-          currency: orderItems.currency,
-        })
-        .from(orderItems)
-        .where(
-          inArray(
-            orderItems.orderId,
-            orderRows.map((order) => order.id),
-          ),
-        )
-    : []
-  const library = await db
-    .select({
-      title: books.title,
-      slug: books.slug,
-      acquiredAt: libraryItems.acquiredAt,
-      downloadCount: libraryItems.downloadCount,
-      lastDownloadedAt: libraryItems.lastDownloadedAt,
-    })
-    .from(libraryItems)
-    .innerJoin(books, eq(books.id, libraryItems.bookId))
-    .where(eq(libraryItems.userId, userId))
-    .orderBy(asc(libraryItems.acquiredAt))
-  const reviewRows = await db
-    .select({
-      book: books.title,
-      rating: reviews.rating,
-      title: reviews.title,
-      body: reviews.body,
-      helpfulVotes: reviews.helpfulCount,
-      shown: reviews.visible,
-      createdAt: reviews.createdAt,
-      updatedAt: reviews.updatedAt,
-    })
-    .from(reviews)
-    .innerJoin(books, eq(books.id, reviews.bookId))
-    .where(eq(reviews.userId, userId))
-    .orderBy(asc(reviews.createdAt))
+  const [orderRows, library, reviewRows] = await Promise.all([
+    exportOrdersOf(db, userId),
+    exportLibraryOf(db, userId),
+    exportReviewsOf(db, userId),
+  ])
   const providers = await db
     .select({ providerId: account.providerId, linkedAt: account.createdAt })
     .from(account)
@@ -255,11 +191,7 @@ export async function exportAccountData(db: Db, userId: string, now = new Date()
       method: row.providerId === 'credential' ? 'password' : row.providerId,
       since: row.linkedAt,
     })),
-    orders: orderRows.map(({ id, paymentProvider, cardBrand, cardLast4, ...order }) => ({
-      ...order,
-      payment: { provider: paymentProvider, cardBrand, cardLast4 },
-      lines: lines.filter((line) => line.orderId === id).map(({ orderId: _orderId, ...line }) => line),
-    })),
+    orders: orderRows,
     library,
     reviews: reviewRows,
   }

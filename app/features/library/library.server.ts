@@ -192,3 +192,19 @@ export async function recordDownload(db: Db, userId: string, bookId: string): Pr
     .set({ downloadCount: sql`${libraryItems.downloadCount} + 1`, lastDownloadedAt: new Date() })
     .where(and(eq(libraryItems.userId, userId), eq(libraryItems.bookId, bookId)))
 }
+
+/** A reader's library, oldest first, with download counts: their part of the account's data export. */
+export function exportLibraryOf(db: Db, userId: string) {
+  return db
+    .select({
+      title: books.title,
+      slug: books.slug,
+      acquiredAt: libraryItems.acquiredAt,
+      downloadCount: libraryItems.downloadCount,
+      lastDownloadedAt: libraryItems.lastDownloadedAt,
+    })
+    .from(libraryItems)
+    .innerJoin(books, eq(books.id, libraryItems.bookId))
+    .where(eq(libraryItems.userId, userId))
+    .orderBy(asc(libraryItems.acquiredAt))
+}

@@ -522,3 +522,45 @@ async function listOrders(db: Db, userId: string, orderId?: string): Promise<Ord
     lines: lines.filter((line) => line.orderId === row.id).map(({ orderId: _orderId, ...line }) => line),
   }))
 }
+
+/** A buyer's orders with their payment and lines, oldest first: their part of the account's data export. */
+export async function exportOrdersOf(db: Db, userId: string) {
+  const orderRows = await db
+    .select({
+      id: orders.id,
+      number: orders.number,
+      status: orders.status,
+      totalCents: orders.totalCents,
+      currency: orders.currency,
+      paymentProvider: orders.paymentProvider,
+      cardBrand: orders.cardBrand,
+      cardLast4: orders.cardLast4,
+      createdAt: orders.createdAt,
+      paidAt: orders.paidAt,
+      refundedAt: orders.refundedAt,
+    })
+    .from(orders)
+    .where(eq(orders.userId, userId))
+    .orderBy(asc(orders.createdAt))
+  const lines = orderRows.length
+    ? await db
+        .select({
+          orderId: orderItems.orderId,
+          title: orderItems.title,
+          priceCents: orderItems.priceCents,
+          currency: orderItems.currency,
+        })
+        .from(orderItems)
+        .where(
+          inArray(
+            orderItems.orderId,
+            orderRows.map((order) => order.id),
+          ),
+        )
+    : []
+  return orderRows.map(({ id, paymentProvider, cardBrand, cardLast4, ...order }) => ({
+    ...order,
+    payment: { provider: paymentProvider, cardBrand, cardLast4 },
+    lines: lines.filter((line) => line.orderId === id).map(({ orderId: _orderId, ...line }) => line),
+  }))
+}

@@ -248,3 +248,22 @@ export async function deleteReaderReviews(tx: Transaction, userId: string): Prom
   }
   await tx.delete(reviews).where(eq(reviews.userId, userId))
 }
+
+/** A reader's reviews, shown or not, oldest first: their part of the account's data export. */
+export function exportReviewsOf(db: Db, userId: string) {
+  return db
+    .select({
+      book: books.title,
+      rating: reviews.rating,
+      title: reviews.title,
+      body: reviews.body,
+      helpfulVotes: reviews.helpfulCount,
+      shown: reviews.visible,
+      createdAt: reviews.createdAt,
+      updatedAt: reviews.updatedAt,
+    })
+    .from(reviews)
+    .innerJoin(books, eq(books.id, reviews.bookId))
+    .where(eq(reviews.userId, userId))
+    .orderBy(asc(reviews.createdAt))
+}
