@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm'
+import { sql, type SQL } from 'drizzle-orm'
 import type { Db } from '#app/server/db/database.server.ts'
 import { CATALOG_FORMATS, CATALOG_LEVELS, PRICE_RANGES, type CatalogSort } from './facets.ts'
 import { shownRating } from './rating.ts'
@@ -49,7 +49,43 @@ type Row = {
   formats: string[]
 }
 
-type Chunk = { lines: string | null; last_at: string | null; last_id: string | null }
+/**
+ * The published books in the catalogue's order (oldest first, then id), `size` at a time by keyset on the
+ * (status, created_at, id) index, so that the embedded database's one connection is never held long: each
+ * statement selects `columns` of a chunk (the CTE `chunk`, with `id` and `created_at`) and answers `summary`
+ * over it as one row, yielded with how many books the chunk held.
+ */
+async function* publishedChunks<Summary>(
+  db: Db,
+  size: number,
+  columns: SQL,
+  summary: SQL,
+): AsyncGenerator<Summary & { n: number }> {
+  let after: { at: string; id: string } | null = null
+  for (;;) {
+    const keyset = after
+      ? sql`and (b.created_at, b.id) > (${after.at}::timestamptz, ${after.id}::uuid)`
+      : sql``
+    const result = (await db.execute(sql`
+      with chunk as materialized (
+        select b.id, b.created_at, ${columns}
+        from books b
+        where b.status = 'published' ${keyset}
+        order by b.created_at, b.id
+        limit ${size}
+      )
+      select ${summary}, (select count(*) from chunk)::int as n,
+        (select created_at::text from chunk order by created_at desc, id desc limit 1) as last_at,
+        (select id::text from chunk order by created_at desc, id desc limit 1) as last_id`)) as {
+      rows: (Summary & { n: number; last_at: string | null; last_id: string | null })[]
+    }
+    const [chunk] = result.rows
+    if (!chunk || chunk.n === 0 || !chunk.last_at || !chunk.last_id) return
+    yield chunk
+    if (chunk.n < size) return
+    after = { at: chunk.last_at, id: chunk.last_id }
+  }
+}
 
 /**
  * Every published book's facets in the catalogue's order (oldest first, then id), CHUNK books a statement by
@@ -58,37 +94,23 @@ type Chunk = { lines: string | null; last_at: string | null; last_id: string | n
  */
 async function readRows(db: Db): Promise<Row[]> {
   const rows: Row[] = []
-  let after: { at: string; id: string } | null = null
-  for (;;) {
-    const keyset = after
-      ? sql`and (b.created_at, b.id) > (${after.at}::timestamptz, ${after.id}::uuid)`
-      : sql``
-    const result = (await db.execute(sql`
-      with chunk as materialized (
-        select b.id, b.topics, b.level, b.price_cents, b.rating, b.rating_count, b.rating_sum,
-          b.featured_position, b.best_seller, b.sales_count, b.created_at
-        from books b
-        where b.status = 'published' ${keyset}
-        order by b.created_at, b.id
-        limit ${CHUNK}
-      )
-      select
-        string_agg(concat_ws('|', c.id, array_to_string(c.topics, ' '), coalesce(c.level, ''), c.price_cents,
-          c.rating, c.rating_count, c.rating_sum, coalesce(c.featured_position, -1), c.best_seller::int,
-          c.sales_count, coalesce(f.formats, '')), E'\n' order by c.created_at, c.id) as lines,
-        (select created_at::text from chunk order by created_at desc, id desc limit 1) as last_at,
-        (select id::text from chunk order by created_at desc, id desc limit 1) as last_id
+  const chunks = publishedChunks<{ lines: string | null }>(
+    db,
+    CHUNK,
+    sql`b.topics, b.level, b.price_cents, b.rating, b.rating_count, b.rating_sum, b.featured_position,
+      b.best_seller, b.sales_count`,
+    sql`(select string_agg(concat_ws('|', c.id, array_to_string(c.topics, ' '), coalesce(c.level, ''),
+        c.price_cents, c.rating, c.rating_count, c.rating_sum, coalesce(c.featured_position, -1),
+        c.best_seller::int, c.sales_count, coalesce(f.formats, '')), E'\n' order by c.created_at, c.id)
       from chunk c
       left join lateral (
         select string_agg(format, ' ') as formats from book_files
         where book_id = c.id and format in ('pdf', 'epub')
-      ) f on true`)) as { rows: Chunk[] }
-    const [chunk] = result.rows
-    if (!chunk?.lines || !chunk.last_at || !chunk.last_id) break
-    let read = 0
-    for (const line of chunk.lines.split('\n')) {
+      ) f on true) as lines`,
+  )
+  for await (const chunk of chunks) {
+    for (const line of chunk.lines?.split('\n') ?? []) {
       const [id, topics, level, price, rating, count, sum, featured, best, sales, formats] = line.split('|')
-      read++
       rows.push({
         id: id!,
         topics: topics ? topics.split(' ') : [],
@@ -103,8 +125,6 @@ async function readRows(db: Db): Promise<Row[]> {
         formats: formats ? formats.split(' ') : [],
       })
     }
-    if (read < CHUNK) break
-    after = { at: chunk.last_at, id: chunk.last_id }
   }
   return rows
 }
@@ -238,39 +258,20 @@ function startLoad(db: Db): Loaded {
 
 /**
  * A hash of everything the index is built from: every published book's facet columns and the book files'
- * formats, summed chunk by chunk (FINGERPRINT_CHUNK books a statement, on the same keyset as the reload, so
- * that the embedded database's one connection is never held for long). About a sixth of a reload's cost
+ * formats, summed chunk by chunk (FINGERPRINT_CHUNK books a statement, on the same keyset as the reload). About a sixth of a reload's cost
  * (bench:catalog prints both): when it has not changed since the index was read, the index is still exact and
  * is kept instead of reloaded.
  */
 export async function catalogFingerprint(db: Db): Promise<string> {
   const parts: string[] = []
-  let after: { at: string; id: string } | null = null
-  for (;;) {
-    const keyset = after
-      ? sql`and (b.created_at, b.id) > (${after.at}::timestamptz, ${after.id}::uuid)`
-      : sql``
-    const result = (await db.execute(sql`
-      with chunk as materialized (
-        select b.id, b.created_at, hashtextextended(concat_ws('|', b.id, b.topics, b.level, b.price_cents, b.rating,
-          b.rating_count, b.rating_sum, b.featured_position, b.best_seller, b.sales_count, b.created_at), 0) as hash
-        from books b
-        where b.status = 'published' ${keyset}
-        order by b.created_at, b.id
-        limit ${FINGERPRINT_CHUNK}
-      )
-      select count(*)::int as n, sum(hash)::text as hash,
-        (select created_at::text from chunk order by created_at desc, id desc limit 1) as last_at,
-        (select id::text from chunk order by created_at desc, id desc limit 1) as last_id
-      from chunk`)) as {
-      rows: { n: number; hash: string | null; last_at: string | null; last_id: string | null }[]
-    }
-    const [chunk] = result.rows
-    if (!chunk || chunk.n === 0 || !chunk.last_at || !chunk.last_id) break
-    parts.push(`${chunk.n}:${chunk.hash}`)
-    if (chunk.n < FINGERPRINT_CHUNK) break
-    after = { at: chunk.last_at, id: chunk.last_id }
-  }
+  const chunks = publishedChunks<{ hash: string | null }>(
+    db,
+    FINGERPRINT_CHUNK,
+    sql`hashtextextended(concat_ws('|', b.id, b.topics, b.level, b.price_cents, b.rating, b.rating_count,
+      b.rating_sum, b.featured_position, b.best_seller, b.sales_count, b.created_at), 0) as hash`,
+    sql`(select sum(hash)::text from chunk) as hash`,
+  )
+  for await (const chunk of chunks) parts.push(`${chunk.n}:${chunk.hash}`)
   const files = (await db.execute(sql`
     select concat_ws(':', count(*), sum(hashtextextended(concat_ws('|', f.book_id, f.format), 0))) as files
     from book_files f where f.format in ('pdf', 'epub')`)) as { rows: { files: string }[] }
