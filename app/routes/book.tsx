@@ -146,13 +146,11 @@ async function reviewViewer(
   loginTo: string,
 ): Promise<ReviewViewer> {
   if (!userId) return { kind: 'signed-out', loginTo }
-  // The root loader reads the reader's books for this request too: one query for both.
-  const [owned, ownReview] = await Promise.all([
-    readOwnedBookIds(context, db, userId),
-    getOwnReview(db, userId, bookId),
-  ])
+  // The root loader reads the reader's books for this request too: one query for both. Only an owner has a
+  // review to read.
+  const owned = await readOwnedBookIds(context, db, userId)
   if (!owned.includes(bookId)) return { kind: 'not-owner' }
-  return { kind: 'owner', ownReview }
+  return { kind: 'owner', ownReview: await getOwnReview(db, userId, bookId) }
 }
 
 /**

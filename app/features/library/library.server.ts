@@ -83,32 +83,44 @@ export async function listLibrary(db: Db, userId: string): Promise<LibraryBook[]
     .innerJoin(orders, eq(orders.id, libraryItems.orderId))
     .where(eq(libraryItems.userId, userId))
     .orderBy(desc(libraryItems.acquiredAt), asc(books.title))
-  const bookIds = rows.map((row) => row.bookId)
-  const files = await listFilesOf(db, bookIds)
-  const editions = await listEditionsOf(db, bookIds)
-  return rows.map((row) => ({
-    ...row,
-    edition: editions.get(row.bookId) ?? null,
-    files: purchasedFormats.flatMap((format) => {
-      const file = files.get(row.bookId)?.get(format)
-      return file ? [{ format, sizeBytes: file.sizeBytes }] : []
-    }),
-  }))
+  const files = await listFilesWithEditions(
+    db,
+    rows.map((row) => row.bookId),
+  )
+  return rows.map((row) => {
+    const formats = files.get(row.bookId) ?? []
+    const pdf = formats.find((file) => file.format === 'pdf')
+    return {
+      ...row,
+      edition: pdf ? { number: pdf.edition, publishedAt: pdf.publishedAt } : null,
+      files: purchasedFormats.flatMap((format) => {
+        const file = formats.find((candidate) => candidate.format === format)
+        return file ? [{ format, sizeBytes: file.sizeBytes }] : []
+      }),
+    }
+  })
 }
 
 /**
- * The edition each book's files are (the PDF's row), with its publication date: the edition's, or for a seed
- * book's edition 1 that was never recorded, when its files were first made.
+ * The stored files of some books (one query): each with the edition it belongs to and that edition's
+ * publication date — the edition's, or for a seed book's edition 1 that was never recorded, when its files were
+ * first made. The library shows the PDF's edition.
  */
-async function listEditionsOf(
+async function listFilesWithEditions(
   db: Db,
   bookIds: string[],
-): Promise<Map<string, { number: number; publishedAt: Date }>> {
-  if (bookIds.length === 0) return new Map()
+): Promise<Map<string, { format: BookFileFormat; sizeBytes: number; edition: number; publishedAt: Date }[]>> {
+  const byBook = new Map<
+    string,
+    { format: BookFileFormat; sizeBytes: number; edition: number; publishedAt: Date }[]
+  >()
+  if (bookIds.length === 0) return byBook
   const rows = await db
     .select({
       bookId: bookFiles.bookId,
-      number: bookFiles.edition,
+      format: bookFiles.format,
+      sizeBytes: bookFiles.sizeBytes,
+      edition: bookFiles.edition,
       publishedAt: sql<Date>`coalesce(${bookEditions.publishedAt}, ${bookFiles.createdAt})`.mapWith(
         (value: string | Date) => new Date(value),
       ),
@@ -118,8 +130,12 @@ async function listEditionsOf(
       bookEditions,
       and(eq(bookEditions.bookId, bookFiles.bookId), eq(bookEditions.number, bookFiles.edition)),
     )
-    .where(and(inArray(bookFiles.bookId, bookIds), eq(bookFiles.format, 'pdf')))
-  return new Map(rows.map(({ bookId, ...edition }) => [bookId, edition]))
+    .where(inArray(bookFiles.bookId, bookIds))
+  for (const { bookId, ...file } of rows) {
+    if (!byBook.has(bookId)) byBook.set(bookId, [])
+    byBook.get(bookId)!.push(file)
+  }
+  return byBook
 }
 
 /** The stored files of some books, by book id and format. */
