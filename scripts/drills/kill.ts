@@ -4,10 +4,15 @@
  * order a buyer was sent to is in the database, paid exactly once, with its library rows, nothing is
  * duplicated, and the store opened its data after every kill. Prints kills, checkouts and restart times.
  */
+import fs from 'node:fs'
+import path from 'node:path'
 import { startPostgres } from '#tests/postgres-server.ts'
 import { freePort, spawnStore, waitUntilReady, type StoreProcess } from '#tests/store-process.ts'
 import {
   checkOrders,
+  checkPgliteFolder,
+  checkPostgresDatabase,
+  type IntegrityReport,
   ensureBuild,
   FACTORY_AUTH_SECRET,
   loadAverage,
@@ -76,6 +81,12 @@ await runDrill(async () => {
     }),
   )
 
+  // PGlite: the folder each kill left is copied and the copy opened and checked with amcheck (as the store
+  // opens the original), so every crash state is checked, not only the last one; after the load, so that the
+  // checks do not slow the restarts measured.
+  const integrity: IntegrityReport[] = []
+  const copies: string[] = []
+  const crashCopies = tempDir('kill-copies')
   const restartMs: number[] = []
   const killToReadyMs: number[] = []
   for (let kill = 0; kill < settings.kills && Date.now() < deadline; kill++) {
@@ -88,6 +99,11 @@ await runDrill(async () => {
     up = new Promise((resolve) => (markUp = resolve))
     const killedAt = performance.now()
     await store.stop('SIGKILL')
+    if (kind === 'pglite') {
+      const copy = path.join(crashCopies, `kill-${kill + 1}`)
+      fs.cpSync(path.join(dataDir, 'db'), copy, { recursive: true })
+      copies.push(copy)
+    }
     const spawnedAt = performance.now()
     store = await spawnStore(env)
     try {
@@ -105,10 +121,23 @@ await runDrill(async () => {
   }
   await load
   await store.stop('SIGTERM')
+  for (const [index, copy] of copies.entries()) {
+    const report = await checkPgliteFolder(copy).catch((error: unknown): IntegrityReport => ({
+      indexes: 0,
+      tables: 0,
+      problems: [`kill ${index + 1}: ${String(error)}`],
+    }))
+    integrity.push(report)
+    fs.rmSync(copy, { recursive: true, force: true })
+  }
 
   // The data as the last restart left it, opened by the drill itself (the store is stopped).
   const database = await openDrillDatabase(kind, { dataDir, url })
   const check = await checkOrders(database, buyers).finally(() => database.close())
+  integrity.push(
+    kind === 'pglite' ? await checkPgliteFolder(path.join(dataDir, 'db')) : await checkPostgresDatabase(url!),
+  )
+  check.problems.push(...integrity.flatMap((report) => report.problems))
 
   console.log(`
 drill:kill (${kind}${quick ? ', quick' : ''}) — ${Math.round((performance.now() - started) / 1000)} s, load average ${loadAverage()}
@@ -120,6 +149,7 @@ drill:kill (${kind}${quick ? ', quick' : ''}) — ${Math.round((performance.now(
   paid but never shown (lost answers, not orders): ${check.paidUnseen}
   downloads:                     ${figures.downloads}
   failed requests, tried again:  ${figures.failedRequests}
+  data checked with amcheck:     ${integrity.length} times (${kind === 'pglite' ? 'each folder a kill left, and the last' : 'at the end'}; ${integrity[0]?.indexes ?? 0} indexes, ${integrity[0]?.tables ?? 0} tables each)
   restart → ready:               median ${Math.round(percentile(restartMs, 50))} ms, max ${Math.round(Math.max(0, ...restartMs))} ms
   kill → ready:                  median ${Math.round(percentile(killToReadyMs, 50))} ms, max ${Math.round(Math.max(0, ...killToReadyMs))} ms
   problems:                      ${check.problems.length === 0 ? 'none' : ''}`)

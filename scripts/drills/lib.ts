@@ -414,3 +414,57 @@ export function percentile(values: number[], p: number) {
   const sorted = [...values].sort((a, b) => a - b)
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
 }
+
+const INDEXES = `select c.oid::int as oid, c.relname as name
+    from pg_index i join pg_class c on c.oid = i.indexrelid join pg_am am on am.oid = c.relam
+   where am.amname = 'btree' and c.relnamespace = 'public'::regnamespace`
+const TABLES = `select c.oid::int as oid, c.relname as name from pg_class c
+   where c.relkind = 'r' and c.relnamespace = 'public'::regnamespace`
+
+export type IntegrityReport = { indexes: number; tables: number; problems: string[] }
+
+/**
+ * What amcheck finds wrong: every B-tree index of the store checked against its table (bt_index_check with
+ * heapallindexed raises an error on a fault), every table's pages (verify_heapam lists its faults).
+ */
+async function amcheck(query: <T>(text: string) => Promise<T[]>): Promise<IntegrityReport> {
+  await query('create extension if not exists amcheck')
+  const problems: string[] = []
+  const indexes = await query<{ oid: number; name: string }>(INDEXES)
+  for (const index of indexes) {
+    await query(`select bt_index_check(${Number(index.oid)}, true)`).catch((error: unknown) =>
+      problems.push(`index ${index.name}: ${String(error)}`),
+    )
+  }
+  const tables = await query<{ oid: number; name: string }>(TABLES)
+  for (const table of tables) {
+    const faults = await query<{ msg: string }>(`select msg from verify_heapam(${Number(table.oid)})`)
+    for (const fault of faults) problems.push(`table ${table.name}: ${fault.msg}`)
+  }
+  return { indexes: indexes.length, tables: tables.length, problems }
+}
+
+/** Opens a PGlite data folder (as the store would after a crash) and checks it with amcheck. */
+export async function checkPgliteFolder(dbDir: string): Promise<IntegrityReport> {
+  const { PGlite } = await import('@electric-sql/pglite')
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm')
+  const { amcheck: extension } = await import('@electric-sql/pglite/contrib/amcheck')
+  const client = await PGlite.create(dbDir, { extensions: { pg_trgm, amcheck: extension } })
+  try {
+    return await amcheck(async <T>(text: string) => (await client.query<T>(text)).rows)
+  } finally {
+    await client.close()
+  }
+}
+
+/** The same check on a PostgreSQL database. */
+export async function checkPostgresDatabase(url: string): Promise<IntegrityReport> {
+  const { default: pg } = await import('pg')
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    return await amcheck(async <T>(text: string) => (await client.query(text)).rows as T[])
+  } finally {
+    await client.end()
+  }
+}
