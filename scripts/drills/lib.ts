@@ -185,7 +185,7 @@ type BuyerOptions = {
   books: Book[]
   figures: LoadFigures
   /** Resolves when the store may be asked again (after a kill: when it is ready). */
-  whenUp: () => Promise<void>
+  whenUp: () => Promise<unknown>
   until: () => boolean
   /** Called with every answer (the PostgreSQL drill checks none is a 500 and all are quick). */
   observe?: (what: string, answer: Answer | Error) => void
