@@ -32,9 +32,11 @@ export function reactRouterHandler(options: {
       // is one too.
       if (response.status === 503 && !response.headers.has('Retry-After'))
         response.headers.set('Retry-After', String(RETRY_AFTER_SECONDS))
+      // React Router's own data requests (.data) keep their encoding: its client shows the root's error.
       if (
         response.status >= 500 &&
         !(response.status === 503 && isDocument) &&
+        !req.path.endsWith('.data') &&
         (await options.isDatabaseDown?.())
       ) {
         await response.body?.cancel()
