@@ -96,7 +96,9 @@ await runDrill(async () => {
   const load = Promise.all([
     ...Array.from({ length: settings.concurrency }, async () => {
       for (let buyer = queue.shift(); buyer; buyer = queue.shift())
-        await runBuyer(buyer, { ...common, books })
+        await runBuyer(buyer, { ...common, books }).catch(
+          (error: unknown) => void problems.push(String(error)),
+        )
     }),
     ...Array.from({ length: settings.viewers }, () =>
       runViewer(viewerCookie, books, { ...common, pauseMs: 50 }),
@@ -112,6 +114,8 @@ await runDrill(async () => {
       { what: 'GET /cart', path: '/cart', accept: 'text/html', want: 'html' },
       { what: 'GET /search/suggest', path: '/search/suggest?q=re', accept: '*/*', want: 'json' },
       { what: 'GET /account/export.json', path: '/account/export.json', accept: '*/*', want: 'json' },
+      // A client-side navigation (JavaScript on): React Router's own encoding of the root's 503.
+      { what: 'GET /account/orders.data', path: '/account/orders.data', accept: '*/*', want: 'data' },
     ] as const
     let probed = 0
     while (phase === 'outage') {
@@ -177,10 +181,18 @@ await runDrill(async () => {
     if (readyMs > RECOVERY_MS || pageMs > RECOVERY_MS)
       problems.push(`restart ${restart + 1}: recovered in ${Math.round(Math.max(readyMs, pageMs))} ms`)
     if (probes === 0) problems.push(`restart ${restart + 1}: no probe answered during the outage`)
+    if (store.child.exitCode !== null || store.child.signalCode !== null)
+      problems.push(
+        `the store exited (${store.child.exitCode ?? store.child.signalCode}):\n${store.output().slice(-3000)}`,
+      )
     await sleep(settings.afterMs)
   }
   done = true
   await load
+  if (store.child.exitCode !== null || store.child.signalCode !== null)
+    problems.push(
+      `the store exited (${store.child.exitCode ?? store.child.signalCode}):\n${store.output().slice(-3000)}`,
+    )
   await store.stop('SIGTERM')
 
   const database = await openDrillDatabase('postgres', { dataDir, url })
