@@ -45,11 +45,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       app.logger.error({ err: error }, 'the visitor could not be read: database unavailable?')
       throw data(
         {
-          title: 'CodeBook is unavailable',
+          title: 'CodeBook is temporarily unavailable',
           message:
             'We cannot reach our database just now. Nothing you saved is lost; please try again in a minute.',
         },
-        { status: 503, headers: { 'Retry-After': '30' } },
+        { status: 503, headers: { 'Retry-After': '10' } },
       )
     },
   )

@@ -23,8 +23,12 @@ const MANIFEST = 'manifest.json'
 const PGLITE_PART = 'database.pglite.tar.gz'
 const POSTGRES_PART = 'database.pgdump'
 const FILES_PART = 'data-dir.tar.gz'
-/** Left out of the data-folder archive: the database (its own part), the lock and earlier restores' leftovers. */
-const NOT_FILES = ['./db', './codebook.lock', './db.before-restore-*']
+/**
+ * Left out of the data-folder archive: the database (its own part), the lock, earlier restores' leftovers,
+ * the buyers' stamped copies (a cache: stamped again on the next download) and files half written (the store
+ * writes a temporary file and renames it).
+ */
+const NOT_FILES = ['./db', './codebook.lock', './db.before-restore-*', './files/stamped', '.*.tmp']
 
 /**
  * A backup of one store into a new folder `outDir`: the database (PGlite: its data folder as PGlite dumps it,
@@ -44,7 +48,7 @@ export async function createBackup(env: BackupEnv, outDir: string): Promise<Back
       `--file=${path.join(outDir, POSTGRES_PART)}`,
       env.DATABASE_URL,
     ])
-    await archiveDataDir(env.DATA_DIR, outDir)
+    await archiveDataDir(env.DATA_DIR, outDir, { online: true })
   } else {
     const lock = lockDataDir(env.DATA_DIR)
     try {
@@ -121,16 +125,25 @@ export async function restoreBackup(env: BackupEnv, fromDir: string): Promise<Ba
   return manifest
 }
 
-async function archiveDataDir(dataDir: string, outDir: string) {
+/**
+ * `online`: the store runs meanwhile (PostgreSQL), so a folder may gain or lose a file while tar reads it
+ * (a receipt in the outbox, a temporary file renamed): GNU tar says so and exits 1, which is expected then.
+ * Every file is written whole and renamed into place, so each file archived is complete.
+ */
+async function archiveDataDir(dataDir: string, outDir: string, options: { online?: boolean } = {}) {
   fs.mkdirSync(dataDir, { recursive: true })
   await run('tar', [
     '--create',
     '--gzip',
     `--file=${path.join(outDir, FILES_PART)}`,
     ...NOT_FILES.map((pattern) => `--exclude=${pattern}`),
+    ...(options.online ? ['--warning=no-file-changed', '--warning=no-file-removed'] : []),
     `--directory=${dataDir}`,
     '.',
-  ])
+  ]).catch((error: unknown) => {
+    const someFilesChanged = (error as { code?: unknown }).code === 1
+    if (!options.online || !someFilesChanged) throw error
+  })
 }
 
 async function extractDataDir(fromDir: string, dataDir: string) {

@@ -16,6 +16,7 @@ import type { PageCache } from './page-cache.ts'
 import { createMetrics, metricsEndpoint } from './metrics.ts'
 import { recordPageViews } from './page-views.ts'
 import { reactRouterHandler } from './react-router-handler.ts'
+import { databaseDownProbe, sendUnavailable } from './unavailable.ts'
 import { withTimeout } from './with-timeout.ts'
 
 export type HttpAppOptions = {
@@ -55,6 +56,7 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
   app.disable('x-powered-by')
   app.set('trust proxy', env.TRUST_PROXY)
 
+  const isDatabaseDown = databaseDownProbe(database)
   app.use(logRequests(logger))
   const metrics = createMetrics({ build: options.build, database })
   app.use(metrics.observe)
@@ -122,8 +124,16 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
         context.set(cspNonceContext, String(res.locals.cspNonce))
         return context
       },
+      isDatabaseDown,
     }),
   )
+  // An error outside React Router (e.g. the page cache reading a visitor's cart) while the database is
+  // unreachable: a 503 to try again; any other error goes on to Express's own 500.
+  app.use(async (error: unknown, req: express.Request, res: express.Response, next: express.NextFunction) => {
+    if (res.headersSent || !(await isDatabaseDown())) return next(error)
+    logger.warn({ err: error }, 'database unreachable: answered 503')
+    sendUnavailable(req, res, req.accepts(['html', 'json']) === 'html')
+  })
   return app
 }
 

@@ -3,6 +3,7 @@ import { createReadableStreamFromReadable, writeReadableStreamToWritable } from 
 import type { Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from 'express'
 import { createRequestHandler, type RouterContextProvider, type ServerBuild } from 'react-router'
 import type { CachedPage, PageCache } from './page-cache.ts'
+import { RETRY_AFTER_SECONDS, sendUnavailable } from './unavailable.ts'
 
 /**
  * React Router's request handler for Express (after @react-router/express, which it replaces), with the
@@ -15,6 +16,8 @@ export function reactRouterHandler(options: {
   pageCache?: PageCache
   /** The Content-Security-Policy for a cached page, allowing its inline scripts by hash. */
   cachedPagePolicy: (scriptHashes: string[]) => string
+  /** True when the database cannot be reached: a 5xx then becomes a 503 to try again (server/unavailable.ts). */
+  isDatabaseDown?: () => Promise<boolean>
 }): RequestHandler {
   const handle = createRequestHandler(options.build, options.mode)
   return async (req, res, next) => {
@@ -25,6 +28,20 @@ export function reactRouterHandler(options: {
 
       const response = await handle(toFetchRequest(req, res), options.getLoadContext(req, res))
       const isDocument = response.headers.get('Content-Type')?.startsWith('text/html') ?? false
+      // The root's own 503 page (the visitor could not be read) is kept; any other 5xx during an outage
+      // is one too.
+      if (response.status === 503 && !response.headers.has('Retry-After'))
+        response.headers.set('Retry-After', String(RETRY_AFTER_SECONDS))
+      // React Router's own data requests (.data) keep their encoding: its client shows the root's error.
+      if (
+        response.status >= 500 &&
+        !(response.status === 503 && isDocument) &&
+        !req.path.endsWith('.data') &&
+        (await options.isDatabaseDown?.())
+      ) {
+        await response.body?.cancel()
+        return sendUnavailable(req, res, isDocument)
+      }
       if (!isDocument) return await sendResponse(res, response)
       // Bytes as rendered: decoded to a string only for the page cache.
       const body = Buffer.from(await response.arrayBuffer())

@@ -619,8 +619,8 @@ describe('a database outage', () => {
     await broken.dispose()
     const thrown = await thrownBy(() => rootLoader(routeArgs({ db: broken.db, path: '/AllBooks', cookie })))
     expect(thrown).toMatchObject({
-      init: { status: 503, headers: { 'Retry-After': '30' } },
-      data: { title: 'CodeBook is unavailable' },
+      init: { status: 503, headers: { 'Retry-After': '10' } },
+      data: { title: 'CodeBook is temporarily unavailable' },
     })
   })
 })

@@ -67,6 +67,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     })
     // An idle client losing its server (restart, failover) must not crash the process: the pool replaces it.
     pool.on('error', () => {})
+    // Nor one checked out between two queries (a transaction awaiting the payment provider, the migration
+    // lock's holder): the pool listens only to idle clients, and an 'error' nobody listens to ends the process.
+    // Its next query fails instead (the request answers 503, server/unavailable.ts) and it is not reused.
+    pool.on('connect', (client) => client.on('error', () => {}))
     const db = drizzlePostgres({ client: pool, schema })
     return {
       db,

@@ -1,0 +1,241 @@
+/**
+ * `npm run drill:backup -- [--quick] [--db pglite|postgres]`: buyers check out; `npm run backup` is taken
+ * (PostgreSQL: online, with pg_dump, while the buyers go on; PGlite: with the store stopped, as it must be);
+ * then orders and users are deleted, `npm run restore` puts the backup back, and every user, account,
+ * order, order line and library row that existed before the backup started must be back, identical. The store
+ * then starts on the restored data and a buyer sees their orders. Prints the figures; exits 1 on any difference.
+ */
+import { spawn } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
+import { sql } from 'drizzle-orm'
+import type { Db } from '#app/server/db/database.server.ts'
+import { startPostgres } from '#tests/postgres-server.ts'
+import { spawnStore, waitUntilReady, type StoreProcess } from '#tests/store-process.ts'
+import {
+  ensureBuild,
+  FACTORY_AUTH_SECRET,
+  loadAverage,
+  newFigures,
+  onExit,
+  openDrillDatabase,
+  parseDrillArgs,
+  prepareStoreData,
+  request,
+  runBuyer,
+  runDrill,
+  sleep,
+  tempDir,
+  type BuyerRecord,
+  type DbKind,
+} from './lib.ts'
+
+const { quick, db: kind } = parseDrillArgs('backup')
+const settings = quick
+  ? { buyers: 8, concurrency: 3, loadMs: 6_000 }
+  : { buyers: 30, concurrency: 4, loadMs: 20_000 }
+
+/** The rows a backup must bring back, each table keyed by its primary key, compared as PostgreSQL's JSON. */
+const TABLES = {
+  user: 'id',
+  account: 'id',
+  orders: 'id',
+  order_items: "order_id || '/' || book_id",
+  library_items: "user_id || '/' || book_id",
+} as const
+
+type Snapshot = Record<keyof typeof TABLES, Map<string, string>>
+
+async function snapshot(db: Db): Promise<Snapshot> {
+  const result = {} as Snapshot
+  for (const [table, key] of Object.entries(TABLES) as Array<[keyof typeof TABLES, string]>) {
+    const { rows } = (await db.execute(
+      sql.raw(`select (${key})::text as key, to_jsonb(t)::text as row from "${table}" t`),
+    )) as unknown as { rows: Array<{ key: string; row: string }> }
+    result[table] = new Map(rows.map((row) => [row.key, row.row]))
+  }
+  return result
+}
+
+/**
+ * Columns that requests in flight may move on between the drill's snapshot and the start of an online dump
+ * (a download counts itself): restored, they may only be further on; every other column must be identical.
+ */
+const MOVING_COLUMNS: Partial<Record<keyof typeof TABLES, string[]>> = {
+  library_items: ['download_count', 'last_downloaded_at'],
+}
+
+/** Every row of `before` is in `after`, identical (or, online, moved on): the differences, and the rows matched. */
+function compare(before: Snapshot, after: Snapshot, online: boolean) {
+  const problems: string[] = []
+  let identical = 0
+  let movedOn = 0
+  for (const table of Object.keys(TABLES) as Array<keyof typeof TABLES>) {
+    for (const [key, row] of before[table]) {
+      const restored = after[table].get(key)
+      if (restored === undefined) problems.push(`${table} ${key}: missing after the restore`)
+      else if (restored === row) identical++
+      else if (online && hasMovedOn(JSON.parse(row), JSON.parse(restored), MOVING_COLUMNS[table] ?? []))
+        movedOn++
+      else problems.push(`${table} ${key}: differs:\n      before ${row}\n      after  ${restored}`)
+    }
+  }
+  return { problems, identical, movedOn }
+}
+
+function hasMovedOn(before: Record<string, unknown>, after: Record<string, unknown>, moving: string[]) {
+  return Object.keys(before).every((column) => {
+    if (!moving.includes(column)) return JSON.stringify(before[column]) === JSON.stringify(after[column])
+    const [was, is] = [before[column], after[column]]
+    if (was === null) return true
+    if (typeof was === 'number') return typeof is === 'number' && is >= was
+    return typeof is === 'string' && Date.parse(is) >= Date.parse(String(was))
+  })
+}
+
+const count = (snap: Snapshot) =>
+  Object.entries(snap)
+    .map(([table, rows]) => `${table} ${rows.size}`)
+    .join(', ')
+
+/** Deletes every order (with its lines and library rows) and every buyer (with their accounts and sessions). */
+async function damage(db: Db, buyers: BuyerRecord[]) {
+  const ids = sql.join(
+    buyers.map((buyer) => sql`${buyer.userId}`),
+    sql`, `,
+  )
+  await db.execute(sql`delete from library_items`)
+  await db.execute(sql`delete from order_items`)
+  await db.execute(sql`delete from email_outbox`)
+  await db.execute(sql`delete from orders`)
+  await db.execute(sql`delete from "user" where id in (${ids})`)
+}
+
+/** `npm run backup|restore -- <folder>` as an operator runs it, with the store's configuration. */
+function npmRun(script: 'backup' | 'restore', folder: string, env: Record<string, string>) {
+  return new Promise<number>((resolve, reject) => {
+    const started = performance.now()
+    const child = spawn('npm', ['run', '--silent', script, '--', folder], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let output = ''
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    child.once('exit', (code) =>
+      code === 0
+        ? resolve(performance.now() - started)
+        : reject(new Error(`npm run ${script} exited ${code}:\n${output}`)),
+    )
+  })
+}
+
+function folderSize(folder: string) {
+  return fs.readdirSync(folder).reduce((sum, name) => sum + fs.statSync(path.join(folder, name)).size, 0)
+}
+
+await runDrill(async () => {
+  ensureBuild()
+  const started = performance.now()
+  const work = tempDir('backup')
+  const dataDir = path.join(work, 'data')
+  const backupDir = path.join(work, 'backup')
+  let url: string | undefined
+  if (kind === 'postgres') {
+    const server = await startPostgres()
+    onExit(() => server.destroy())
+    url = server.createDatabase('drill_backup')
+  }
+  const where = { dataDir, url }
+  const env: Record<string, string> = { DATA_DIR: dataDir, ...(url ? { DATABASE_URL: url } : {}) }
+  const { buyers, books } = await prepareStoreData(kind, where, settings.buyers)
+  const storeEnv = { ...env, BETTER_AUTH_SECRET: FACTORY_AUTH_SECRET }
+  let store: StoreProcess = await spawnStore(storeEnv)
+  onExit(() => store.stop('SIGKILL'))
+  await waitUntilReady(store)
+
+  const figures = newFigures()
+  let done = false
+  const queue = [...buyers]
+  const load = Promise.all(
+    Array.from({ length: settings.concurrency }, async () => {
+      for (let buyer = queue.shift(); buyer && !done; buyer = queue.shift())
+        await runBuyer(buyer, {
+          baseUrl: () => store.url,
+          books,
+          figures,
+          whenUp: () => sleep(250),
+          until: () => done,
+        })
+    }),
+  )
+  await sleep(settings.loadMs)
+
+  let before: Snapshot
+  let backupMs: number
+  if (kind === 'postgres') {
+    // Online: the buyers go on during the dump; what was committed before it started must be in it.
+    const database = await openDrillDatabase(kind, where)
+    before = await snapshot(database.db).finally(() => database.close())
+    backupMs = await npmRun('backup', backupDir, storeEnv)
+    await sleep(1_000)
+    done = true
+    await load
+    await store.stop('SIGTERM')
+  } else {
+    // PGlite belongs to one process: the store is stopped for the backup.
+    done = true
+    await load
+    await store.stop('SIGTERM')
+    const database = await openDrillDatabase(kind, where)
+    before = await snapshot(database.db).finally(() => database.close())
+    backupMs = await npmRun('backup', backupDir, storeEnv)
+  }
+  const beforeRestore = await withDatabase(kind, where, async (db) => {
+    await damage(db, buyers)
+    return snapshot(db)
+  })
+  const restoreMs = await npmRun('restore', backupDir, storeEnv)
+  const after = await withDatabase(kind, where, snapshot)
+  const { problems, identical, movedOn } = compare(before, after, kind === 'postgres')
+
+  // The store on the restored data: a buyer's session still holds, and their orders are listed.
+  store = await spawnStore(storeEnv)
+  await waitUntilReady(store)
+  const buyer = buyers.find((candidate) => candidate.confirmed.size > 0)
+  if (buyer) {
+    const orders = await request(`${store.url}/account/orders`, { headers: { Cookie: buyer.cookie } })
+    const listed = [...buyer.confirmed].filter((orderId) => orders.text.includes(`/orders/${orderId}`)).length
+    if (orders.status !== 200 || listed === 0)
+      problems.push(
+        `after the restore, a buyer's orders page answered ${orders.status} listing ${listed} orders`,
+      )
+  }
+  await store.stop('SIGTERM')
+
+  console.log(`
+drill:backup (${kind}${quick ? ', quick' : ''}) — ${Math.round((performance.now() - started) / 1000)} s, load average ${loadAverage()}
+  checkouts during the drill:  ${figures.checkoutsAttempted} (${buyers.reduce((n, b) => n + b.confirmed.size, 0)} confirmed)
+  rows before the backup:      ${count(before)}
+  backup:                      ${Math.round(backupMs)} ms${kind === 'postgres' ? ' (online, under load)' : ' (store stopped)'}, ${Math.round(folderSize(backupDir) / 1024)} KiB
+  after the damage:            ${count(beforeRestore)}
+  restore:                     ${Math.round(restoreMs)} ms
+  after the restore:           ${count(after)}
+  rows back and identical:     ${identical} of ${Object.values(before).reduce((n, rows) => n + rows.size, 0)}${kind === 'postgres' ? ` (+ ${movedOn} whose download counter moved on before the dump began)` : ''}
+  problems:                    ${problems.length === 0 ? 'none' : problems.length}`)
+  for (const problem of problems.slice(0, 20)) console.log(`    - ${problem}`)
+  return problems.length === 0 && identical > 0
+})
+
+async function withDatabase<T>(
+  kind: DbKind,
+  where: { dataDir: string; url?: string },
+  read: (db: Db) => Promise<T>,
+) {
+  const database = await openDrillDatabase(kind, where)
+  try {
+    return await read(database.db)
+  } finally {
+    await database.close()
+  }
+}

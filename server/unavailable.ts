@@ -1,0 +1,74 @@
+import type { Request as ExpressRequest, Response as ExpressResponse } from 'express'
+import type { DatabaseHandle } from '#app/server/db/database.server.ts'
+import { withTimeout } from './with-timeout.ts'
+
+/**
+ * When the database cannot be reached (PostgreSQL restarting, a failover, the network), every request that
+ * needed it answers 503 with Retry-After, a page that says to try again (JSON for a resource route), instead
+ * of the 500 of an unexpected error: a load balancer retries elsewhere, a visitor knows it will pass. A 500
+ * whose database answers stays a 500 (docs/decisions/022).
+ */
+export const RETRY_AFTER_SECONDS = 10
+const PING_TIMEOUT_MS = 1_000
+/**
+ * Requests failing together share one ping, and an outage found is remembered this long, so an outage does
+ * not multiply connection attempts; a database found up is asked again next time.
+ */
+const REMEMBER_DOWN_MS = 500
+
+export function databaseDownProbe(database: Pick<DatabaseHandle, 'ping'>): () => Promise<boolean> {
+  let pending: Promise<boolean> | undefined
+  let downAt = -Infinity
+  return () => {
+    if (performance.now() - downAt < REMEMBER_DOWN_MS) return Promise.resolve(true)
+    pending ??= withTimeout(database.ping(), PING_TIMEOUT_MS)
+      .then(
+        () => false,
+        () => {
+          downAt = performance.now()
+          return true
+        },
+      )
+      .finally(() => (pending = undefined))
+    return pending
+  }
+}
+
+const title = 'CodeBook is temporarily unavailable'
+const message =
+  'We cannot reach our database just now. Nothing you saved is lost; please try again in a minute.'
+
+/** The 503 answer: a small self-contained page (no script, no stylesheet that could fail too), or JSON. */
+export function sendUnavailable(req: ExpressRequest, res: ExpressResponse, asPage: boolean) {
+  res.status(503).set({ 'Retry-After': String(RETRY_AFTER_SECONDS), 'Cache-Control': 'no-store' })
+  if (!asPage) {
+    res.json({ error: `${title}: ${message}` })
+    return
+  }
+  res.type('html').send(`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<meta name="robots" content="noindex">
+<title>${title}</title>
+</head>
+<body>
+<main>
+<h1>${title}</h1>
+<p>${message}</p>
+<p><a href="${escapeAttribute(req.originalUrl)}">Try again</a></p>
+</main>
+</body>
+</html>
+`)
+}
+
+function escapeAttribute(value: string) {
+  return value
+    .replaceAll('&', '&amp;')
+    .replaceAll('"', '&quot;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+}
