@@ -14,6 +14,7 @@ import http from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
 import autocannon from 'autocannon'
+import sharp from 'sharp'
 import { sql } from 'drizzle-orm'
 import { openDatabase } from '#app/server/db/database.server.ts'
 import { enqueueEmail } from '#app/server/outbox.server.ts'
@@ -176,6 +177,7 @@ try {
     await checkLoginLimits(a.url, b.url, cluster.url)
     await checkRevocation(a.url, b.url)
     await checkAdminChange(database.db, a.url, b.url)
+    await checkCover(database.db, a.url, b.url)
     await checkFailover(cluster)
   } finally {
     await database.close()
@@ -338,6 +340,40 @@ async function checkAdminChange(db: Db, a: string, b: string) {
       signedIn !== undefined &&
       signedIn <= 500,
     `book archived on instance 1; its page is 404 on instance 2 after ${signedIn ?? `> ${limitMs}`} ms signed in, ${anonymous ?? `> ${limitMs}`} ms anonymous (page cache ${PAGE_CACHE_SECONDS} s)`,
+  )
+}
+
+/** A cover uploaded through one instance is served by the other: they share one files folder. */
+async function checkCover(db: Db, a: string, b: string) {
+  const login = await logIn(a, people.admin)
+  const cookie = sessionCookieOf(login)
+  if (login.status !== 303 || !cookie) throw new Error(`the admin's login answered ${login.status}`)
+  const result = (await db.execute(
+    sql`select id, slug, version from books where status = 'published' order by slug limit 1`,
+  )) as unknown as { rows: { id: string; slug: string; version: number }[] }
+  const book = result.rows[0]!
+  const png = await sharp({
+    create: { width: 600, height: 900, channels: 3, background: { r: 30, g: 90, b: 160 } },
+  })
+    .png()
+    .toBuffer()
+  const form = new FormData()
+  form.set('version', String(book.version))
+  form.set('cover', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'cover.png')
+  const uploaded = await fetch(`${a}/admin/books/${book.id}/cover`, {
+    method: 'POST',
+    body: form,
+    headers: { Cookie: cookie, Accept: 'application/json' },
+  })
+  const outcome = (await uploaded.json()) as { ok: boolean; message: string }
+  // Signed in: not from the page cache, so the page names the new cover at once.
+  const page = await send(`${b}/books/${book.slug}`, { cookie })
+  const files = [...new Set(page.body.match(/\/media\/covers\/[a-z0-9._-]+/g) ?? [])]
+  const served = await Promise.all(files.map(async (file) => (await send(`${b}${file}`)).status))
+  record(
+    'a cover uploaded on one instance is served by the other',
+    outcome.ok && files.length > 0 && served.every((status) => status === 200),
+    `uploaded on instance 1 (${uploaded.status}: ${outcome.message}); instance 2 serves ${served.filter((status) => status === 200).length}/${files.length} of its files`,
   )
 }
 
