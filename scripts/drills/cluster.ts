@@ -82,7 +82,7 @@ function send(
           ...(options.form
             ? {
                 'Content-Type': 'application/x-www-form-urlencoded',
-                'Content-Length': String(Buffer.byteLength(body)),
+                'Content-Length': String(Buffer.byteLength(body ?? '')),
               }
             : {}),
         },
