@@ -60,13 +60,9 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   fs.chmodSync(root, 0o755)
   let postgres: PostgresServer | undefined
   const instances: StoreProcess[] = []
-  let nginx: ChildProcess | undefined
+  let balancer: Nginx | undefined
   const cleanUp = async () => {
-    if (nginx && nginx.exitCode === null && nginx.signalCode === null) {
-      const exited = new Promise((resolve) => nginx!.once('exit', resolve))
-      nginx.kill('SIGQUIT')
-      await Promise.race([exited, delay(5_000).then(() => nginx!.kill('SIGKILL'))])
-    }
+    await balancer?.stop()
     await Promise.all(instances.map((instance) => instance.stop()))
     postgres?.destroy()
     fs.rmSync(root, { recursive: true, force: true })
@@ -115,37 +111,75 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     if (failure) throw failure.reason
     instances.sort((a, b) => ports.indexOf(portOf(a.url)) - ports.indexOf(portOf(b.url)))
 
-    const prefix = path.join(root, 'nginx')
-    for (const dir of ['conf', 'logs', 'temp']) fs.mkdirSync(path.join(prefix, dir), { recursive: true })
-    const conf = path.join(prefix, 'conf', 'nginx.conf')
-    fs.writeFileSync(conf, nginxConfig({ port, upstreams: ports, runAsRoot: process.getuid?.() === 0 }))
-    nginx = spawn(NGINX, ['-p', prefix, '-c', conf, '-e', path.join(prefix, 'logs', 'error.log')], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-    })
-    let nginxOutput = ''
-    nginx.stderr!.on('data', (chunk: Buffer) => (nginxOutput += chunk.toString()))
-    const errorLog = () => {
-      try {
-        return fs.readFileSync(path.join(prefix, 'logs', 'error.log'), 'utf8')
-      } catch {
-        return ''
-      }
-    }
-    await waitForNginx(url, nginx, () => nginxOutput + errorLog())
+    balancer = await startNginx({ prefix: path.join(root, 'nginx'), port, upstreams: ports })
     return {
       url,
       databaseUrl,
       instances,
-      nginx,
+      nginx: balancer.process,
       filesDir,
-      prefix,
-      nginxLog: errorLog,
+      prefix: balancer.prefix,
+      nginxLog: balancer.errorLog,
       stop: cleanUp,
     }
   } catch (error) {
     await cleanUp()
     throw error
   }
+}
+
+export type Nginx = {
+  url: string
+  process: ChildProcess
+  prefix: string
+  /** nginx's error log so far. */
+  errorLog(): string
+  /** Graceful stop (SIGQUIT), SIGKILL after 5 s. */
+  stop(): Promise<void>
+}
+
+/** nginx in front of `upstreams` (ports on 127.0.0.1), its configuration and files under `prefix`; ready when it returns. */
+export async function startNginx(options: {
+  prefix: string
+  port: number
+  upstreams: number[]
+  /** A path every upstream answers 200 on (the store's /readyz). */
+  readyPath?: string
+}): Promise<Nginx> {
+  if (!fs.existsSync(NGINX)) throw new MissingNginxError()
+  const { prefix, port } = options
+  for (const dir of ['conf', 'logs', 'temp']) fs.mkdirSync(path.join(prefix, dir), { recursive: true })
+  const conf = path.join(prefix, 'conf', 'nginx.conf')
+  fs.writeFileSync(
+    conf,
+    nginxConfig({ port, upstreams: options.upstreams, runAsRoot: process.getuid?.() === 0 }),
+  )
+  const child = spawn(NGINX, ['-p', prefix, '-c', conf, '-e', path.join(prefix, 'logs', 'error.log')], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  })
+  let output = ''
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  const errorLog = () => {
+    try {
+      return fs.readFileSync(path.join(prefix, 'logs', 'error.log'), 'utf8')
+    } catch {
+      return ''
+    }
+  }
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return
+    const exited = new Promise((resolve) => child.once('exit', resolve))
+    child.kill('SIGQUIT')
+    await Promise.race([exited, delay(5_000).then(() => child.kill('SIGKILL'))])
+  }
+  const url = `http://127.0.0.1:${port}`
+  try {
+    await waitForNginx(`${url}${options.readyPath ?? '/readyz'}`, child, () => output + errorLog())
+  } catch (error) {
+    await stop()
+    throw error
+  }
+  return { url, process: child, prefix, errorLog, stop }
 }
 
 /** Applies the migrations once, before any instance starts (each instance would also wait on the advisory lock). */
@@ -233,13 +267,13 @@ ${servers}
 `
 }
 
-async function waitForNginx(url: string, nginx: ChildProcess, output: () => string): Promise<void> {
+async function waitForNginx(readyUrl: string, nginx: ChildProcess, output: () => string): Promise<void> {
   const deadline = Date.now() + 10_000
   while (Date.now() < deadline) {
     if (nginx.exitCode !== null || nginx.signalCode !== null)
       throw new Error(`nginx exited (${nginx.exitCode ?? nginx.signalCode}):\n${output()}`)
     try {
-      if ((await fetch(`${url}/readyz`)).status === 200) return
+      if ((await fetch(readyUrl)).status === 200) return
     } catch {
       // Not listening yet.
     }
