@@ -40,13 +40,14 @@ if (!fs.existsSync('build/server/index.js')) {
   if (build.status !== 0) process.exit(build.status ?? 1)
 }
 
-let cluster: Cluster | undefined
+let starting: Promise<Cluster> | undefined
 let stopping = false
 const stop = async (code: number) => {
   if (stopping) return
   stopping = true
   console.log('\nStopping nginx and the instances…')
-  await cluster?.stop()
+  // Stopped while starting: once started (a failed start has cleaned up after itself).
+  await starting?.then((cluster) => cluster.stop()).catch(() => {})
   process.exit(code)
 }
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void stop(0))
@@ -56,8 +57,9 @@ console.log(
     process.env.DATABASE_URL ? 'DATABASE_URL' : 'a throwaway PostgreSQL server'
   } behind nginx…`,
 )
+let cluster: Cluster
 try {
-  cluster = await startCluster({
+  starting = startCluster({
     instances,
     port,
     databaseUrl: process.env.DATABASE_URL || undefined,
@@ -68,7 +70,9 @@ try {
         .map((name) => [name, process.env[name]!]),
     ),
   })
+  cluster = await starting
 } catch (error) {
+  if (stopping) await new Promise(() => {})
   console.error(`The cluster could not start: ${error instanceof Error ? error.message : String(error)}`)
   process.exit(1)
 }
