@@ -230,6 +230,12 @@ async function benchInstances(counts: number[], seconds: number) {
           [`p99 ×${other}`]: next['p99 ms'],
           'CPU-bound ratio': Number.isFinite(ceilingRatio) ? ceilingRatio.toFixed(2) : '–',
           'of it': Number.isFinite(ceilingRatio) ? `${Math.round((100 * ratio) / ceilingRatio)} %` : '–',
+          // What the instances would give with a core each (the fair share): the store's CPU per request
+          // decides it, since each instance is one thread. Below `other ÷ base`, the per-request cost grew.
+          'a core each': (
+            (other / base!) *
+            (Number(row['store CPU ms/req']) / Number(next['store CPU ms/req']))
+          ).toFixed(2),
         }
       }),
     )
