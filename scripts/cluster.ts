@@ -2,7 +2,8 @@
  * `npm run cluster -- --instances N [--port P]`: N store instances (the production build) on one PostgreSQL
  * database behind nginx, on 127.0.0.1, until Ctrl-C or SIGTERM. DATABASE_URL: that database (migrated here
  * once); unset: a throwaway PostgreSQL server, removed on exit. Every instance's DATA_DIR/files is one shared
- * folder (book files, stamped copies, covers). Needs Debian's nginx: `apt-get install -y nginx`.
+ * folder (book files, stamped copies, covers): `--files DIR` keeps it (use it with DATABASE_URL, whose rows name
+ * those files), else a temporary one. Needs Debian's nginx: `apt-get install -y nginx`.
  * Design and figures: docs/decisions/022-scale-out.md.
  */
 import { spawnSync } from 'node:child_process'
@@ -10,12 +11,17 @@ import fs from 'node:fs'
 import { parseArgs } from 'node:util'
 import { MissingNginxError, NGINX, startCluster, type Cluster } from '#tests/cluster-process.ts'
 
-const usage = 'usage: npm run cluster -- --instances N [--port P]   (N from 1 to 16; P default 8080)'
+const usage =
+  'usage: npm run cluster -- --instances N [--port P] [--files DIR]   (N from 1 to 16; P default 8080; DIR: the shared files folder, kept; default a temporary one)'
 
 function parseOptions() {
   try {
     const { values } = parseArgs({
-      options: { instances: { type: 'string', default: '2' }, port: { type: 'string', default: '8080' } },
+      options: {
+        instances: { type: 'string', default: '2' },
+        port: { type: 'string', default: '8080' },
+        files: { type: 'string' },
+      },
       strict: true,
     })
     const instances = Number(values.instances)
@@ -23,14 +29,14 @@ function parseOptions() {
     if (!Number.isInteger(instances) || instances < 1 || instances > 16)
       throw new Error('--instances: 1 to 16')
     if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error('--port: a port number')
-    return { instances, port }
+    return { instances, port, files: values.files }
   } catch (error) {
     console.error(`${error instanceof Error ? error.message : String(error)}\n${usage}`)
     process.exit(2)
   }
 }
 
-const { instances, port } = parseOptions()
+const { instances, port, files } = parseOptions()
 if (!fs.existsSync(NGINX)) {
   console.error(new MissingNginxError().message)
   process.exit(1)
@@ -63,6 +69,7 @@ try {
     instances,
     port,
     databaseUrl: process.env.DATABASE_URL || undefined,
+    filesDir: files,
     // The instances' own output goes on ours (warnings and errors: LOG_LEVEL warn unless set).
     env: Object.fromEntries(
       ['BETTER_AUTH_SECRET', 'BETTER_AUTH_URL', 'LOG_LEVEL', 'ADMIN_EMAILS', 'SMTP_URL', 'MAIL_FROM']

@@ -46,6 +46,8 @@ export type ClusterOptions = {
   prepare?: (databaseUrl: string) => Promise<void>
   /** Benchmarks: the instances' logs are thrown away instead of kept in memory. */
   discardOutput?: boolean
+  /** The shared files folder, kept after stop (created if missing); unset: a temporary one, removed. */
+  filesDir?: string
 }
 
 /**
@@ -78,8 +80,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
 
     const port = options.port ?? (await freePort())
     const url = `http://127.0.0.1:${port}`
-    const filesDir = path.join(root, 'files')
-    fs.mkdirSync(filesDir)
+    const filesDir = options.filesDir ? path.resolve(options.filesDir) : path.join(root, 'files')
+    fs.mkdirSync(filesDir, { recursive: true })
     const ports = await distinctFreePorts(options.instances, port)
     const secret = options.env?.BETTER_AUTH_SECRET ?? crypto.randomBytes(32).toString('base64url')
     const started = await Promise.allSettled(
