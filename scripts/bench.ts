@@ -4,6 +4,7 @@
  * Targets (issue 3, this 2-core machine): first-time `/` ≥ 1,000 req/s, `/` with a cart ≥ 400 req/s, p99 ≤ 100 ms.
  * Issue 14: a book page with 10,000 reviews renders as fast as with none (± 10 %): the same book's page on a
  * store with no reviews, then at once on a second store whose data folder was given 10,000 reviews of it.
+ * Issue 16: `-- --db postgres` runs the standard cases on PostgreSQL; `-- --instances 1,2` behind nginx.
  */
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
@@ -21,6 +22,36 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 10)
 if (!fs.existsSync('build/server/index.js') || process.argv.includes('--build')) {
   const build = spawnSync('npx', ['react-router', 'build'], { stdio: 'inherit' })
   if (build.status !== 0) process.exit(build.status ?? 1)
+}
+
+/**
+ * `-- --db postgres`: these cases on a throwaway PostgreSQL server; `-- --instances 1,2`: on PostgreSQL
+ * behind nginx for 1 then 2 instances, with their ratio (scripts/bench-postgres.ts, docs/decisions/022).
+ */
+const argument = (name: string) => {
+  const index = process.argv.indexOf(name)
+  return index === -1 ? undefined : (process.argv[index + 1] ?? '')
+}
+const instancesArgument = argument('--instances')
+const dbArgument = argument('--db')
+if (instancesArgument !== undefined || dbArgument !== undefined) {
+  const instances = instancesArgument?.split(',').map(Number)
+  if (
+    instances?.some((count) => !Number.isInteger(count) || count < 1 || count > 8) ||
+    instances?.length === 0
+  ) {
+    console.error('--instances: a comma-separated list of instance counts from 1 to 8, e.g. 1,2')
+    process.exit(2)
+  }
+  if (dbArgument !== undefined && dbArgument !== 'postgres' && dbArgument !== 'pglite') {
+    console.error('--db: postgres (or pglite, the default)')
+    process.exit(2)
+  }
+  if (instances || dbArgument === 'postgres') {
+    const { benchOnPostgres } = await import('./bench-postgres.ts')
+    await benchOnPostgres({ instances, seconds })
+    process.exit(0)
+  }
 }
 
 /** The secret the test factories sign sessions with: the store must share it to accept the buyer's cookie. */
