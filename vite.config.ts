@@ -1,12 +1,66 @@
 import { reactRouter } from '@react-router/dev/vite'
 import tailwindcss from '@tailwindcss/vite'
-import { defineConfig } from 'vite'
+import { defineConfig, type Rolldown } from 'vite'
 
 export default defineConfig({
   plugins: [tailwindcss(), reactRouter()],
   environments: {
+    client: {
+      build: {
+        rolldownOptions: {
+          output: {
+            codeSplitting: {
+              groups: [
+                // React, React DOM and React Router: every page needs all of them, so one file.
+                {
+                  name: 'framework',
+                  test: /node_modules[\\/](react|react-dom|scheduler|react-router|cookie|set-cookie-parser)[\\/]/,
+                  priority: 2,
+                },
+                // The store's modules the root route (the layout of every page) imports: one file too.
+                // Left to the bundler, `/` fetched 17 files of 0.1–2 KiB, each a request with ~0.8 KiB of
+                // response headers.
+                { name: (id, context) => (usedBy(root, id, context) ? 'shell' : null), priority: 1 },
+                // The catalogue's components the home page shares with other pages (book lists, the book page).
+                {
+                  name: (id, context) =>
+                    !/[\\/]app[\\/]routes[\\/]/.test(id) &&
+                    usedBy(home, id, context) &&
+                    usedBy(otherRoutes, id, context)
+                      ? 'catalog'
+                      : null,
+                },
+              ],
+            },
+          },
+        },
+      },
+    },
     // The server bundle's entry is our own HTTP host (security headers, health checks, graceful
     // shutdown), which imports React Router's server build: one bundle, one copy of each module.
     ssr: { build: { rollupOptions: { input: './server/app.ts' } } },
   },
 })
+
+const root = /[\\/]app[\\/]root\.tsx(\?|$)/
+const home = /[\\/]app[\\/]routes[\\/]home\.tsx(\?|$)/
+const otherRoutes = /[\\/]app[\\/]routes[\\/](?!home\.tsx)/
+const reached = new Map<RegExp, Map<string, boolean>>()
+
+/** Whether the route module imports this module, directly or through others (static imports only). */
+function usedBy(
+  route: RegExp,
+  id: string,
+  context: Rolldown.ChunkingContext,
+  seen = new Set<string>(),
+): boolean {
+  if (!reached.has(route)) reached.set(route, new Map())
+  const known = reached.get(route)!.get(id)
+  if (known !== undefined) return known
+  if (seen.has(id)) return false
+  seen.add(id)
+  const importers = context.getModuleInfo(id)?.importers ?? []
+  const used = importers.some((importer) => route.test(importer) || usedBy(route, importer, context, seen))
+  reached.get(route)!.set(id, used)
+  return used
+}
