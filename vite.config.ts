@@ -1,12 +1,14 @@
 import { reactRouter } from '@react-router/dev/vite'
 import tailwindcss from '@tailwindcss/vite'
-import { defineConfig, type Rolldown } from 'vite'
+import { defineConfig, type Plugin, type Rolldown } from 'vite'
 
 export default defineConfig({
-  plugins: [tailwindcss(), reactRouter()],
+  plugins: [tailwindcss(), reactRouter(), loadLazyModulesPlainly()],
   environments: {
     client: {
       build: {
+        // No list of a lazy module's dependencies to preload: see loadLazyModulesPlainly.
+        modulePreload: false,
         rolldownOptions: {
           output: {
             codeSplitting: {
@@ -63,4 +65,22 @@ function usedBy(
   const used = importers.some((importer) => route.test(importer) || usedBy(route, importer, context, seen))
   reached.get(route)!.set(id, used)
   return used
+}
+
+/**
+ * Vite wraps each `import()` in a helper that first preloads the imported chunk's dependencies and CSS
+ * (1.6 KB in the shell, every page). The store's lazy modules (the header's menus and search box, the email
+ * notice) have no CSS and depend on chunks the page has already loaded, so a plain `import()` does the same
+ * work: the helper is replaced with one that just calls it.
+ */
+function loadLazyModulesPlainly(): Plugin {
+  return {
+    name: 'codebook:plain-dynamic-import',
+    enforce: 'pre',
+    applyToEnvironment: (environment) => environment.name === 'client',
+    load: {
+      filter: { id: /^\0vite\/preload-helper\.js$/ },
+      handler: () => 'export const __vitePreload = (load) => load()',
+    },
+  }
 }
