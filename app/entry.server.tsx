@@ -64,6 +64,11 @@ export default function handleRequest(
       </NonceProvider>,
       {
         nonce,
+        // The whole document is sent at once (above), so every Suspense boundary is written in place. With
+        // React's default (12.8 KB) a boundary of over 500 bytes past that point was moved to the end of the
+        // page behind a script, as if streamed: the header's lazily hydrated menus were missing from pages
+        // seen without JavaScript.
+        progressiveChunkSize: Number.POSITIVE_INFINITY,
         onAllReady() {
           pipe(document)
         },

@@ -7,8 +7,9 @@
  * Chunks loaded later (on intent, e.g. the header's search box) are not counted: they are not in the page.
  *
  * A module's share of a chunk's gzipped size is its share of the chunk's minified characters (from the source
- * map): an estimate, good to a few per cent; the per-file and total figures are exact (zlib level 6, what the
- * host's `compression` sends). Budget (issue 17): `/` ≤ 115 KiB.
+ * map): an estimate, good to a few per cent; the per-file and total figures are exact: gzip at level 9 and
+ * Brotli at quality 11, the two encodings the build writes next to each asset and the host serves
+ * (server/precompressed-assets.ts). Budget (issue 17): `/` ≤ 115 KiB gzipped.
  */
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
@@ -61,12 +62,15 @@ function childrenOf(parentId: string | undefined): RouteObject[] {
 }
 const tree = childrenOf(undefined)
 
-const sizes = new Map<string, { gzip: number; modules: Map<string, number> }>()
+const sizes = new Map<string, { gzip: number; brotli: number; modules: Map<string, number> }>()
 function measure(file: string) {
   const known = sizes.get(file)
   if (known) return known
   const code = fs.readFileSync(path.join(client, file))
-  const gzip = zlib.gzipSync(code, { level: 6 }).length
+  const gzip = zlib.gzipSync(code, { level: 9 }).length
+  const brotli = zlib.brotliCompressSync(code, {
+    params: { [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY },
+  }).length
   const modules = new Map<string, number>()
   const mapFile = path.join(client, `${file}.map`)
   if (fs.existsSync(mapFile)) {
@@ -96,7 +100,7 @@ function measure(file: string) {
     const total = [...characters.values()].reduce((sum, count) => sum + count, 0)
     for (const [source, count] of characters) modules.set(source, (gzip * count) / total)
   }
-  const measured = { gzip, modules }
+  const measured = { gzip, brotli, modules }
   sizes.set(file, measured)
   return measured
 }
@@ -121,18 +125,23 @@ for (const page of pages) {
   }
   const measured = [...files].map((file) => ({ file, ...measure(file) }))
   const total = measured.reduce((sum, file) => sum + file.gzip, 0)
+  const totalBrotli = measured.reduce((sum, file) => sum + file.brotli, 0)
   const modules = new Map<string, number>()
   for (const file of measured) {
     for (const [source, bytes] of file.modules) modules.set(source, (modules.get(source) ?? 0) + bytes)
   }
   console.log(
     `\n${page} (routes ${matches.map(({ route }) => route.id).join(' → ')}): ${files.size} scripts, ` +
-      `${kib(total)} KiB of JavaScript gzipped (budget for / ${BUDGET_KIB} KiB)`,
+      `${kib(total)} KiB of JavaScript gzipped (budget for / ${BUDGET_KIB} KiB), ${kib(totalBrotli)} KiB with Brotli`,
   )
   console.table(
     measured
       .sort((a, b) => b.gzip - a.gzip)
-      .map(({ file, gzip }) => ({ file: file.replace('/assets/', ''), 'KiB gzipped': kib(gzip) })),
+      .map(({ file, gzip, brotli }) => ({
+        file: file.replace('/assets/', ''),
+        'KiB gzipped': kib(gzip),
+        'KiB Brotli': kib(brotli),
+      })),
   )
   console.log('modules weighing most (estimated share of the gzipped bytes):')
   console.table(

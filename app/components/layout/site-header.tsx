@@ -5,8 +5,8 @@ import { useCartBookIds } from '#app/features/cart/use-cart.ts'
 import { HeaderSearch } from '#app/features/search/components/header-search.tsx'
 
 // The menus are server-rendered like the rest of the header, and work before their code arrives (native
-// popovers; links and form posts). Their code loads after the page's and hydrates them when it comes
-// (React keeps a Suspense boundary's server HTML until then), so no page waits for it to hydrate.
+// popovers; links and form posts). In the browser their code loads after the page's and hydrates them when
+// it comes (React keeps a Suspense boundary's server HTML until then), so no page waits for it to hydrate.
 const ThemeMenu = lazy(() => import('./header-menus.ts').then((menus) => ({ default: menus.ThemeMenu })))
 const PersonMenu = lazy(() => import('./header-menus.ts').then((menus) => ({ default: menus.PersonMenu })))
 
