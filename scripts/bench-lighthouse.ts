@@ -6,7 +6,8 @@
  * Each page is audited LIGHTHOUSE_RUNS times (default 3) and the median run is reported (Lighthouse's own
  * `computeMedianRun`): on this 2-core machine one run's mobile score swings by ±5 from run to run, so a single
  * run says little. LIGHTHOUSE_FORMS=mobile skips the desktop runs; LIGHTHOUSE_REPORTS=<folder> keeps each median
- * report as JSON (open it in the Lighthouse viewer to see what the LCP waited on). Prints numbers and the machine's load;
+ * report as JSON (open it in the Lighthouse viewer to see what the LCP waited on); LIGHTHOUSE_PAGES=/,/cart
+ * audits only those. Prints numbers and the machine's load;
  * asserts nothing. Budgets (issues 2, 13 and 17), mobile: performance ≥ 98, LCP ≤ 1.5 s, TBT ≤ 50 ms, CLS 0,
  * accessibility, best practices and SEO 100 — except SEO's `is-crawlable` on the pages that are noindex by
  * design (the search results, the cart, the library: decision 020), which the report names as such.
@@ -108,7 +109,9 @@ let misses = 0
 let homeBytes: { js: number; css: number } | undefined
 try {
   for (const formFactor of formFactors) {
-    for (const { path: page, visitor, noindex } of pages) {
+    for (const { path: page, visitor, noindex } of pages.filter(
+      ({ path }) => !process.env.LIGHTHOUSE_PAGES || process.env.LIGHTHOUSE_PAGES.split(',').includes(path),
+    )) {
       const flags: Flags = {
         port: chrome.port,
         output: 'json',
