@@ -4,7 +4,7 @@ import { getVisitorCartBookIds } from '#app/features/cart/visitor-cart.server.ts
 import type { RootCartData } from '#app/features/cart/use-cart.ts'
 import { getSessionUser, sessionCookieMiddleware } from '#app/features/identity/session.server.ts'
 import type { RootUserData } from '#app/features/identity/use-user.ts'
-import { UnverifiedEmailBanner } from '#app/features/identity/components/unverified-email-notice.tsx'
+import { UnverifiedEmailBanner } from '#app/features/identity/components/unverified-email-banner.tsx'
 import { readOwnedBookIds } from '#app/features/library/library.server.ts'
 import { revalidateAfterCheckoutPost } from '#app/features/orders/checkout-revalidation.ts'
 import type { RootLibraryData } from '#app/features/library/use-owned-books.ts'

@@ -14,6 +14,7 @@ import type { FileStorage } from '#app/server/storage.server.ts'
 import { createStoreServices } from '#app/services.server.ts'
 import type { PageCache } from './page-cache.ts'
 import { createMetrics, metricsEndpoint } from './metrics.ts'
+import { serveAssets } from './precompressed-assets.ts'
 import { recordPageViews } from './page-views.ts'
 import { reactRouterHandler } from './react-router-handler.ts'
 import { databaseDownProbe, sendUnavailable } from './unavailable.ts'
@@ -94,10 +95,7 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
   } else {
     const client = path.join(findProjectRoot(), 'build', 'client')
     // Fingerprinted by Vite: a changed file gets a new name, so it can be cached for ever.
-    app.use(
-      '/assets',
-      express.static(path.join(client, 'assets'), { immutable: true, maxAge: '1y', index: false }),
-    )
+    app.use('/assets', serveAssets(path.join(client, 'assets')))
     // Public files all have an extension; pages never do, so they skip the file-system lookup.
     const publicFiles = express.static(client, { maxAge: '1d', index: false, redirect: false })
     app.use((req, res, next) => (path.extname(req.path) ? publicFiles(req, res, next) : next()))

@@ -1,9 +1,14 @@
+import { lazy, Suspense } from 'react'
 import { Link } from 'react-router'
 import { CartIcon } from '#app/components/ui/icons.tsx'
 import { useCartBookIds } from '#app/features/cart/use-cart.ts'
 import { HeaderSearch } from '#app/features/search/components/header-search.tsx'
-import { ThemeMenu } from '#app/features/theme/components/theme-menu.tsx'
-import { PersonMenu } from './person-menu.tsx'
+
+// The menus are server-rendered like the rest of the header, and work before their code arrives (native
+// popovers; links and form posts). In the browser their code loads after the page's and hydrates them when
+// it comes (React keeps a Suspense boundary's server HTML until then), so no page waits for it to hydrate.
+const ThemeMenu = lazy(() => import('./header-menus.ts').then((menus) => ({ default: menus.ThemeMenu })))
+const PersonMenu = lazy(() => import('./header-menus.ts').then((menus) => ({ default: menus.PersonMenu })))
 
 const iconButton =
   'inline-flex size-10 items-center justify-center rounded-full text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-gray-800'
@@ -23,7 +28,9 @@ export function SiteHeader() {
           <span className="text-2xl font-semibold">CodeBook</span>
         </Link>
         <div className="flex items-center gap-1">
-          <ThemeMenu buttonClassName={iconButton} />
+          <Suspense fallback={<span className="size-10" />}>
+            <ThemeMenu buttonClassName={iconButton} />
+          </Suspense>
           <HeaderSearch buttonClassName={iconButton} />
           <Link to="/cart" className={`${iconButton} relative`} aria-label={`Cart, ${cartCount} ${books}`}>
             <CartIcon />
@@ -34,7 +41,9 @@ export function SiteHeader() {
               {cartCount}
             </span>
           </Link>
-          <PersonMenu buttonClassName={iconButton} />
+          <Suspense fallback={<span className="size-10" />}>
+            <PersonMenu buttonClassName={iconButton} />
+          </Suspense>
         </div>
       </nav>
     </header>

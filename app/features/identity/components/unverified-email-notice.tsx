@@ -1,5 +1,4 @@
-import { Form, useLocation } from 'react-router'
-import { useOptionalUser } from '../use-user.ts'
+import { Form } from 'react-router'
 
 /**
  * Shown to a signed-in account whose email is not confirmed yet: it can shop and download all the same, and
@@ -28,18 +27,6 @@ export function UnverifiedEmailNotice({ email }: { email: string }) {
           Send a new link
         </button>
       </Form>
-    </div>
-  )
-}
-
-/** The notice under the header of every page but the account page (which shows it in place). */
-export function UnverifiedEmailBanner() {
-  const user = useOptionalUser()
-  const { pathname } = useLocation()
-  if (!user || user.isGuest || user.emailVerified || pathname === '/account') return null
-  return (
-    <div className="mx-auto w-full max-w-7xl px-4 pt-4">
-      <UnverifiedEmailNotice email={user.email} />
     </div>
   )
 }

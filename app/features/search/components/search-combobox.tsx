@@ -72,6 +72,17 @@ export function SearchCombobox({
     }
   }, [expanded, query])
 
+  // Text typed into the server-rendered box before React took it over (the scripts start once the page has
+  // loaded, decision 023) is kept: the box carries on from it, suggestions included.
+  useEffect(() => {
+    const input = document.getElementById(inputId)
+    if (!(input instanceof HTMLInputElement) || input.value === defaultValue) return
+    // The DOM is the outside source here, read once at hydration; no render can know it before.
+    // eslint-disable-next-line react-hooks/set-state-in-effect
+    setValue(input.value)
+    if (document.activeElement === input) setExpanded(true)
+  }, [inputId, defaultValue])
+
   // The last answer stays on screen while the next one is on its way, as long as there is a query.
   const suggestions = query && results ? results.suggestions : []
   const listOpen = expanded && suggestions.length > 0
