@@ -7,7 +7,7 @@ const layers = (message, patterns) => ({
 })
 
 export default tseslint.config(
-  { ignores: ['build/', 'data/', 'drizzle/', '.react-router/', 'node_modules/', 'coverage/'] },
+  { ignores: ['build/', 'data/', 'drizzle/', '.react-router/', 'node_modules/', 'coverage/', '.tmp/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
