@@ -6,10 +6,11 @@
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
+import { addToCart, requireUserCart } from '#app/features/cart/cart.server.ts'
 import { listBooks, seedCatalog } from '#app/features/catalog/catalog.server.ts'
 import { openDatabase, type DatabaseHandle } from '#app/server/db/database.server.ts'
 import { createAdmin } from '#tests/factories/admins.ts'
-import { createBuyer, testPassword } from '#tests/factories/buyers.ts'
+import { createBuyer, createGuestCookie, testPassword } from '#tests/factories/buyers.ts'
 import { startPostgres, type PostgresServer } from '#tests/postgres-server.ts'
 import { freePort, spawnStore, tempDataDir, waitUntilReady, type StoreProcess } from '#tests/store-process.ts'
 
@@ -59,6 +60,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const)
 export type Personas = {
   customer: { email: string; cookie: string; orderId: string }
   admin: { email: string; cookie: string }
+  guest: { cookie: string }
   password: string
 }
 
@@ -100,6 +102,9 @@ export async function prepareStoreData(kind: DbKind): Promise<Prepared> {
     const buyer = await createBuyer(database.db, [books[0]!.id], {
       email: `drill.customer.${crypto.randomUUID().slice(0, 8)}@example.com`,
     })
+    // The customer also has a book in their cart.
+    await addToCart(database.db, await requireUserCart(database.db, buyer.userId), books[1]!.id)
+    const guest = await createGuestCookie(database.db)
     const admin = await createAdmin(database.db, {
       email: `drill.admin.${crypto.randomUUID().slice(0, 8)}@example.com`,
     })
@@ -113,6 +118,7 @@ export async function prepareStoreData(kind: DbKind): Promise<Prepared> {
       personas: {
         customer: { email: buyer.email, cookie: buyer.cookie, orderId: buyer.orderId },
         admin: { email: admin.email, cookie: admin.cookie },
+        guest: { cookie: guest },
         password: testPassword,
       },
       open,
@@ -127,6 +133,7 @@ export async function startStore(
   prepared: Prepared,
   port: number,
   env: Record<string, string> = {},
+  options: { keepOutput?: boolean } = {},
 ): Promise<StoreProcess> {
   const store = await spawnStore(
     {
@@ -139,7 +146,7 @@ export async function startStore(
       ...(prepared.databaseUrl ? { DATABASE_URL: prepared.databaseUrl } : {}),
       ...env,
     },
-    { discardOutput: true },
+    { discardOutput: !options.keepOutput },
   )
   onExit(() => store.stop('SIGKILL'))
   await waitUntilReady(store)
@@ -162,7 +169,7 @@ export function rssKb(pid: number | undefined): number | undefined {
 }
 
 /** The first `Set-Cookie` pairs of a response merged into a Cookie header. */
-export function mergeCookies(cookie: string, response: Response): string {
+export function mergeCookies(cookie: string, response: { headers: Headers }): string {
   const jar = new Map(
     cookie
       .split('; ')

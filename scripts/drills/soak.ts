@@ -43,7 +43,9 @@ let samples: { at: number; ms: number }[] = []
 let measuring = false
 let runStart = 0
 
-async function request(path: string, init: RequestInit = {}, expect = 399): Promise<Response | undefined> {
+type Answer = { status: number; body: string; headers: Headers }
+
+async function request(path: string, init: RequestInit = {}, expect = 399): Promise<Answer | undefined> {
   const started = performance.now()
   try {
     const response = await fetch(`${base}${path}`, { redirect: 'manual', ...init })
@@ -58,7 +60,7 @@ async function request(path: string, init: RequestInit = {}, expect = 399): Prom
       if (failures.length < 20)
         failures.push(`${init.method ?? 'GET'} ${path} → ${response.status}: ${body.slice(0, 200)}`)
     }
-    return response
+    return { status: response.status, body, headers: response.headers }
   } catch (error) {
     errors++
     if (failures.length < 20) failures.push(`${init.method ?? 'GET'} ${path} → ${String(error)}`)
@@ -102,13 +104,13 @@ async function checkout() {
   })
   if (!guest) return
   cookie = mergeCookies(cookie, guest)
-  const page = await fetch(`${base}/checkout`, { headers: { ...html, Cookie: cookie } })
-  const text = await page.text()
+  const page = await request('/checkout', { headers: { ...html, Cookie: cookie } })
+  const text = page?.body ?? ''
   const field = (name: string) => text.match(new RegExp(`name="${name}" value="([^"]+)"`))?.[1]
   const idempotencyKey = field('idempotencyKey')
   if (!idempotencyKey) {
     errors++
-    if (failures.length < 20) failures.push(`checkout page without a form (${page.status})`)
+    if (failures.length < 20) failures.push(`checkout page without a form (${page?.status})`)
     return
   }
   const paid = await request('/checkout', {
