@@ -142,21 +142,21 @@ type Fingerprint = Map<string, string>
 async function fingerprint(prepared: Prepared): Promise<Fingerprint> {
   const database = await prepared.open()
   try {
+    const query = async <Row>(statement: ReturnType<typeof sql.raw>) =>
+      ((await database.db.execute(statement)) as unknown as { rows: Row[] }).rows
     const tables = (
-      await database.db.execute<{ tablename: string }>(
+      await query<{ tablename: string }>(
         sql`select tablename from pg_tables where schemaname = 'public' order by tablename`,
       )
-    ).rows
+    )
       .map((row) => row.tablename)
       .filter((table) => !bookkeeping.test(table))
     const parts = tables.map((table) => {
       const columns = projections[table] ? `t.${projections[table]}` : 't'
       return `select '${table}' as name, count(*)::text || ':' || coalesce(md5(string_agg(md5((${columns})::text), '' order by md5((${columns})::text))), '') as print from "${table}" t`
     })
-    const result = await database.db.execute<{ name: string; print: string }>(
-      sql.raw(parts.join(' union all ')),
-    )
-    return new Map(result.rows.map((row) => [row.name, row.print]))
+    const rows = await query<{ name: string; print: string }>(sql.raw(parts.join(' union all ')))
+    return new Map(rows.map((row) => [row.name, row.print]))
   } finally {
     await database.close()
   }
@@ -846,7 +846,7 @@ async function signInAgain(world: World, persona: 'customer' | 'admin', email: s
   })
   const cookie = response.headers
     .getSetCookie()
-    .map((header) => header.split(';')[0])
+    .map((header) => header.split(';')[0]!)
     .filter((pair) => pair.startsWith('better-auth.session_token='))
   if (cookie.length) world.cookies[persona] = cookie.join('; ')
   return cookie.length > 0
