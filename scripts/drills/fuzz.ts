@@ -47,6 +47,7 @@ const runsPerRoute = Number(argValue('--runs') ?? (quick ? 240 : 10_000))
 const routeFilter = argValue('--route')
 const kind: DbKind = argValue('--db') === 'postgres' ? 'postgres' : 'pglite'
 const seed = Number(argValue('--seed') ?? Date.now() % 2 ** 31)
+const verbose = process.argv.includes('--verbose')
 const CONCURRENCY = 8
 const BATCH = kind === 'postgres' ? 50 : Infinity
 const REQUEST_TIMEOUT_MS = 15_000
@@ -472,7 +473,7 @@ const queryArb = fc.oneof(
 function cookieArb(persona: PersonaName, world: World): fc.Arbitrary<string> {
   const own = world.cookies[persona]
   return fc.oneof(
-    { weight: 6, arbitrary: fc.constant(own) },
+    { weight: 12, arbitrary: fc.constant(own) },
     {
       weight: 1,
       arbitrary: fc.constantFrom(
@@ -489,7 +490,7 @@ function cookieArb(persona: PersonaName, world: World): fc.Arbitrary<string> {
     {
       weight: 1,
       // The visitor's own cookies with the signature cut or altered: an expired or forged copy.
-      arbitrary: fc.constant(own.replace(/\.([^.;]{4})/g, '.AAAA')),
+      arbitrary: fc.constant(own.replace(/(=[^.;]+\.)[^;]{4}/g, '$1AAAA')),
     },
   )
 }
@@ -544,40 +545,50 @@ function fieldsArb(target: Target, world: World, phase: 1 | 2): fc.Arbitrary<[st
     const seen = [...(world.values.get(name) ?? [])]
     return seen.length ? fc.constantFrom(...seen) : fc.constantFrom(...adversarialStrings)
   }
-  const valueArb = (name: string, value: string) =>
+  // A field keeps the form's value, or takes another value seen in a form, an adversarial one, random text,
+  // or one too long.
+  const mutatedValue = (name: string) =>
     fc.oneof(
-      { weight: 6, arbitrary: fc.constant(value) },
       { weight: 2, arbitrary: knownValue(name) },
       { weight: 2, arbitrary: fc.constantFrom(...adversarialStrings) },
       { weight: 1, arbitrary: fc.string({ unit: 'grapheme', maxLength: 80 }) },
       { weight: 1, arbitrary: fc.constant('y'.repeat(60_000)) },
     )
+  const field = (name: string, value: string, mutationRate: number) =>
+    fc
+      .tuple(
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        mutatedValue(name),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+      )
+      .map(([roll, other, dropRoll]) =>
+        dropRoll < mutationRate / 3
+          ? null
+          : ([name, roll < mutationRate ? other : value] as [string, string]),
+      )
   const fromTemplate =
     templates.length === 0
       ? garbage
-      : fc.constantFrom(...templates).chain((template) =>
-          fc
-            .tuple(
-              fc.tuple(
-                ...template.fields.map(([name, value]) => fc.tuple(fc.constant(name), valueArb(name, value))),
-              ),
-              fc.array(fc.boolean(), {
-                minLength: template.fields.length,
-                maxLength: template.fields.length,
+      : fc
+          .tuple(fc.constantFrom(...templates), fc.constantFrom(0, 0, 0.15, 0.4, 1))
+          .chain(([template, mutationRate]) =>
+            fc
+              .tuple(
+                fc.tuple(...template.fields.map(([name, value]) => field(name, value, mutationRate))),
+                fc.oneof(
+                  { weight: 4, arbitrary: fc.constant([] as [string, string][]) },
+                  { weight: 1, arbitrary: garbage },
+                ),
+                fc.constantFrom(false, false, false, true),
+              )
+              .map(([pairs, extra, duplicate]) => {
+                // A pristine form two times in five; else some fields changed or dropped, sometimes extra keys,
+                // sometimes a field twice.
+                const kept = pairs.filter((pair): pair is [string, string] => pair !== null)
+                if (duplicate && kept[0]) kept.push([kept[0][0], 'duplicate'])
+                return [...kept, ...extra]
               }),
-              fc.oneof(
-                { weight: 3, arbitrary: fc.constant([] as [string, string][]) },
-                { weight: 1, arbitrary: garbage },
-              ),
-              fc.boolean(),
-            )
-            .map(([pairs, keep, extra, duplicate]) => {
-              // Most fields kept, some dropped; sometimes extra keys, sometimes a field twice.
-              const kept = pairs.filter((_pair, index) => keep[index] || index % 3 !== 0)
-              if (duplicate && kept[0]) kept.push([kept[0][0], 'duplicate'])
-              return [...kept, ...extra]
-            }),
-        )
+          )
   return fc.oneof({ weight: 4, arbitrary: fromTemplate }, { weight: 1, arbitrary: garbage })
 }
 
@@ -990,6 +1001,10 @@ try {
             }),
           )
           for (const { request, answer } of answers) {
+            if (verbose)
+              console.log(
+                `    ${answer.status} ${describe(request).slice(0, 500)}\n      ← ${answer.location ?? answer.body.slice(0, 160).replaceAll('\n', ' ')}`,
+              )
             if (answer.status === -1) continue
             window.total++
             if (answer.status > 0 && !refused(answer)) {

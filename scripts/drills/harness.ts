@@ -56,6 +56,18 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const)
     console.error(`\n${signal}: stopping the drill's processes…`)
     void cleanUp().then(() => process.exit(130))
   })
+for (const event of ['uncaughtException', 'unhandledRejection'] as const)
+  process.once(event, (error: unknown) => {
+    console.error(`${event}:`, error)
+    void cleanUp().then(() => process.exit(1))
+  })
+
+/** Stores still running when the drill's process exits, however it exits: killed at once. */
+const children = new Set<StoreProcess['child']>()
+process.once('exit', () => {
+  for (const child of children)
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+})
 
 export type Personas = {
   customer: { email: string; cookie: string; orderId: string }
@@ -148,6 +160,8 @@ export async function startStore(
     },
     { discardOutput: !options.keepOutput },
   )
+  children.add(store.child)
+  void store.exited.then(() => children.delete(store.child))
   onExit(() => store.stop('SIGKILL'))
   await waitUntilReady(store)
   return store
