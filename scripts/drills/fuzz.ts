@@ -541,6 +541,22 @@ function fieldsArb(target: Target, world: World, phase: 1 | 2): fc.Arbitrary<[st
   )
   if (phase === 1) return garbage
   const templates = world.forms.get(target.pattern) ?? []
+  // Without a form of its own (none shown to these visitors), fields named as the store's forms name theirs.
+  const names = [...world.values.keys()]
+  const knownFields = fc.array(
+    fc
+      .constantFrom(...names)
+      .chain((name) =>
+        fc.tuple(
+          fc.constant(name),
+          fc.oneof(
+            { weight: 3, arbitrary: fc.constantFrom(...(world.values.get(name) ?? new Set(['']))) },
+            { weight: 1, arbitrary: fc.constantFrom(...adversarialStrings) },
+          ),
+        ),
+      ),
+    { minLength: 1, maxLength: 6 },
+  )
   const knownValue = (name: string) => {
     const seen = [...(world.values.get(name) ?? [])]
     return seen.length ? fc.constantFrom(...seen) : fc.constantFrom(...adversarialStrings)
@@ -568,7 +584,7 @@ function fieldsArb(target: Target, world: World, phase: 1 | 2): fc.Arbitrary<[st
       )
   const fromTemplate =
     templates.length === 0
-      ? garbage
+      ? knownFields
       : fc
           .tuple(fc.constantFrom(...templates), fc.constantFrom(0, 0, 0.15, 0.4, 1))
           .chain(([template, mutationRate]) =>

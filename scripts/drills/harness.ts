@@ -8,6 +8,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { addToCart, requireUserCart } from '#app/features/cart/cart.server.ts'
 import { listBooks, seedCatalog } from '#app/features/catalog/catalog.server.ts'
+import { reportReview, saveReview } from '#app/features/reviews/reviews.server.ts'
 import { openDatabase, type DatabaseHandle } from '#app/server/db/database.server.ts'
 import { createAdmin } from '#tests/factories/admins.ts'
 import { createBuyer, createGuestCookie, testPassword } from '#tests/factories/buyers.ts'
@@ -116,6 +117,14 @@ export async function prepareStoreData(kind: DbKind): Promise<Prepared> {
     })
     // The customer also has a book in their cart.
     await addToCart(database.db, await requireUserCart(database.db, buyer.userId), books[1]!.id)
+    // A review of the customer's, reported by another reader: the moderation queue has work.
+    const review = await saveReview(database.db, {
+      userId: buyer.userId,
+      bookId: books[0]!.id,
+      input: { rating: 4, title: 'Useful', body: 'A useful book, with a few rough chapters.' },
+    })
+    const reporter = await createBuyer(database.db, [books[0]!.id])
+    await reportReview(database.db, { userId: reporter.userId, reviewId: review.id, reason: 'Off topic' })
     const guest = await createGuestCookie(database.db)
     const admin = await createAdmin(database.db, {
       email: `drill.admin.${crypto.randomUUID().slice(0, 8)}@example.com`,

@@ -560,7 +560,7 @@ describe('cover uploads', () => {
     for (const [bookId, location] of [
       ['字🦄', '/admin/books/%E5%AD%97%F0%9F%A6%84'],
       ['a/../b?c', '/admin/books/a%2F..%2Fb%3Fc'],
-    ]) {
+    ] as const) {
       const args = routeArgs({
         db: database.db,
         path: '/admin/books/x/cover',
