@@ -93,7 +93,20 @@ function readTargets(): Target[] {
  * listed may change nothing.
  */
 const identity = ['user', 'session', 'account', 'verification']
-const buying = ['carts', 'cart_items', 'orders', 'order_items', 'library_items', 'email_outbox']
+/**
+ * Buying and refunding: the library's trigger shows or hides the buyer's review of a book they own or no
+ * longer own, and the book's ratings and sales follow.
+ */
+const buying = [
+  'carts',
+  'cart_items',
+  'orders',
+  'order_items',
+  'library_items',
+  'email_outbox',
+  'reviews',
+  'books',
+]
 const catalogue = [
   'books',
   'book_files',
