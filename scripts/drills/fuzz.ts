@@ -43,7 +43,7 @@ import {
 import type { StoreProcess } from '#tests/store-process.ts'
 
 const quick = process.argv.includes('--quick')
-const runsPerRoute = Number(argValue('--runs') ?? (quick ? 240 : 10_000))
+const runsPerRoute = Number(argValue('--runs') ?? (quick ? 200 : 10_000))
 const routeFilter = argValue('--route')
 const kind: DbKind = argValue('--db') === 'postgres' ? 'postgres' : 'pglite'
 const seed = Number(argValue('--seed') ?? Date.now() % 2 ** 31)
@@ -912,6 +912,8 @@ async function startGuest(world: World) {
 
 type RouteStats = {
   requests: number
+  /** Wall-clock time spent on the route (its fingerprints included). */
+  seconds: number
   statuses: Map<number, number>
   ms: number
   fiveHundreds: number
@@ -994,6 +996,9 @@ let exitCode = 1
 try {
   await discover(world, targets, prepared)
   console.log(
+    `ready in ${((performance.now() - started) / 1000).toFixed(1)} s (data prepared, store started, forms read)`,
+  )
+  console.log(
     `fuzz: ${targets.length} targets, ${runsPerRoute} requests each, database ${kind}, seed ${seed}` +
       `; forms found for ${world.forms.size} routes: ${[...world.forms.keys()].join(' ')}`,
   )
@@ -1002,8 +1007,9 @@ try {
   // Per phase, per route, per visitor: the requests, in batches checked against the tables' fingerprints.
   for (const phase of phases) {
     for (const [targetIndex, target] of targets.entries()) {
-      const routeStats = stats.get(target.pattern) ?? {
+      const routeStats: RouteStats = stats.get(target.pattern) ?? {
         requests: 0,
+        seconds: 0,
         statuses: new Map(),
         ms: 0,
         fiveHundreds: 0,
@@ -1084,6 +1090,7 @@ try {
         }
       }
       const elapsed = (performance.now() - routeStarted) / 1000
+      routeStats.seconds += elapsed
       console.log(
         `  phase ${phase} ${target.pattern.padEnd(38)} ${String(routeStats.requests).padStart(6)} requests ` +
           `${elapsed.toFixed(1)} s  ${[...routeStats.statuses.entries()]
@@ -1148,6 +1155,7 @@ function printSummary() {
     route: pattern,
     requests: routeStats.requests,
     '5xx': routeStats.fiveHundreds,
+    seconds: routeStats.seconds.toFixed(1),
     'mean ms': (routeStats.ms / Math.max(1, routeStats.requests)).toFixed(1),
     statuses: [...routeStats.statuses.entries()]
       .sort(([a], [b]) => a - b)

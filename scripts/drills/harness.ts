@@ -191,6 +191,16 @@ export function rssKb(pid: number | undefined): number | undefined {
   }
 }
 
+/** The store process's CPU time so far (user + system, ms; /proc counts 100 ticks a second). */
+export function cpuMs(pid: number | undefined): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+    return (Number(fields[11]) + Number(fields[12])) * 10
+  } catch {
+    return NaN
+  }
+}
+
 /** The first `Set-Cookie` pairs of a response merged into a Cookie header. */
 export function mergeCookies(cookie: string, response: { headers: Headers }): string {
   const jar = new Map(
