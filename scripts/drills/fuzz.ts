@@ -844,7 +844,12 @@ function scrapeForms(html: string, page: string, targets: Target[], world: World
   }
 }
 
+/**
+ * Reads the forms each visitor is shown now (a checkout's key changes with the cart, a fuzzed sign-out ends a
+ * session): before every route, or with --quick before each phase.
+ */
 async function discover(world: World, targets: Target[], prepared: Prepared) {
+  world.forms = new Map()
   const slug = prepared.bookSlugs[0]!
   const orderId = prepared.personas.customer.orderId
   const bookId = prepared.bookIds[0]!
@@ -937,6 +942,14 @@ const failures: string[] = []
 function fail(message: string) {
   failures.push(message)
   console.log(`  ✗ ${message}`)
+}
+
+function lastError(output: string): string {
+  const lines = output
+    .trim()
+    .split('\n')
+    .filter((line) => line.includes('"level":50'))
+  return lines.at(-1) ?? '(nothing logged)'
 }
 
 function describe(request: FuzzRequest): string {
@@ -1033,6 +1046,10 @@ try {
       }
       stats.set(target.pattern, routeStats)
       const routeStarted = performance.now()
+      if (!quick || targetIndex === 0) {
+        // Pages are read with GET: they may change no table (the next comparison checks that too).
+        await discover(world, targets, prepared)
+      }
       for (const [personaIndex, persona] of personaNames.entries()) {
         const count = Math.ceil(runsPerRoute / phases.length / personaNames.length)
         const requests = fc.sample(requestArb(target, world, persona, phase), {
@@ -1073,6 +1090,9 @@ try {
                 fail(
                   `${answer.status} from ${describe(request)}\n      → ${answer.body.slice(0, 300).replaceAll('\n', ' ')}`,
                 )
+              // What the store logged about it (errors only: LOG_LEVEL=error).
+              if (routeStats.fiveHundreds <= 3)
+                console.log(`      store log: ${lastError(store.output()).slice(0, 2000)}`)
             }
             if (
               answer.status === 0 &&
