@@ -1,17 +1,24 @@
 import { data } from 'react-router'
 
+const unreadable = () =>
+  data(
+    { title: 'This form could not be read', message: 'Please go back, reload the page and send it again.' },
+    { status: 400 },
+  )
+
 /**
  * The posted form, or a 400 the error boundary shows kindly. The host already refuses bodies that are not
  * forms (415) or too large (413) (server/http.ts); what is left to fail here is a malformed multipart body,
- * which `request.formData()` rejects with a TypeError that would otherwise be a 500.
+ * which `request.formData()` rejects with a TypeError that would otherwise be a 500, and a field holding a NUL
+ * character, which no form of the store sends and PostgreSQL refuses in text (another 500).
  */
 export async function readForm(request: Request): Promise<FormData> {
+  let form: FormData
   try {
-    return await request.formData()
+    form = await request.formData()
   } catch {
-    throw data(
-      { title: 'This form could not be read', message: 'Please go back, reload the page and send it again.' },
-      { status: 400 },
-    )
+    throw unreadable()
   }
+  for (const value of form.values()) if (typeof value === 'string' && value.includes('\0')) throw unreadable()
+  return form
 }

@@ -171,6 +171,21 @@ describe('register', () => {
     })
   })
 
+  test('the same email registered twice at once: one account, the other is told it is in use (drill:fuzz)', async () => {
+    // Both pass Better Auth's lookup before either inserts: the unique index refuses the second, which
+    // used to be answered 503 'could not reach the account service'.
+    const outcomes = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        post(registerAction, '/Register', { email: 'twice.at.once@example.com', password: PASSWORD }),
+      ),
+    )
+    expect(outcomes.map((outcome) => outcome.status).sort()).toEqual([303, 409, 409, 409])
+    for (const outcome of outcomes.filter((each) => each.status === 409))
+      expect(outcome.body).toMatchObject({ fieldErrors: { email: identityMessages.emailInUse } })
+    const accounts = await database.db.select().from(user).where(eq(user.email, 'twice.at.once@example.com'))
+    expect(accounts).toHaveLength(1)
+  })
+
   test('a redirectTo on this site is followed; any other is ignored', async () => {
     const going = await post(registerAction, '/Register', {
       email: 'going@example.com',

@@ -79,10 +79,28 @@ async function registerOrRefuse(visit: Visit, form: FormData): Promise<AccountRe
     })
     return { ok: true, userId: response.user.id, setCookies: headers.getSetCookie(), before }
   } catch (error) {
-    if (error instanceof APIError && String(error.body?.code).startsWith('USER_ALREADY_EXISTS'))
+    if (
+      (error instanceof APIError && String(error.body?.code).startsWith('USER_ALREADY_EXISTS')) ||
+      (await emailTakenMeanwhile(app.db, error, email))
+    )
       return { ok: false, status: 409, fieldErrors: { email: identityMessages.emailInUse } }
     throw error
   }
+}
+
+/**
+ * The same email registered twice at once: both pass Better Auth's lookup, the unique index on the email
+ * refuses the second insert, and Better Auth reports only that it failed to create the user (found by
+ * `npm run drill:fuzz`). If the account exists now, that was the reason; anything else is a real failure.
+ */
+async function emailTakenMeanwhile(db: Db, error: unknown, email: string): Promise<boolean> {
+  if (!(error instanceof APIError) || error.body?.code !== 'FAILED_TO_CREATE_USER') return false
+  const [existing] = await db
+    .select({ id: user.id })
+    .from(user)
+    .where(eq(user.email, email.toLowerCase()))
+    .limit(1)
+  return existing !== undefined
 }
 
 /**

@@ -17,7 +17,8 @@ export const COVER_UPLOAD_OVERHEAD = 64 * 1024
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   await requireAdmin({ request, context })
-  throw redirect(`/admin/books/${params.bookId}`)
+  // Escaped: the id comes from the URL, and a Location header may only hold ASCII.
+  throw redirect(`/admin/books/${encodeURIComponent(params.bookId)}`)
 }
 
 const notFound = () =>

@@ -1,0 +1,219 @@
+/**
+ * What the fuzz and soak drills share: a store's data prepared before it starts (the catalogue seeded, a
+ * customer who bought a book, an admin), the production build run as a real process on PGlite or on a
+ * throwaway PostgreSQL server, and a clean-up that runs on every way out (error, Ctrl-C, SIGTERM).
+ */
+import { spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
+import { addToCart, requireUserCart } from '#app/features/cart/cart.server.ts'
+import { listBooks, seedCatalog } from '#app/features/catalog/catalog.server.ts'
+import { reportReview, saveReview } from '#app/features/reviews/reviews.server.ts'
+import { openDatabase, type DatabaseHandle } from '#app/server/db/database.server.ts'
+import { createAdmin } from '#tests/factories/admins.ts'
+import { createBuyer, createGuestCookie, testPassword } from '#tests/factories/buyers.ts'
+import { startPostgres, type PostgresServer } from '#tests/postgres-server.ts'
+import { freePort, spawnStore, tempDataDir, waitUntilReady, type StoreProcess } from '#tests/store-process.ts'
+
+/** The secret the test factories sign sessions with: the store must share it to accept their cookies. */
+export const FACTORY_AUTH_SECRET = 'test-secret-that-is-long-enough-0123456789'
+export const METRICS_TOKEN = 'drill-metrics-token-0123456789abcdef0123'
+
+export type DbKind = 'pglite' | 'postgres'
+
+export function argValue(name: string): string | undefined {
+  const index = process.argv.indexOf(name)
+  return index >= 0 ? process.argv[index + 1] : undefined
+}
+
+export function ensureBuild(): void {
+  if (fs.existsSync('build/server/index.js') && !process.argv.includes('--build')) return
+  const build = spawnSync('npx', ['react-router', 'build'], { stdio: 'inherit' })
+  if (build.status !== 0) process.exit(build.status ?? 1)
+}
+
+const cleanups: (() => unknown)[] = []
+let cleaningUp = false
+
+/** Registers what must be undone on the way out, last registered first. */
+export function onExit(cleanup: () => unknown): void {
+  cleanups.push(cleanup)
+}
+
+export async function cleanUp(): Promise<void> {
+  if (cleaningUp) return
+  cleaningUp = true
+  for (const cleanup of cleanups.reverse()) {
+    try {
+      await cleanup()
+    } catch (error) {
+      console.error('clean-up failed:', error)
+    }
+  }
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.once(signal, () => {
+    console.error(`\n${signal}: stopping the drill's processes…`)
+    void cleanUp().then(() => process.exit(130))
+  })
+for (const event of ['uncaughtException', 'unhandledRejection'] as const)
+  process.once(event, (error: unknown) => {
+    console.error(`${event}:`, error)
+    void cleanUp().then(() => process.exit(1))
+  })
+
+/** Stores still running when the drill's process exits, however it exits: killed at once. */
+const children = new Set<StoreProcess['child']>()
+process.once('exit', () => {
+  for (const child of children)
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+})
+
+export type Personas = {
+  customer: { email: string; cookie: string; orderId: string }
+  admin: { email: string; cookie: string }
+  guest: { cookie: string }
+  password: string
+}
+
+/** The store's database, migrated and seeded, with a customer (one paid order) and an admin. */
+export type Prepared = {
+  kind: DbKind
+  dataDir: string
+  /** Set on PostgreSQL. */
+  databaseUrl?: string
+  postgres?: PostgresServer
+  personas: Personas
+  bookIds: string[]
+  bookSlugs: string[]
+  /** Opens the database (PGlite: only while the store is stopped: the folder has no lock of its own). */
+  open(): Promise<DatabaseHandle>
+}
+
+export async function prepareStoreData(kind: DbKind): Promise<Prepared> {
+  const dataDir = tempDataDir()
+  onExit(() => fs.rmSync(path.dirname(dataDir), { recursive: true, force: true }))
+  let postgres: PostgresServer | undefined
+  let databaseUrl: string | undefined
+  if (kind === 'postgres') {
+    postgres = await startPostgres()
+    const server = postgres
+    onExit(() => server.destroy())
+    databaseUrl = postgres.createDatabase('codebook_drill')
+  }
+  const dbDir = path.join(dataDir, 'db')
+  const open = () =>
+    databaseUrl
+      ? openDatabase({ kind: 'postgres', url: databaseUrl, poolSize: 2 })
+      : (fs.mkdirSync(dbDir, { recursive: true }), openDatabase({ kind: 'pglite', dataDir: dbDir }))
+  const database = await open()
+  try {
+    await database.migrate()
+    await seedCatalog(database.db)
+    const books = await listBooks(database.db)
+    const buyer = await createBuyer(database.db, [books[0]!.id], {
+      email: `drill.customer.${crypto.randomUUID().slice(0, 8)}@example.com`,
+    })
+    // The customer also has a book in their cart.
+    await addToCart(database.db, await requireUserCart(database.db, buyer.userId), books[1]!.id)
+    // A review of the customer's, reported by another reader: the moderation queue has work.
+    const review = await saveReview(database.db, {
+      userId: buyer.userId,
+      bookId: books[0]!.id,
+      input: { rating: 4, title: 'Useful', body: 'A useful book, with a few rough chapters.' },
+    })
+    const reporter = await createBuyer(database.db, [books[0]!.id])
+    await reportReview(database.db, { userId: reporter.userId, reviewId: review.id, reason: 'Off topic' })
+    const guest = await createGuestCookie(database.db)
+    const admin = await createAdmin(database.db, {
+      email: `drill.admin.${crypto.randomUUID().slice(0, 8)}@example.com`,
+    })
+    return {
+      kind,
+      dataDir,
+      databaseUrl,
+      postgres,
+      bookIds: books.map((book) => book.id),
+      bookSlugs: books.map((book) => book.slug),
+      personas: {
+        customer: { email: buyer.email, cookie: buyer.cookie, orderId: buyer.orderId },
+        admin: { email: admin.email, cookie: admin.cookie },
+        guest: { cookie: guest },
+        password: testPassword,
+      },
+      open,
+    }
+  } finally {
+    await database.close()
+  }
+}
+
+/** The production build on the prepared data, on a fixed port (kept across restarts). */
+export async function startStore(
+  prepared: Prepared,
+  port: number,
+  env: Record<string, string> = {},
+  options: { keepOutput?: boolean } = {},
+): Promise<StoreProcess> {
+  const store = await spawnStore(
+    {
+      DATA_DIR: prepared.dataDir,
+      PORT: String(port),
+      BETTER_AUTH_SECRET: FACTORY_AUTH_SECRET,
+      BETTER_AUTH_URL: `http://127.0.0.1:${port}`,
+      TRUST_PROXY: 'loopback',
+      METRICS_TOKEN,
+      ...(prepared.databaseUrl ? { DATABASE_URL: prepared.databaseUrl } : {}),
+      ...env,
+    },
+    { discardOutput: !options.keepOutput },
+  )
+  children.add(store.child)
+  void store.exited.then(() => children.delete(store.child))
+  onExit(() => store.stop('SIGKILL'))
+  await waitUntilReady(store)
+  return store
+}
+
+export { freePort }
+
+/** The store process's resident memory (kB), from /proc. */
+export function rssKb(pid: number | undefined): number | undefined {
+  try {
+    const line = fs
+      .readFileSync(`/proc/${pid}/status`, 'utf8')
+      .split('\n')
+      .find((entry) => entry.startsWith('VmRSS:'))
+    return line ? Number(line.replace(/\D+/g, '')) : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** The store process's CPU time so far (user + system, ms; /proc counts 100 ticks a second). */
+export function cpuMs(pid: number | undefined): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+    return (Number(fields[11]) + Number(fields[12])) * 10
+  } catch {
+    return NaN
+  }
+}
+
+/** The first `Set-Cookie` pairs of a response merged into a Cookie header. */
+export function mergeCookies(cookie: string, response: { headers: Headers }): string {
+  const jar = new Map(
+    cookie
+      .split('; ')
+      .filter(Boolean)
+      .map((pair) => [pair.split('=')[0]!, pair] as const),
+  )
+  for (const header of response.headers.getSetCookie()) {
+    const pair = header.split(';')[0]!
+    const name = pair.split('=')[0]!
+    if (/max-age=0|expires=thu, 01 jan 1970/i.test(header)) jar.delete(name)
+    else jar.set(name, pair)
+  }
+  return [...jar.values()].join('; ')
+}

@@ -1,0 +1,301 @@
+/**
+ * `npm run drill:soak [-- --minutes 10 --quick --db postgres]`: does the store hold up over time? A realistic
+ * mix (anonymous pages, a signed-in customer's pages, cart add and remove, search, now and then a guest's
+ * checkout) is first run flat out for a short while to find the peak throughput, then at half of that rate
+ * (requests started on a clock, whatever the answers' speed) for 10 minutes (`--quick`: 60 s), while the store
+ * process's RSS is sampled from /proc. Passes when RSS grows by at most 10 % from the end of the warm-up
+ * period to the end, the p99 latency of the last period is at most 20 % above the first one after the warm-up,
+ * and no request failed or answered 5xx. Periods are minutes (`--quick`: tenths of the run).
+ */
+import os from 'node:os'
+import {
+  argValue,
+  cleanUp,
+  ensureBuild,
+  freePort,
+  mergeCookies,
+  prepareStoreData,
+  cpuMs,
+  rssKb,
+  startStore,
+  type DbKind,
+} from './harness.ts'
+
+const quick = process.argv.includes('--quick')
+const minutes = Number(argValue('--minutes') ?? (quick ? 1 : 10))
+const kind: DbKind = argValue('--db') === 'postgres' ? 'postgres' : 'pglite'
+const peakSeconds = Number(argValue('--peak-seconds') ?? (quick ? 8 : 20))
+const concurrency = 16
+const RSS_LIMIT = 0.1
+const P99_DRIFT_LIMIT = 0.2
+
+ensureBuild()
+const prepared = await prepareStoreData(kind)
+const port = await freePort()
+const store = await startStore(prepared, port)
+const base = store.url
+const { personas, bookIds, bookSlugs } = prepared
+
+const failures: string[] = []
+let errors = 0
+let serverErrors = 0
+/** Per request: when it started (ms since the run began, or -1 outside the measured run) and how long it took. */
+let samples: { at: number; ms: number }[] = []
+let measuring = false
+let runStart = 0
+
+type Answer = { status: number; body: string; headers: Headers }
+
+async function request(path: string, init: RequestInit = {}, expect = 399): Promise<Answer | undefined> {
+  const started = performance.now()
+  try {
+    const response = await fetch(`${base}${path}`, { redirect: 'manual', ...init })
+    const body = await response.text()
+    const ms = performance.now() - started
+    if (measuring) samples.push({ at: started - runStart, ms })
+    if (response.status >= 500) {
+      serverErrors++
+      if (failures.length < 20) failures.push(`${init.method ?? 'GET'} ${path} → ${response.status}`)
+    } else if (response.status > expect) {
+      errors++
+      if (failures.length < 20)
+        failures.push(`${init.method ?? 'GET'} ${path} → ${response.status}: ${body.slice(0, 200)}`)
+    }
+    return { status: response.status, body, headers: response.headers }
+  } catch (error) {
+    errors++
+    if (failures.length < 20) failures.push(`${init.method ?? 'GET'} ${path} → ${String(error)}`)
+    return undefined
+  }
+}
+
+const html = { Accept: 'text/html', 'Accept-Encoding': 'gzip, br' }
+const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)]!
+const searchTerms = ['react', 'typescript', 'node', 'css', 'testing', 'design', 'python', 'zzz-nothing']
+/**
+ * Visitors each holding a cart cookie, so adds and removes land on a few carts, as real visits do; a visitor
+ * makes one change at a time (taken from the pool while it does).
+ */
+const visitors = Array.from({ length: 40 }, () => ({ cookie: '' }))
+let checkouts = 0
+
+function cartPost(cookie: string, intent: 'add' | 'remove', bookId: string) {
+  return request('/cart', {
+    method: 'POST',
+    body: new URLSearchParams({ intent, bookId, redirectTo: '/cart' }),
+    headers: { ...html, ...(cookie ? { Cookie: cookie } : {}) },
+  })
+}
+
+/** A new visitor fills a cart, registers (the store's own form) and pays with the test card. */
+async function checkout() {
+  // Each checkout from its own address: registering is rate limited per address.
+  const forwarded = { 'X-Forwarded-For': `10.${rand(256)}.${rand(256)}.${rand(256)}` }
+  const added = await cartPost('', 'add', pick(bookIds))
+  if (!added) return
+  let cookie = mergeCookies('', added)
+  const guest = await request('/Register', {
+    method: 'POST',
+    body: new URLSearchParams({
+      email: `soak.${crypto.randomUUID()}@example.com`,
+      password: `soak passphrase ${crypto.randomUUID()}`,
+      redirectTo: '/checkout',
+    }),
+    headers: { ...html, ...forwarded, Cookie: cookie },
+  })
+  if (!guest) return
+  cookie = mergeCookies(cookie, guest)
+  const page = await request('/checkout', { headers: { ...html, Cookie: cookie } })
+  const text = page?.body ?? ''
+  const field = (name: string) => text.match(new RegExp(`name="${name}" value="([^"]+)"`))?.[1]
+  const idempotencyKey = field('idempotencyKey')
+  if (!idempotencyKey) {
+    errors++
+    if (failures.length < 20) failures.push(`checkout page without a form (${page?.status})`)
+    return
+  }
+  const paid = await request('/checkout', {
+    method: 'POST',
+    body: new URLSearchParams({
+      idempotencyKey,
+      attemptId: field('attemptId') ?? '',
+      name: 'Soak Tester',
+      number: '4242424242424242',
+      expiry: '12/34',
+      cvc: '123',
+    }),
+    headers: { ...html, ...forwarded, Cookie: cookie },
+  })
+  if (paid?.status === 303 && paid.headers.get('location')?.includes('/orders/')) checkouts++
+  else {
+    errors++
+    if (failures.length < 20) failures.push(`checkout answered ${paid?.status}`)
+  }
+}
+
+function rand(n: number) {
+  return Math.floor(Math.random() * n)
+}
+
+const signedIn = { ...html, Cookie: personas.customer.cookie }
+/** The mix, by weight: each entry is one visit step (one request, two for a cart change, five for a checkout). */
+const mix: [weight: number, requests: number, run: () => Promise<unknown>][] = [
+  [25, 1, () => request('/', { headers: html })],
+  [8, 1, () => request('/AllBooks', { headers: html })],
+  [14, 1, () => request(`/books/${pick(bookSlugs)}`, { headers: html })],
+  [3, 1, () => request('/topics', { headers: html })],
+  [6, 1, () => request('/', { headers: signedIn })],
+  [5, 1, () => request('/account/library', { headers: signedIn })],
+  [4, 1, () => request('/cart', { headers: signedIn })],
+  [3, 1, () => request(`/orders/${personas.customer.orderId}`, { headers: signedIn })],
+  [8, 1, () => request(`/search?q=${pick(searchTerms)}`, { headers: html })],
+  [6, 1, () => request(`/search/suggest?q=${pick(searchTerms).slice(0, 3)}`)],
+  [
+    10,
+    2,
+    async () => {
+      const visitor = visitors.pop() ?? { cookie: '' }
+      const bookId = pick(bookIds)
+      const added = await cartPost(visitor.cookie, 'add', bookId)
+      if (added) visitor.cookie = mergeCookies(visitor.cookie, added)
+      await cartPost(visitor.cookie, 'remove', bookId)
+      visitors.push(visitor)
+    },
+  ],
+  [0.5, 5, checkout],
+]
+const totalWeight = mix.reduce((sum, [weight]) => sum + weight, 0)
+const requestsPerStep = mix.reduce((sum, [weight, requests]) => sum + weight * requests, 0) / totalWeight
+function step(): Promise<unknown> {
+  let roll = Math.random() * totalWeight
+  for (const [weight, , run] of mix) if ((roll -= weight) < 0) return run()
+  return mix[0]![2]()
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
+}
+
+let exitCode = 1
+try {
+  // Peak: `concurrency` visitors in a closed loop, flat out, after a few seconds that warm the store up (its
+  // JIT, the database's caches, the page cache).
+  const flatOut = (until: number) =>
+    Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (Date.now() < until) await step()
+      }),
+    )
+  await flatOut(Date.now() + (quick ? 3_000 : 5_000))
+  let peakRequests = 0
+  const peakEnd = Date.now() + peakSeconds * 1000
+  measuring = true
+  runStart = performance.now()
+  await flatOut(peakEnd)
+  measuring = false
+  peakRequests = samples.length
+  const peak = peakRequests / peakSeconds
+  const peakSorted = samples.map((sample) => sample.ms).sort((a, b) => a - b)
+  console.log(
+    `peak: ${peak.toFixed(0)} req/s over ${peakSeconds} s with ${concurrency} concurrent visitors ` +
+      `(p50 ${percentile(peakSorted, 50).toFixed(1)} ms, p99 ${percentile(peakSorted, 99).toFixed(1)} ms)`,
+  )
+  const peakFailures = errors + serverErrors
+  samples = []
+
+  // The soak: steps started on a clock at half the peak's request rate.
+  const stepsPerSecond = peak / 2 / requestsPerStep
+  const durationMs = minutes * 60_000
+  const periodMs = quick ? durationMs / 10 : 60_000
+  const periods = Math.round(durationMs / periodMs)
+  const rss: number[] = []
+  console.log(
+    `soak: ${(peak / 2).toFixed(0)} req/s (half of peak) for ${minutes} min, ${periods} periods of ${periodMs / 1000} s`,
+  )
+  const inFlight = new Set<Promise<unknown>>()
+  measuring = true
+  runStart = performance.now()
+  let started = 0
+  let cpuBefore = cpuMs(store.child.pid)
+  const rows: Record<string, string | number>[] = []
+  for (let period = 0; period < periods; period++) {
+    const periodEnd = runStart + (period + 1) * periodMs
+    while (performance.now() < periodEnd) {
+      const due = Math.floor(((performance.now() - runStart) / 1000) * stepsPerSecond)
+      for (; started < due; started++) {
+        const running = step().finally(() => inFlight.delete(running))
+        inFlight.add(running)
+      }
+      await new Promise((resolve) => setTimeout(resolve, 5))
+    }
+    rss.push(rssKb(store.child.pid) ?? NaN)
+    const cpuNow = cpuMs(store.child.pid)
+    const inPeriod = samples
+      .filter((sample) => sample.at >= period * periodMs && sample.at < (period + 1) * periodMs)
+      .map((sample) => sample.ms)
+      .sort((a, b) => a - b)
+    const row = {
+      period: period === 0 ? `${period + 1} (warm-up)` : period + 1,
+      requests: inPeriod.length,
+      'req/s': (inPeriod.length / (periodMs / 1000)).toFixed(0),
+      'p50 ms': percentile(inPeriod, 50).toFixed(1),
+      'p99 ms': percentile(inPeriod, 99).toFixed(1),
+      'RSS MB': (rss[period]! / 1024).toFixed(1),
+      // The store's own CPU time per request: what other work on a shared machine skews far less than latency.
+      'CPU ms/req': ((cpuNow - cpuBefore) / Math.max(1, inPeriod.length)).toFixed(2),
+      // Visits started and not yet answered: grows when the store falls behind the clock.
+      'in flight': inFlight.size,
+      'errors+5xx so far': errors + serverErrors - peakFailures,
+      load: os.loadavg()[0]!.toFixed(2),
+    }
+    cpuBefore = cpuNow
+    rows.push(row)
+    console.log(Object.values(row).join('\t'))
+  }
+  await Promise.all(inFlight)
+  measuring = false
+  console.table(rows)
+
+  const rssGrowth = rss.at(-1)! / rss[0]! - 1
+  const firstP99 = Number(rows[1]?.['p99 ms'])
+  const lastP99 = Number(rows.at(-1)!['p99 ms'])
+  const p99Drift = lastP99 / firstP99 - 1
+  const checks = [
+    {
+      check: `RSS growth after warm-up ≤ ${RSS_LIMIT * 100} %`,
+      value: `${(rss[0]! / 1024).toFixed(1)} → ${(rss.at(-1)! / 1024).toFixed(1)} MB (${(rssGrowth * 100).toFixed(1)} %)`,
+      pass: rssGrowth <= RSS_LIMIT,
+    },
+    {
+      check: `p99 drift ≤ ${P99_DRIFT_LIMIT * 100} %`,
+      value: `${firstP99} → ${lastP99} ms (${(p99Drift * 100).toFixed(1)} %)`,
+      pass: p99Drift <= P99_DRIFT_LIMIT,
+    },
+    {
+      check: 'no error, no 5xx',
+      value: `${errors} errors, ${serverErrors} × 5xx`,
+      pass: errors + serverErrors === 0,
+    },
+    {
+      check: 'the store is still up',
+      value: store.child.exitCode ?? 'running',
+      pass: store.child.exitCode === null,
+    },
+  ]
+  console.log(
+    `checkouts paid: ${checkouts}; database: ${kind}; load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(', ')} (the machine is shared)`,
+  )
+  console.table(checks)
+  for (const failure of failures) console.log(`  ${failure}`)
+  exitCode = checks.every((check) => check.pass) ? 0 : 1
+  console.log(exitCode === 0 ? 'soak: PASS' : 'soak: FAIL')
+} catch (error) {
+  console.error(error)
+} finally {
+  await cleanUp()
+}
+process.exit(exitCode)
