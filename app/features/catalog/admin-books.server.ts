@@ -1,6 +1,7 @@
 import { and, eq, ne, sql } from 'drizzle-orm'
 import { recordAudit, type Actor } from '#app/features/admin/audit.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
+import { retryOnConflict } from '#app/server/db/retry.server.ts'
 import {
   bookFiles,
   books,
@@ -125,9 +126,10 @@ function uniqueClash(error: unknown): BookFieldErrors | null {
   return null
 }
 
+/** Runs a change's transaction (again, if PostgreSQL rolled it back for a deadlock); unique clashes as field errors. */
 async function guarded<T>(work: () => Promise<T | SaveResult>): Promise<T | SaveResult> {
   try {
-    return await work()
+    return await retryOnConflict(work)
   } catch (error) {
     const fieldErrors = uniqueClash(error)
     if (fieldErrors) return { outcome: 'invalid', fieldErrors }
