@@ -162,4 +162,11 @@ test('assets are cached for ever, pages are compressed and carry the security he
   const assetResponse = await fetch(`${baseURL}${asset}`)
   expect(assetResponse.status).toBe(200)
   expect(assetResponse.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
+  // A script carries nosniff, not the document policies (CSP and the like: they govern pages only).
+  expect(assetResponse.headers.get('x-content-type-options')).toBe('nosniff')
+  expect(assetResponse.headers.get('content-security-policy')).toBeNull()
+  // An unknown asset name is the store's 404 page, with every security header.
+  const missing = await fetch(`${baseURL}/assets/no-such-file.js`)
+  expect(missing.status).toBe(404)
+  expect(missing.headers.get('content-security-policy')).toContain("default-src 'self'")
 })
