@@ -3,7 +3,6 @@
  * customer who bought a book, an admin), the production build run as a real process on PGlite or on a
  * throwaway PostgreSQL server, and a clean-up that runs on every way out (error, Ctrl-C, SIGTERM).
  */
-import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { addToCart, requireUserCart } from '#app/features/cart/cart.server.ts'
@@ -13,55 +12,16 @@ import { openDatabase, type DatabaseHandle } from '#app/server/db/database.serve
 import { createAdmin } from '#tests/factories/admins.ts'
 import { createBuyer, createGuestCookie, testPassword } from '#tests/factories/buyers.ts'
 import { startPostgres, type PostgresServer } from '#tests/postgres-server.ts'
+import { FACTORY_AUTH_SECRET, onExit, type DbKind } from './lib.ts'
 import { freePort, spawnStore, tempDataDir, waitUntilReady, type StoreProcess } from '#tests/store-process.ts'
 
-/** The secret the test factories sign sessions with: the store must share it to accept their cookies. */
-export const FACTORY_AUTH_SECRET = 'test-secret-that-is-long-enough-0123456789'
+export { cleanUp, ensureBuild, FACTORY_AUTH_SECRET, onExit, type DbKind } from './lib.ts'
 export const METRICS_TOKEN = 'drill-metrics-token-0123456789abcdef0123'
-
-export type DbKind = 'pglite' | 'postgres'
 
 export function argValue(name: string): string | undefined {
   const index = process.argv.indexOf(name)
   return index >= 0 ? process.argv[index + 1] : undefined
 }
-
-export function ensureBuild(): void {
-  if (fs.existsSync('build/server/index.js') && !process.argv.includes('--build')) return
-  const build = spawnSync('npx', ['react-router', 'build'], { stdio: 'inherit' })
-  if (build.status !== 0) process.exit(build.status ?? 1)
-}
-
-const cleanups: (() => unknown)[] = []
-let cleaningUp = false
-
-/** Registers what must be undone on the way out, last registered first. */
-export function onExit(cleanup: () => unknown): void {
-  cleanups.push(cleanup)
-}
-
-export async function cleanUp(): Promise<void> {
-  if (cleaningUp) return
-  cleaningUp = true
-  for (const cleanup of cleanups.reverse()) {
-    try {
-      await cleanup()
-    } catch (error) {
-      console.error('clean-up failed:', error)
-    }
-  }
-}
-
-for (const signal of ['SIGINT', 'SIGTERM'] as const)
-  process.once(signal, () => {
-    console.error(`\n${signal}: stopping the drill's processes…`)
-    void cleanUp().then(() => process.exit(130))
-  })
-for (const event of ['uncaughtException', 'unhandledRejection'] as const)
-  process.once(event, (error: unknown) => {
-    console.error(`${event}:`, error)
-    void cleanUp().then(() => process.exit(1))
-  })
 
 /** Stores still running when the drill's process exits, however it exits: killed at once. */
 const children = new Set<StoreProcess['child']>()

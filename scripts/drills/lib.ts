@@ -34,7 +34,7 @@ export function parseDrillArgs(name: string, kinds: DbKind[] = ['pglite', 'postg
 
 /** The production build the drills run (built first when missing). */
 export function ensureBuild() {
-  if (fs.existsSync('build/server/index.js')) return
+  if (fs.existsSync('build/server/index.js') && !process.argv.includes('--build')) return
   const build = spawnSync('npx', ['react-router', 'build'], { stdio: 'inherit' })
   if (build.status !== 0) process.exit(build.status ?? 1)
 }
@@ -64,6 +64,11 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const)
   process.once(signal, () => {
     console.error(`\n${signal}: cleaning up`)
     void cleanUp().then(() => process.exit(130))
+  })
+for (const event of ['uncaughtException', 'unhandledRejection'] as const)
+  process.once(event, (error: unknown) => {
+    console.error(`${event}:`, error)
+    void cleanUp().then(() => process.exit(1))
   })
 
 /** Runs the drill; exits 0 when it returns true, 1 when it returns false or throws; always cleans up. */
