@@ -4,10 +4,20 @@ import { SectionHeading } from '#app/components/ui/section-heading.tsx'
 import { CartFormSchema } from '#app/features/cart/cart-form.ts'
 import { cartTotals } from '#app/features/cart/cart-totals.ts'
 import { recordEvent } from '#app/features/analytics/record.server.ts'
-import { addToCart, CartError, listCartLines, removeFromCart } from '#app/features/cart/cart.server.ts'
+import {
+  addToCart,
+  assertAddable,
+  CartError,
+  listCartLines,
+  removeFromCart,
+} from '#app/features/cart/cart.server.ts'
 import { CartButton } from '#app/features/cart/components/cart-button.tsx'
 import { useCartBookIds } from '#app/features/cart/use-cart.ts'
-import { findVisitorCart, requireVisitorCart } from '#app/features/cart/visitor-cart.server.ts'
+import {
+  findExistingVisitorCart,
+  findVisitorCart,
+  requireVisitorCart,
+} from '#app/features/cart/visitor-cart.server.ts'
 import { formatPrice } from '#app/features/catalog/format.ts'
 import { getSessionUser } from '#app/features/identity/session.server.ts'
 import { listOwnedBookIds } from '#app/features/library/library.server.ts'
@@ -40,11 +50,21 @@ export async function action({ request, url, context }: Route.ActionArgs) {
   if (intent === 'add' && user && (await listOwnedBookIds(app.db, user.id)).includes(bookId)) {
     return data({ error: 'You already own this eBook: it is in your library.' }, { status: 400 })
   }
-  const { cartId, setCookie } = await requireVisitorCart(request, app, user?.id)
-  const headers = setCookie ? { 'Set-Cookie': setCookie } : undefined
+  // A refused change writes nothing: the book is checked before a first cart is made, and a removal needs
+  // a cart that exists.
+  let headers: { 'Set-Cookie': string } | undefined
   try {
-    if (intent === 'add') await addToCart(app.db, cartId, bookId)
-    else await removeFromCart(app.db, cartId, bookId)
+    if (intent === 'add') {
+      await assertAddable(app.db, bookId)
+      const { cartId, setCookie } = await requireVisitorCart(request, app, user?.id)
+      headers = setCookie ? { 'Set-Cookie': setCookie } : undefined
+      await addToCart(app.db, cartId, bookId)
+    } else {
+      const cart = await findExistingVisitorCart(request, app, user?.id)
+      if (!cart) throw new CartError('not-in-cart')
+      headers = cart.setCookie ? { 'Set-Cookie': cart.setCookie } : undefined
+      await removeFromCart(app.db, cart.cartId, bookId)
+    }
   } catch (error) {
     if (error instanceof CartError) return data({ error: error.message }, { status: 400, headers })
     throw error

@@ -153,6 +153,16 @@ describe('the cart action', () => {
   })
 })
 
+test('a refused change by a visitor without a cart makes no cart and sets no cookie (found by drill:fuzz)', async () => {
+  const cartsBefore = (await database.db.select({ id: carts.id }).from(carts)).length
+  const unknown = await postCart({ intent: 'add', bookId: '00000000-0000-4000-8000-000000000000' })
+  expect(unknown).toMatchObject({ status: 400, setCookie: null })
+  const removal = await postCart({ intent: 'remove', bookId: bookIds[0]! })
+  expect(removal).toMatchObject({ status: 400, body: { error: 'This eBook is not in your cart.' } })
+  expect(removal.setCookie).toBeNull()
+  expect((await database.db.select({ id: carts.id }).from(carts)).length).toBe(cartsBefore)
+})
+
 test('a first-time visitor has an empty cart and gets no cookie from a page view', async () => {
   expect(await cartOf('')).toEqual([])
   const page = await cartLoader(routeArgs({ db: database.db, path: '/cart' }))

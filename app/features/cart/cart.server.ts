@@ -169,7 +169,11 @@ export async function findAnonymousCart(db: Db, cartId: string): Promise<string 
   return cart?.id
 }
 
-export async function addToCart(db: Db, cartId: string, bookId: string): Promise<void> {
+/**
+ * Throws the CartError an add of this book would meet (unknown, or out of the store), so that a refused add
+ * writes nothing — not even the visitor's first cart. `addToCart` checks again.
+ */
+export async function assertAddable(db: Db, bookId: string): Promise<void> {
   const [book] = await db
     .select({ available: books.available, status: books.status })
     .from(books)
@@ -178,6 +182,10 @@ export async function addToCart(db: Db, cartId: string, bookId: string): Promise
   if (!book) throw new CartError('unknown-book')
   // A draft or an archived book is out of the store: it cannot be bought, like an unavailable one.
   if (!book.available || book.status !== 'published') throw new CartError('unavailable')
+}
+
+export async function addToCart(db: Db, cartId: string, bookId: string): Promise<void> {
+  await assertAddable(db, bookId)
   // The (cart, book) primary key settles races: of two concurrent adds, exactly one inserts a row.
   const inserted = await db
     .insert(cartItems)

@@ -83,6 +83,24 @@ export async function requireVisitorCart(
 }
 
 /**
+ * The visitor's cart if they already have one (nothing is created), with the renewed cookie for a visitor
+ * without an account: for a change that needs an existing cart (removing a book).
+ */
+export async function findExistingVisitorCart(
+  request: Request,
+  context: AppContext,
+  userId: string | undefined,
+): Promise<{ cartId: string; setCookie?: string } | undefined> {
+  if (userId) {
+    const cartId = await findUserCart(context.db, userId)
+    return cartId ? { cartId } : undefined
+  }
+  const fromCookie = readCartCookie(request, context)
+  const cartId = fromCookie ? await findAnonymousCart(context.db, fromCookie) : undefined
+  return cartId ? { cartId, setCookie: cartCookie(context).serialize(cartId) } : undefined
+}
+
+/**
  * A visitor has just signed in (or started a guest session) as `userId`: the cart they had before joins the
  * account's — the anonymous cart named by their cookie, and a guest account's cart when a guest logs in or
  * registers (Better Auth's link hook usually moved it already; this is the path where it did not run).
