@@ -20,6 +20,7 @@ import {
   startStore,
   type DbKind,
 } from './harness.ts'
+import { percentile } from './lib.ts'
 
 const quick = process.argv.includes('--quick')
 const minutes = Number(argValue('--minutes') ?? (quick ? 1 : 10))
@@ -172,11 +173,6 @@ function step(): Promise<unknown> {
   return mix[0]![2]()
 }
 
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
-}
-
 let exitCode = 1
 try {
   // Peak: `concurrency` visitors in a closed loop, flat out, after a few seconds that warm the store up (its
@@ -238,12 +234,7 @@ try {
       }
       await new Promise((resolve) => setTimeout(resolve, 5))
     }
-    rss.push(
-      percentile(
-        rssSamples.sort((a, b) => a - b),
-        50,
-      ),
-    )
+    rss.push(percentile(rssSamples, 50))
     const cpuNow = cpuMs(store.child.pid)
     const inPeriod = samples
       .filter((sample) => sample.at >= period * periodMs && sample.at < (period + 1) * periodMs)
@@ -278,8 +269,9 @@ try {
   const checks = [
     {
       check: `RSS growth after warm-up ≤ ${RSS_LIMIT * 100} % (period medians)`,
-      value: `${(rss[0]! / 1024).toFixed(1)} → ${(rss.at(-1)! / 1024).toFixed(1)} MB (${(rssGrowth * 100).toFixed(1)} %)`,
-      pass: rssGrowth <= RSS_LIMIT,
+      value: `${(rss[0]! / 1024).toFixed(1)} → ${(rss.at(-1)! / 1024).toFixed(1)} MB (${(rssGrowth * 100).toFixed(1)} %)${quick ? ', not enforced with --quick' : ''}`,
+      // A minute is spent filling the bounded caches: --quick prints the growth; the full run is held to it.
+      pass: quick || rssGrowth <= RSS_LIMIT,
     },
     {
       check: `p99 drift ≤ ${P99_DRIFT_LIMIT * 100} %`,
