@@ -11,7 +11,8 @@ const isoDate = z
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'Use a date like 2026-11-25.')
   .refine((value) => {
     const date = new Date(`${value}T00:00:00Z`)
-    return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value)
+    // PostgreSQL counts no year 0 (1 BC comes before AD 1): it refuses 0000-… where JavaScript takes it.
+    return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value) && !value.startsWith('0000')
   }, 'This is not a real date.')
 
 const optional = <T extends z.ZodType>(schema: T) =>

@@ -23,7 +23,15 @@ export type AdminOrderRow = {
   refundedAt: Date | null
 }
 
-const DAY_MS = 86_400_000
+/**
+ * Midnight (UTC) at the start of a calendar day, `plusDays` after `day` (YYYY-MM-DD), computed by the database.
+ * Not a JavaScript Date: the day after 9999-12-31 is in the year 10000, which `toISOString()` writes
+ * '+010000-01-01T00:00:00.000Z' and PostgreSQL refuses (22009): `?to=9999-12-31` was a 500 (found by
+ * `npm run drill:fuzz`; tests/integration/admin-orders-date-bounds.test.ts).
+ */
+function utcMidnight(day: string, plusDays = 0): SQL {
+  return sql`((${day}::date + ${plusDays}::int)::timestamp at time zone 'UTC')`
+}
 
 /** `%` and `_` typed by the admin are looked for as such, not as wildcards (PostgreSQL's escape is `\`). */
 function containing(text: string) {
@@ -33,9 +41,9 @@ function containing(text: string) {
 function whereFilters(filters: OrderFilters, beforeNumber?: number): SQL | undefined {
   return and(
     filters.status ? eq(orders.status, filters.status) : undefined,
-    filters.from ? gte(orders.createdAt, new Date(`${filters.from}T00:00:00Z`)) : undefined,
+    filters.from ? gte(orders.createdAt, utcMidnight(filters.from)) : undefined,
     // Whole days, the end date included.
-    filters.to ? lt(orders.createdAt, new Date(Date.parse(`${filters.to}T00:00:00Z`) + DAY_MS)) : undefined,
+    filters.to ? lt(orders.createdAt, utcMidnight(filters.to, 1)) : undefined,
     filters.buyer ? ilike(user.email, containing(filters.buyer)) : undefined,
     filters.book
       ? exists(

@@ -19,6 +19,8 @@ import { privatePageMeta } from '#app/features/seo/meta.ts'
 export const meta: Route.MetaFunction = () =>
   privatePageMeta('Orders — Back office', 'Orders in the CodeBook back office.')
 
+const MAX_ORDER_NUMBER = 2_147_483_647
+
 /**
  * The store's orders, filtered by the GET form (status, dates, buyer, book), newest first, paged by keyset
  * (`before` = the last order number of the previous page). A bad filter is answered 400 with its message
@@ -29,8 +31,10 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   const { db } = getAppContext(context)
   const parsed = parseOrderFilters(url.searchParams)
   const raw = url.searchParams.get('before')
-  // A malformed cursor shows the first page rather than failing (as the audit log does).
-  const beforeNumber = raw && /^[1-9]\d{0,9}$/.test(raw) ? Number(raw) : undefined
+  // A malformed cursor shows the first page rather than failing (as the audit log does); so does one beyond
+  // what an order number (a PostgreSQL integer) can hold, which the database would refuse.
+  const beforeNumber =
+    raw && /^[1-9]\d{0,9}$/.test(raw) && Number(raw) <= MAX_ORDER_NUMBER ? Number(raw) : undefined
   const bookChoices = await listBookChoices(db)
   const base = { values: parsed.values, bookChoices, isFirstPage: beforeNumber === undefined }
   if (!parsed.ok)
