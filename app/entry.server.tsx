@@ -1,6 +1,12 @@
 import { Writable } from 'node:stream'
 import { renderToPipeableStream } from 'react-dom/server'
-import { ServerRouter, type EntryContext, type RouterContextProvider } from 'react-router'
+import {
+  isRouteErrorResponse,
+  ServerRouter,
+  type EntryContext,
+  type HandleErrorFunction,
+  type RouterContextProvider,
+} from 'react-router'
 import { NonceProvider } from '#app/components/nonce.tsx'
 import { appContext, cspNonceContext } from '#app/server/context.server.ts'
 import { RenderMemo } from '#app/server/render-memo.server.ts'
@@ -9,6 +15,7 @@ export const streamTimeout = 5_000
 
 /** The footer's year is the only clock a page shows: a remembered page is at most this old. */
 const RENDER_MEMO_TTL_MS = 60_000
+const RENDER_MEMO_MAX_BYTES = 32 * 1024 * 1024
 let memo: RenderMemo | undefined
 
 /**
@@ -30,6 +37,7 @@ export default function handleRequest(
   const nonce = loadContext.get(cspNonceContext)
   memo ??= new RenderMemo({
     maxEntries: loadContext.get(appContext).env.RENDER_MEMO_ENTRIES,
+    maxBytes: RENDER_MEMO_MAX_BYTES,
     ttlMs: RENDER_MEMO_TTL_MS,
   })
   const state = routerContext.staticHandlerContext
@@ -77,12 +85,38 @@ export default function handleRequest(
         },
         onError(error: unknown) {
           responseStatusCode = 500
-          console.error(error)
+          logRequestError(loadContext, request, error)
         },
       },
     )
     setTimeout(abort, streamTimeout + 1_000).unref()
   })
+}
+
+/**
+ * What React Router catches on the server (a loader, an action or a middleware that threw; it answers 500
+ * itself) goes to the store's log at `error` level, with the request's method and path. React Router's
+ * default printed it with console.error, outside the structured log, where operators and the fuzz drill (which
+ * reads the log's errors) did not see it: the 500 of an orders export asked for as `.data` went unexplained
+ * (issue 16). A visitor who left (an aborted request) is not an error; nor is a 4xx route error (an unknown URL).
+ */
+export const handleError: HandleErrorFunction = (error, { request, context }) => {
+  if (request.signal.aborted) return
+  if (isRouteErrorResponse(error) && error.status < 500) return
+  const cause = isRouteErrorResponse(error) && 'error' in error && error.error ? error.error : error
+  logRequestError(context as RouterContextProvider, request, cause)
+}
+
+function logRequestError(context: RouterContextProvider, request: Request, error: unknown) {
+  const { pathname } = new URL(request.url)
+  try {
+    context
+      .get(appContext)
+      .logger.error({ err: error, method: request.method, path: pathname }, 'request failed')
+  } catch {
+    // No store context (the request failed before it was made): the console still gets it.
+    console.error(error)
+  }
 }
 
 /**

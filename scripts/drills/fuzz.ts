@@ -210,7 +210,15 @@ type FuzzRequest = {
   phase: 1 | 2
 }
 
-type Answer = { status: number; location?: string; body: string; error?: string; ms: number }
+type Answer = {
+  status: number
+  location?: string
+  body: string
+  error?: string
+  /** The store began an answer and then broke it off (a stream that failed after its status was sent). */
+  cutShort?: boolean
+  ms: number
+}
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY })
 
@@ -255,8 +263,17 @@ function send(base: URL, request: FuzzRequest): Promise<Answer> {
         }),
       )
       response.on('error', (error) =>
-        done({ status: response.statusCode ?? 0, body: '', error: String(error) }),
+        done({ status: response.statusCode ?? 0, body: '', error: String(error), cutShort: true }),
       )
+      response.on('close', () => {
+        if (!response.complete)
+          done({
+            status: response.statusCode ?? 0,
+            body: '',
+            error: 'connection closed mid-answer',
+            cutShort: true,
+          })
+      })
     })
     req.on('timeout', () => {
       req.destroy(new Error('timeout'))
@@ -944,15 +961,14 @@ function fail(message: string) {
   console.log(`  ✗ ${message}`)
 }
 
-function lastError(output: string): string {
-  const lines = output
-    .trim()
-    .split('\n')
-    .filter((line) => line.includes('"level":50'))
-  return lines.at(-1) ?? '(nothing logged)'
+/** The errors the store logged in `output` (its output since a batch began). */
+function loggedErrors(output: string): string {
+  const lines = output.split('\n').filter((line) => line.includes('"level":50'))
+  return lines.length === 0 ? '(nothing logged)' : lines.slice(0, 3).join('\n      ')
 }
 
-function describe(request: FuzzRequest): string {
+/** The request in a line; the path is cut at `pathLimit` characters (a failure prints it whole). */
+function describe(request: FuzzRequest, pathLimit = 300): string {
   const body = request.body
     ? ` body(${request.body.length} B${request.claimedLength !== undefined ? `, claimed ${request.claimedLength}` : ''}): ${JSON.stringify(request.body.subarray(0, 300).toString('latin1'))}`
     : ''
@@ -962,7 +978,7 @@ function describe(request: FuzzRequest): string {
         `${name}: ${value.length > 120 ? `${value.slice(0, 120)}…(${value.length})` : value}`,
     )
     .join(' | ')
-  return `[${request.persona}, phase ${request.phase}] ${request.method} ${request.path.length > 300 ? `${request.path.slice(0, 300)}…` : request.path} {${headers}}${body}`
+  return `[${request.persona}, phase ${request.phase}] ${request.method} ${request.path.length > pathLimit ? `${request.path.slice(0, pathLimit)}…` : request.path} {${headers}}${body}`
 }
 
 /** A refusal: an error status, or a redirect back carrying an error (e.g. the cover upload's `?cover-error=`). */
@@ -1059,6 +1075,7 @@ try {
         for (let offset = 0; offset < requests.length; offset += Math.min(BATCH, requests.length)) {
           const batch = requests.slice(offset, offset + Math.min(BATCH, requests.length))
           const answers: { request: FuzzRequest; answer: Answer }[] = []
+          const logFrom = store.output().length
           let next = 0
           await Promise.all(
             Array.from({ length: CONCURRENCY }, async () => {
@@ -1084,15 +1101,19 @@ try {
             routeStats.requests++
             routeStats.ms += answer.ms
             routeStats.statuses.set(answer.status, (routeStats.statuses.get(answer.status) ?? 0) + 1)
-            if (answer.status >= 500) {
+            // A stream the store broke off after sending its status (say, a CSV export whose query failed
+            // half-way) is a server error too, whatever the status said.
+            const brokenOff =
+              answer.cutShort && request.claimedLength === undefined && !request.headers['Transfer-Encoding']
+            if (answer.status >= 500 || brokenOff) {
               routeStats.fiveHundreds++
-              if (routeStats.fiveHundreds <= 3)
+              if (routeStats.fiveHundreds <= 3) {
                 fail(
-                  `${answer.status} from ${describe(request)}\n      → ${answer.body.slice(0, 300).replaceAll('\n', ' ')}`,
+                  `${answer.status}${brokenOff ? ` cut short (${answer.error})` : ''} from ${describe(request, Infinity)}\n      → ${answer.body.slice(0, 300).replaceAll('\n', ' ')}`,
                 )
-              // What the store logged about it (errors only: LOG_LEVEL=error).
-              if (routeStats.fiveHundreds <= 3)
-                console.log(`      store log: ${lastError(store.output()).slice(0, 2000)}`)
+                // What the store logged meanwhile (errors only: LOG_LEVEL=error).
+                console.log(`      store log: ${loggedErrors(store.output().slice(logFrom)).slice(0, 4000)}`)
+              }
             }
             if (
               answer.status === 0 &&
