@@ -100,6 +100,7 @@ export async function start(options: { vite?: ViteDevServer } = {}): Promise<Run
       : new PageCache({
           ttlMs: PAGE_CACHE_TTL_MS,
           maxEntries: 1_000,
+          maxBytes: 64 * 1024 * 1024,
           // Exactly what the root loader reads of a visitor: the theme and the books in the cart.
           visitorKey: async (cookieHeader) => {
             const request = new Request('http://store/', {

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto'
 import zlib from 'node:zlib'
 import type { Request as ExpressRequest } from 'express'
+import { ExpiringMap } from '#app/server/expiring-map.ts'
 
 /**
  * Whole-page cache: a page is rendered once per TTL for everyone who would see exactly the same HTML.
@@ -23,22 +24,28 @@ export type CachedPage = {
   body: Buffer
   gzipped: Buffer
   scriptHashes: string[]
-  storedAt: number
 }
 
 /** The cookies whose whole effect on a page is captured by `visitorKey`. */
 const VISITOR_COOKIES = new Set(['cb_theme', 'cb_cart', '__Host-cb_cart'])
 
 export class PageCache {
-  readonly #pages = new Map<string, CachedPage>()
+  readonly #pages: ExpiringMap<CachedPage>
   constructor(
     readonly options: {
       ttlMs: number
       maxEntries: number
+      /** The pages' bytes (as sent and gzipped) the cache may hold: the oldest go beyond it. */
+      maxBytes: number
       /** What the visitor's cookies change on a page (theme, cart contents), as a string. */
       visitorKey: (cookieHeader: string | null) => Promise<string>
     },
-  ) {}
+  ) {
+    this.#pages = new ExpiringMap({
+      ...options,
+      sizeOf: (page) => page.body.byteLength + page.gzipped.byteLength,
+    })
+  }
 
   /** The cache key for a request, or undefined when it must be rendered for this visitor alone. */
   async keyFor(req: ExpressRequest): Promise<string | undefined> {
@@ -54,24 +61,12 @@ export class PageCache {
     return `${await this.options.visitorKey(cookieHeader)}\n${req.originalUrl}`
   }
 
-  get(key: string, now = Date.now()): CachedPage | undefined {
-    const page = this.#pages.get(key)
-    if (!page) return undefined
-    if (now - page.storedAt > this.options.ttlMs) {
-      this.#pages.delete(key)
-      return undefined
-    }
-    return page
+  get(key: string): CachedPage | undefined {
+    return this.#pages.get(key)
   }
 
   /** Stores a rendered page if it is the same for everyone; returns what to send either way (if stored). */
-  store(
-    key: string,
-    response: Response,
-    html: string,
-    nonce: string,
-    now = Date.now(),
-  ): CachedPage | undefined {
+  store(key: string, response: Response, html: string, nonce: string): CachedPage | undefined {
     if (!isShareable(response)) return undefined
     const withoutNonce = html.replaceAll(` nonce="${nonce}"`, '')
     if (withoutNonce.includes(nonce)) return undefined
@@ -82,12 +77,8 @@ export class PageCache {
       body,
       gzipped: zlib.gzipSync(body, { level: 9 }),
       scriptHashes: inlineScriptHashes(withoutNonce),
-      storedAt: now,
     }
-    this.#pages.delete(key)
     this.#pages.set(key, page)
-    // Oldest first in a Map: drop beyond the bound.
-    while (this.#pages.size > this.options.maxEntries) this.#pages.delete(this.#pages.keys().next().value!)
     return page
   }
 

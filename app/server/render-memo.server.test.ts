@@ -6,7 +6,7 @@ const page = (nonce: string, text = 'Cart, 2 books') =>
 
 test('a remembered page is served with the new response nonce, and only for equal URL, status and data', () => {
   let now = 0
-  const memo = new RenderMemo({ maxEntries: 10, ttlMs: 1_000, now: () => now })
+  const memo = new RenderMemo({ maxEntries: 10, maxBytes: 1_000_000, ttlMs: 1_000, now: () => now })
   const inputs = { url: 'http://store/', status: 200, data: { root: { cart: ['a', 'b'] } } }
   const key = memo.keyFor(inputs)!
   memo.set(key, page('first-nonce'), 'first-nonce')
@@ -22,20 +22,24 @@ test('a remembered page is served with the new response nonce, and only for equa
 })
 
 test('a page whose nonce shows anywhere but in nonce attributes is not remembered', () => {
-  const memo = new RenderMemo({ maxEntries: 10, ttlMs: 1_000 })
+  const memo = new RenderMemo({ maxEntries: 10, maxBytes: 1_000_000, ttlMs: 1_000 })
   const key = memo.keyFor({ url: 'http://store/', status: 200, data: {} })!
   memo.set(key, page('leaky', 'the nonce is leaky'), 'leaky')
   expect(memo.get(key, 'other')).toBeUndefined()
 })
 
 test('the oldest pages go beyond the bound; 0 entries turns it off', () => {
-  const memo = new RenderMemo({ maxEntries: 2, ttlMs: 60_000 })
+  const memo = new RenderMemo({ maxEntries: 2, maxBytes: 1_000_000, ttlMs: 60_000 })
   const keys = ['/a', '/b', '/c'].map((url) => memo.keyFor({ url, status: 200, data: null })!)
   for (const key of keys) memo.set(key, page('Zm9vYmFy'), 'Zm9vYmFy')
   expect(keys.map((key) => memo.get(key, 'YmF6cXV4') !== undefined)).toEqual([false, true, true])
-  expect(new RenderMemo({ maxEntries: 0, ttlMs: 60_000 }).keyFor({ url: '/', status: 200, data: {} })).toBe(
-    undefined,
-  )
+  expect(
+    new RenderMemo({ maxEntries: 0, maxBytes: 1_000_000, ttlMs: 60_000 }).keyFor({
+      url: '/',
+      status: 200,
+      data: {},
+    }),
+  ).toBe(undefined)
 })
 
 test('only plain data is keyed on: dates and undefined are told apart, a promise or a Map is not keyed', () => {

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto'
+import { ExpiringMap } from './expiring-map.ts'
 
 /**
  * Rendered documents, remembered by everything their rendering reads (docs/decisions/021).
@@ -10,9 +11,10 @@ import crypto from 'node:crypto'
  * cut out when a page is stored and put back, fresh, each time it is served. The loaders still run on every
  * request (who is signed in, their cart, their books): only React's rendering of the same data is skipped.
  * Data of any other kind than JSON values and dates (a promise, a Map…) is not keyed on: such a page is
- * rendered each time. Entries live `ttlMs` at most (the footer's year), and the oldest go beyond `maxEntries`.
+ * rendered each time. Entries live `ttlMs` at most (the footer's year), and the oldest go beyond `maxEntries`
+ * or `maxBytes` (counted as two bytes a character, what a string of any characters takes in V8).
  */
-export type RenderMemoOptions = { maxEntries: number; ttlMs: number; now?: () => number }
+export type RenderMemoOptions = { maxEntries: number; maxBytes: number; ttlMs: number; now?: () => number }
 
 export type RenderInputs = {
   url: string
@@ -23,10 +25,9 @@ export type RenderInputs = {
 const NONCE_MARK = '\u0000nonce\u0000'
 
 export class RenderMemo {
-  readonly #pages = new Map<string, { html: string; storedAt: number }>()
-  readonly #now: () => number
+  readonly #pages: ExpiringMap<string>
   constructor(readonly options: RenderMemoOptions) {
-    this.#now = options.now ?? Date.now
+    this.#pages = new ExpiringMap({ ...options, sizeOf: (html) => html.length * 2 })
   }
 
   /** The key for these inputs, or undefined when they cannot be keyed on (then render every time). */
@@ -39,13 +40,7 @@ export class RenderMemo {
 
   /** The document for `key`, carrying this response's nonce; undefined when it has not been rendered lately. */
   get(key: string, nonce: string): string | undefined {
-    const page = this.#pages.get(key)
-    if (!page) return undefined
-    if (this.#now() - page.storedAt >= this.options.ttlMs) {
-      this.#pages.delete(key)
-      return undefined
-    }
-    return page.html.replaceAll(NONCE_MARK, nonce)
+    return this.#pages.get(key)?.replaceAll(NONCE_MARK, nonce)
   }
 
   /** Remembers a rendered document, unless its nonce appears anywhere but in nonce attributes. */
@@ -53,9 +48,7 @@ export class RenderMemo {
     const attribute = ` nonce="${nonce}"`
     const marked = html.replaceAll(attribute, ` nonce="${NONCE_MARK}"`)
     if (nonce.length === 0 || marked.includes(nonce) || html.includes(NONCE_MARK)) return
-    this.#pages.delete(key)
-    this.#pages.set(key, { html: marked, storedAt: this.#now() })
-    while (this.#pages.size > this.options.maxEntries) this.#pages.delete(this.#pages.keys().next().value!)
+    this.#pages.set(key, marked)
   }
 }
 

@@ -13,6 +13,7 @@
  *   was reading the database meanwhile does not store its stale answer.
  */
 import type { Db } from './db/database.server.ts'
+import { ExpiringMap } from './expiring-map.ts'
 export type SessionCacheOptions = {
   /** How long an answer is kept after it was read from the database; 0 turns the cache off. */
   ttlMs: number
@@ -42,19 +43,22 @@ export function forgetSessionsOf(db: Db, userId: string): void {
   for (const cache of cachesByDb.get(db) ?? []) cache.forgetUser(userId)
 }
 
-type Entry<Value> = { value: Value; userId: string; expiresAt: number; storedAt: number }
+type Entry<Value> = { value: Value; userId: string; expiresAt: number }
 
 export class SessionCache<Value> {
-  readonly #entries = new Map<string, Entry<Value>>()
+  readonly #entries: ExpiringMap<Entry<Value>>
   readonly #ttlMs: number
-  readonly #maxEntries: number
   readonly #now: () => number
   #generation = 0
 
   constructor(options: SessionCacheOptions) {
     this.#ttlMs = options.ttlMs
-    this.#maxEntries = options.maxEntries ?? 10_000
     this.#now = options.now ?? Date.now
+    this.#entries = new ExpiringMap({
+      ttlMs: options.ttlMs,
+      maxEntries: options.maxEntries ?? 10_000,
+      now: this.#now,
+    })
   }
 
   get ttlMs(): number {
@@ -69,8 +73,7 @@ export class SessionCache<Value> {
   get(cookieValue: string): Value | undefined {
     const entry = this.#entries.get(cookieValue)
     if (!entry) return undefined
-    const now = this.#now()
-    if (now - entry.storedAt >= this.#ttlMs || now >= entry.expiresAt) {
+    if (this.#now() >= entry.expiresAt) {
       this.#entries.delete(cookieValue)
       return undefined
     }
@@ -83,16 +86,13 @@ export class SessionCache<Value> {
     generation: number,
   ): void {
     if (this.#ttlMs <= 0 || generation !== this.#generation) return
-    this.#entries.delete(cookieValue)
-    this.#entries.set(cookieValue, { value, userId, expiresAt: expiresAt.getTime(), storedAt: this.#now() })
-    // A Map iterates oldest first.
-    while (this.#entries.size > this.#maxEntries) this.#entries.delete(this.#entries.keys().next().value!)
+    this.#entries.set(cookieValue, { value, userId, expiresAt: expiresAt.getTime() })
   }
 
   /** Every session of this user is read from the database again (after a revocation or a change of the user). */
   forgetUser(userId: string): void {
     this.#generation++
-    for (const [key, entry] of this.#entries) if (entry.userId === userId) this.#entries.delete(key)
+    this.#entries.deleteWhere((entry) => entry.userId === userId)
   }
 
   clear(): void {
