@@ -22,6 +22,7 @@ import { readTheme } from '#app/features/theme/theme.server.ts'
 import { resolveAuthSecret } from '#app/server/auth-secret.server.ts'
 import { lockDataDir, type DataDirLock } from '#app/server/data-dir-lock.server.ts'
 import { openConfiguredDatabase, type DatabaseHandle } from '#app/server/db/database.server.ts'
+import { startEmbeddedVacuum } from '#app/server/db/embedded-vacuum.server.ts'
 import { parseEnv, type Env } from '#app/server/env.server.ts'
 import { deleteExpiredRateLimits } from '#app/server/rate-limit.server.ts'
 import { createLogger, type Logger } from '#app/server/logger.server.ts'
@@ -160,6 +161,8 @@ export async function start(options: { vite?: ViteDevServer } = {}): Promise<Run
   }
   void sweep()
   const sweeper = setInterval(sweep, 60 * 60 * 1000).unref()
+  // The embedded database has no autovacuum of its own; PostgreSQL's server runs it.
+  const vacuum = database.kind === 'pglite' ? startEmbeddedVacuum({ db: database.db, logger }) : undefined
 
   const stop = async (reason: string) => {
     if (stopping) return
@@ -173,6 +176,7 @@ export async function start(options: { vite?: ViteDevServer } = {}): Promise<Run
     await drain(server, logger)
     await analytics.stop()
     await outbox.stop()
+    await vacuum?.stop()
     await options.vite?.close()
     await database.close()
     lock?.release()
