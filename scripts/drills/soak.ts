@@ -14,6 +14,7 @@ import {
   ensureBuild,
   freePort,
   mergeCookies,
+  METRICS_TOKEN,
   prepareStoreData,
   cpuMs,
   rssKb,
@@ -41,11 +42,21 @@ const failures: string[] = []
 let errors = 0
 let serverErrors = 0
 /** Per request: when it started (ms since the run began, or -1 outside the measured run) and how long it took. */
-let samples: { at: number; ms: number }[] = []
+let samples: { at: number; ms: number; kind: string }[] = []
 let measuring = false
 let runStart = 0
 
 type Answer = { status: number; body: string; headers: Headers }
+
+/** A request's kind for the per-kind latencies: method and route, and whether the customer sent it. */
+function kindOf(path: string, init: RequestInit): string {
+  const route = path
+    .replace(/\?.*$/, '')
+    .replace(/^\/books\/[^/]+$/, '/books/:slug')
+    .replace(/^\/orders\/[^/]+$/, '/orders/:id')
+  const signedIn = new Headers(init.headers).get('Cookie') === personas.customer.cookie
+  return `${init.method ?? 'GET'} ${route}${signedIn ? ' (customer)' : ''}`
+}
 
 async function request(path: string, init: RequestInit = {}, expect = 399): Promise<Answer | undefined> {
   const started = performance.now()
@@ -53,7 +64,7 @@ async function request(path: string, init: RequestInit = {}, expect = 399): Prom
     const response = await fetch(`${base}${path}`, { redirect: 'manual', ...init })
     const body = await response.text()
     const ms = performance.now() - started
-    if (measuring) samples.push({ at: started - runStart, ms })
+    if (measuring) samples.push({ at: started - runStart, ms, kind: kindOf(path, init) })
     if (response.status >= 500) {
       serverErrors++
       if (failures.length < 20) failures.push(`${init.method ?? 'GET'} ${path} → ${response.status}`)
@@ -131,6 +142,25 @@ async function checkout() {
   else {
     errors++
     if (failures.length < 20) failures.push(`checkout answered ${paid?.status}`)
+  }
+}
+
+/**
+ * The store's JavaScript heap in use and its memory outside the heap (buffers, WebAssembly: PGlite's whole
+ * database server), from its own /metrics: what RSS is made of, to tell a growing cache from a growing database.
+ */
+async function heapMb(): Promise<{ heap: string; external: string }> {
+  try {
+    const text = await (
+      await fetch(`${base}/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } })
+    ).text()
+    const read = (name: string) => {
+      const value = Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1])
+      return Number.isFinite(value) ? (value / 1024 / 1024).toFixed(1) : '–'
+    }
+    return { heap: read('nodejs_heap_size_used_bytes'), external: read('nodejs_external_memory_bytes') }
+  } catch {
+    return { heap: '–', external: '–' }
   }
 }
 
@@ -235,6 +265,7 @@ try {
       await new Promise((resolve) => setTimeout(resolve, 5))
     }
     rss.push(percentile(rssSamples, 50))
+    const memory = await heapMb()
     const cpuNow = cpuMs(store.child.pid)
     const inPeriod = samples
       .filter((sample) => sample.at >= period * periodMs && sample.at < (period + 1) * periodMs)
@@ -247,6 +278,8 @@ try {
       'p50 ms': percentile(inPeriod, 50).toFixed(1),
       'p99 ms': percentile(inPeriod, 99).toFixed(1),
       'RSS MB (median)': (rss[period]! / 1024).toFixed(1),
+      'heap MB': memory.heap,
+      'external MB': memory.external,
       // The store's own CPU time per request: what other work on a shared machine skews far less than latency.
       'CPU ms/req': ((cpuNow - cpuBefore) / Math.max(1, inPeriod.length)).toFixed(2),
       // Visits started and not yet answered: grows when the store falls behind the clock.
@@ -261,6 +294,26 @@ try {
   await Promise.all(inFlight)
   measuring = false
   console.table(rows)
+  // Which kinds of request slowed down, if any: the first period after the warm-up against the last.
+  const inPeriodOf = (period: number, kind: string) =>
+    samples
+      .filter((sample) => sample.kind === kind && Math.floor(sample.at / periodMs) === period)
+      .map((sample) => sample.ms)
+      .sort((a, b) => a - b)
+  const kinds = [...new Set(samples.map((sample) => sample.kind))].sort()
+  console.table(
+    kinds.map((kind) => {
+      const [first, last] = [inPeriodOf(1, kind), inPeriodOf(periods - 1, kind)]
+      return {
+        kind,
+        requests: samples.filter((sample) => sample.kind === kind).length,
+        'p50 ms, period 2': percentile(first, 50).toFixed(1),
+        'p50 ms, last': percentile(last, 50).toFixed(1),
+        'p99 ms, period 2': percentile(first, 99).toFixed(1),
+        'p99 ms, last': percentile(last, 99).toFixed(1),
+      }
+    }),
+  )
 
   const rssGrowth = rss.at(-1)! / rss[0]! - 1
   const firstP99 = Number(rows[1]?.['p99 ms'])
