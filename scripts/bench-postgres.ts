@@ -5,7 +5,9 @@
  * - `-- --instances 1,2`: the same cases through nginx (tests/cluster-process.ts) for 1 instance, then 2, in
  *   one run, with the ratio of each case's req/s. Beside req/s and p99 it prints each process's CPU time per
  *   request (Linux /proc): the store instances, nginx, PostgreSQL, and this process (autocannon, the load
- *   generator), which all share the machine's cores; and the throughput those costs allow on them.
+ *   generator), which all share the machine's cores; and the throughput those costs allow on them. With
+ *   `--cpu-share S`, each instance is held to S of a core (a cgroup quota, tests/cpu-limit.ts) in both runs:
+ *   one instance's fair share of the machine, the same whether it runs alone or beside another.
  * Prints numbers; asserts nothing. Design and figures: docs/decisions/022-scale-out.md.
  */
 import os from 'node:os'
@@ -13,6 +15,7 @@ import autocannon from 'autocannon'
 import { listBooks, seedCatalog } from '#app/features/catalog/catalog.server.ts'
 import { openDatabase } from '#app/server/db/database.server.ts'
 import { postmasterPid, processCpuMs, startCluster, type Cluster } from '#tests/cluster-process.ts'
+import { cpuQuotaHierarchy, limitCpu, pinProcess, type CpuLimit } from '#tests/cpu-limit.ts'
 import { createBuyer } from '#tests/factories/buyers.ts'
 import { startPostgres, type PostgresServer } from '#tests/postgres-server.ts'
 import { spawnStore, waitUntilReady, type StoreProcess } from '#tests/store-process.ts'
@@ -20,6 +23,13 @@ import { spawnStore, waitUntilReady, type StoreProcess } from '#tests/store-proc
 /** The secret the test factories sign sessions with (as in bench.ts): the stores must share it. */
 const FACTORY_AUTH_SECRET = 'test-secret-that-is-long-enough-0123456789'
 const CONNECTIONS = 20
+/**
+ * With `--cpu-share`, the visitors grow with the instances (10 connections each), so that every instance has
+ * the same requests in flight whether it runs alone or beside others: 20 in flight on one throttled instance is
+ * not the load 10 on each of two is (one instance's CPU per request measured up to 1.6 × that with 10, on the
+ * signed-in pages).
+ */
+const CONNECTIONS_PER_INSTANCE = 10
 const browserHeaders = { 'Accept-Encoding': 'gzip, deflate, br', Accept: 'text/html' }
 
 type Scenario = { name: string; path: string; headers: Record<string, string> }
@@ -90,17 +100,27 @@ function sample(meters: Meters): Record<string, number | undefined> {
   return Object.fromEntries(Object.entries(meters).map(([name, read]) => [name, read()]))
 }
 
-async function measure(baseUrl: string, scenario: Scenario, seconds: number, meters: Meters): Promise<Row> {
-  const run = (duration: number) =>
-    autocannon({
-      url: `${baseUrl}${scenario.path}`,
-      connections: CONNECTIONS,
-      duration,
-      headers: scenario.headers,
-    })
-  await run(2)
+function load(baseUrl: string, scenario: Scenario, seconds: number, connections = CONNECTIONS) {
+  return autocannon({
+    url: `${baseUrl}${scenario.path}`,
+    connections,
+    duration: seconds,
+    headers: scenario.headers,
+  })
+}
+
+async function measure(
+  baseUrl: string,
+  scenario: Scenario,
+  seconds: number,
+  meters: Meters,
+  connections = CONNECTIONS,
+): Promise<Row> {
+  await load(baseUrl, scenario, 2, connections)
   const before = sample(meters)
-  const result = await run(seconds)
+  const started = performance.now()
+  const result = await load(baseUrl, scenario, seconds, connections)
+  const elapsedMs = performance.now() - started
   const after = sample(meters)
   const row: Row = {
     scenario: scenario.name,
@@ -117,6 +137,9 @@ async function measure(baseUrl: string, scenario: Scenario, seconds: number, met
     total += perRequest ?? 0
   }
   row['all CPU ms/req'] = total.toFixed(2)
+  // How many cores the instances kept busy: at their quota (or at 1 each) when they are the bottleneck.
+  const storeMs = Number(after.store) - Number(before.store)
+  row['store cores'] = Number.isFinite(storeMs) ? (storeMs / elapsedMs).toFixed(2) : '–'
   row['non-2xx'] = result.non2xx
   row.errors = result.errors + result.timeouts
   return row
@@ -173,10 +196,32 @@ async function benchSingleOnPostgres(seconds: number) {
 }
 
 /** `--instances 1,2`: the cases through nginx for each count of instances, one after the other. */
-async function benchInstances(counts: number[], seconds: number) {
+async function benchInstances(counts: number[], seconds: number, cpuShare?: number) {
+  const cores = os.cpus().length
+  // With --cpu-share, the last core is kept for nginx, PostgreSQL and the load generator (autocannon runs in
+  // this process; nginx, started by it, inherits its core), and the instances share the others, each held to
+  // its share: as in production, where the balancer and the database have machines of their own, so that
+  // neither run lends the instances the helpers' CPU nor the helpers the instances'.
+  const instanceCores = Math.max(1, cores - 1)
+  if (cpuShare !== undefined) {
+    const hierarchy = cpuQuotaHierarchy()
+    if (typeof hierarchy === 'string') throw new Error(`--cpu-share: ${hierarchy}`)
+    if (Math.max(...counts) * cpuShare > instanceCores)
+      console.warn(`--cpu-share ${cpuShare}: more than the ${instanceCores} core(s) left for the instances`)
+  }
   const postgres = await startPostgres()
+  if (cpuShare !== undefined && cores > 1) {
+    const helperCore = String(cores - 1)
+    pinProcess(process.pid, helperCore)
+    pinProcess(postmasterPid(postgres.port)!, helperCore, { withChildren: true })
+  }
   const results = new Map<number, Row[]>()
   let cluster: Cluster | undefined
+  let limits: CpuLimit[] = []
+  const share =
+    cpuShare === undefined
+      ? ''
+      : `, each held to ${cpuShare} of a core on ${cores > 1 ? `CPU 0${instanceCores > 1 ? `-${instanceCores - 1}` : ''} (nginx, PostgreSQL and the load generator on CPU ${cores - 1})` : 'the one CPU'}`
   try {
     const { url, buyer } = await prepareDatabase(postgres, 'bench')
     for (const instances of counts) {
@@ -186,19 +231,31 @@ async function benchInstances(counts: number[], seconds: number) {
         env: { LOG_LEVEL: 'info', BETTER_AUTH_SECRET: FACTORY_AUTH_SECRET },
         discardOutput: true,
       })
+      if (cpuShare !== undefined)
+        limits = cluster.instances.map((store, index) =>
+          limitCpu(store.child.pid!, cpuShare, { cpu: index % instanceCores }),
+        )
       const meters = storeMeters(cluster.instances, postgres.port, cluster.nginx.pid)
+      const scenarios = scenariosFor(buyer, await cartCookie(cluster.url))
+      // Every case once before any is measured: new instances compile each page's code as it first runs, and
+      // under a quota that compiling takes the instance's own share (the first cases measured 30-80 % more
+      // CPU per request than later runs of the same case).
+      const connections = cpuShare === undefined ? CONNECTIONS : CONNECTIONS_PER_INSTANCE * instances
+      for (const scenario of scenarios) await load(cluster.url, scenario, 2, connections)
       const rows: Row[] = []
-      for (const scenario of scenariosFor(buyer, await cartCookie(cluster.url)))
-        rows.push(await measure(cluster.url, scenario, seconds, meters))
+      for (const scenario of scenarios)
+        rows.push(await measure(cluster.url, scenario, seconds, meters, connections))
       results.set(instances, rows)
       console.log(
-        `\n${instances} instance${instances === 1 ? '' : 's'} behind nginx on PostgreSQL 15, ${CONNECTIONS} connections, ${seconds} s a case; ${loadLine()}`,
+        `\n${instances} instance${instances === 1 ? '' : 's'}${share} behind nginx on PostgreSQL 15, ${connections} connections, ${seconds} s a case; ${loadLine()}`,
       )
       console.table(rows)
+      for (const limit of limits.splice(0)) limit.release()
       await cluster.stop()
       cluster = undefined
     }
   } finally {
+    for (const limit of limits) limit.release()
     await cluster?.stop()
     postgres.destroy()
   }
@@ -207,17 +264,17 @@ async function benchInstances(counts: number[], seconds: number) {
   for (const other of others) {
     const rows = results.get(other)!
     console.log(
-      `\n${other} instances ÷ ${base}: req/s and p99 per case (${os.cpus().length} cores, ${loadLine()})`,
+      `\n${other} instances ÷ ${base}${share}: req/s and p99 per case (${os.cpus().length} cores, ${loadLine()})`,
     )
     console.table(
       baseRows.map((row, index) => {
         const next = rows[index]!
         const ceilingOf = (instances: number, costs: Row) => {
-          // One instance is one busy thread: at most 1 s of CPU a second; and every process of the run (the
-          // instances, nginx, PostgreSQL, the load generator) shares the cores.
+          // One instance is one busy thread: at most 1 s of CPU a second (its share of that under a quota);
+          // and every process of the run (the instances, nginx, PostgreSQL, the load generator) shares the cores.
           const storeMs = Number(costs['store CPU ms/req'])
           const allMs = Number(costs['all CPU ms/req'])
-          return Math.min((1000 * instances) / storeMs, (os.cpus().length * 1000) / allMs)
+          return Math.min((1000 * instances * (cpuShare ?? 1)) / storeMs, (os.cpus().length * 1000) / allMs)
         }
         const ceilingRatio = ceilingOf(other, next) / ceilingOf(base!, row)
         const ratio = Number(next['req/s']) / Number(row['req/s'])
@@ -242,7 +299,7 @@ async function benchInstances(counts: number[], seconds: number) {
   }
 }
 
-export async function benchOnPostgres(options: { instances?: number[]; seconds: number }) {
-  if (options.instances) await benchInstances(options.instances, options.seconds)
+export async function benchOnPostgres(options: { instances?: number[]; seconds: number; cpuShare?: number }) {
+  if (options.instances) await benchInstances(options.instances, options.seconds, options.cpuShare)
   else await benchSingleOnPostgres(options.seconds)
 }

@@ -4,7 +4,9 @@
  * Targets (issue 3, this 2-core machine): first-time `/` ≥ 1,000 req/s, `/` with a cart ≥ 400 req/s, p99 ≤ 100 ms.
  * Issue 14: a book page with 10,000 reviews renders as fast as with none (± 10 %): the same book's page on a
  * store with no reviews, then at once on a second store whose data folder was given 10,000 reviews of it.
- * Issue 16: `-- --db postgres` runs the standard cases on PostgreSQL; `-- --instances 1,2` behind nginx.
+ * Issue 16: `-- --db postgres` runs the standard cases on PostgreSQL; `-- --instances 1,2` behind nginx, with
+ * `--cpu-share 0.5` each instance held to half a core (its fair share of two cores beside nginx, PostgreSQL and
+ * the load generator).
  */
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
@@ -34,6 +36,7 @@ const argument = (name: string) => {
 }
 const instancesArgument = argument('--instances')
 const dbArgument = argument('--db')
+const cpuShareArgument = argument('--cpu-share')
 if (instancesArgument !== undefined || dbArgument !== undefined) {
   const instances = instancesArgument?.split(',').map(Number)
   if (
@@ -47,9 +50,14 @@ if (instancesArgument !== undefined || dbArgument !== undefined) {
     console.error('--db: postgres (or pglite, the default)')
     process.exit(2)
   }
+  const cpuShare = cpuShareArgument === undefined ? undefined : Number(cpuShareArgument)
+  if (cpuShare !== undefined && (!instances || !(cpuShare > 0 && cpuShare <= 1))) {
+    console.error('--cpu-share: with --instances, the share of one core each instance gets, e.g. 0.5')
+    process.exit(2)
+  }
   if (instances || dbArgument === 'postgres') {
     const { benchOnPostgres } = await import('./bench-postgres.ts')
-    await benchOnPostgres({ instances, seconds })
+    await benchOnPostgres({ instances, seconds, cpuShare })
     process.exit(0)
   }
 }
