@@ -3,10 +3,10 @@
  * mix (anonymous pages, a signed-in customer's pages, cart add and remove, search, now and then a guest's
  * checkout) is first run flat out for a short while to find the peak throughput, then at half of that rate
  * (requests started on a clock, whatever the answers' speed) for 10 minutes (`--quick`: 60 s), while the store
- * process's RSS is sampled from /proc every second. Passes when the RSS the store comes back to (the lowest
- * reading) grows by at most 10 % from the first third of the periods after the warm-up to the last, the p99 latency of the last third of the periods after the warm-up is at most 20 % above
- * that of the first third (each third's requests pooled), and no request failed or answered 5xx. Periods are
- * minutes (`--quick`: tenths of the run).
+ * process's RSS is sampled from /proc every second. The first third of the periods after the warm-up is compared
+ * with the last third; passes when the RSS the store comes back to (each third's lowest reading) grows by at most
+ * 10 %, the p99 latency (each third's requests pooled) by at most 20 %, and no request failed or answered 5xx.
+ * Periods are minutes (`--quick`: tenths of the run).
  */
 import os from 'node:os'
 import {
