@@ -104,10 +104,10 @@ export const handleError: HandleErrorFunction = (error, { request, context }) =>
   if (request.signal.aborted) return
   if (isRouteErrorResponse(error) && error.status < 500) return
   const cause = isRouteErrorResponse(error) && 'error' in error && error.error ? error.error : error
-  logRequestError(context as RouterContextProvider, request, cause)
+  logRequestError(context, request, cause)
 }
 
-function logRequestError(context: RouterContextProvider, request: Request, error: unknown) {
+function logRequestError(context: Readonly<RouterContextProvider>, request: Request, error: unknown) {
   const { pathname } = new URL(request.url)
   try {
     context

@@ -42,7 +42,9 @@ export class PageCache {
     },
   ) {
     this.#pages = new ExpiringMap({
-      ...options,
+      ttlMs: options.ttlMs,
+      maxEntries: options.maxEntries,
+      maxBytes: options.maxBytes,
       sizeOf: (page) => page.body.byteLength + page.gzipped.byteLength,
     })
   }
