@@ -139,11 +139,12 @@ describe('the header menus', () => {
     await page.keyboard.press('Enter')
     const menu = page.getByRole('menu', { name: 'Account menu' })
     await menu.waitFor()
-    // The popover shows first; React marks the button expanded on its toggle event, a moment later under load.
-    await expect.poll(() => button.getAttribute('aria-expanded')).toBe('true')
+    // The browser shows the popover from the server HTML; React marks the button expanded and focuses the first
+    // item on its toggle event, or when the header's menus chunk arrives if the menu was opened before that.
+    await expect.poll(() => button.getAttribute('aria-expanded'), { timeout: 5_000 }).toBe('true')
     expect(await menu.getByRole('menuitem').allTextContents()).toEqual(['All eBooks', 'Login', 'Register'])
     const focused = () => page.evaluate(() => document.activeElement?.textContent)
-    expect(await focused()).toBe('All eBooks')
+    await expect.poll(focused).toBe('All eBooks')
     await page.keyboard.press('ArrowDown')
     expect(await focused()).toBe('Login')
     await page.keyboard.press('End')
@@ -168,6 +169,30 @@ describe('the header menus', () => {
     await menu.waitFor()
     await page.getByRole('heading', { level: 1 }).click()
     await menu.waitFor({ state: 'hidden' })
+    await page.context().close()
+  })
+
+  test('a menu opened before the header’s menus chunk arrives is marked open and focused when it does', async () => {
+    const page = await newPage(browser)
+    let release = () => {}
+    const held = new Promise<void>((resolve) => (release = resolve))
+    await page.route('**/assets/header-menus-*.js', async (route) => {
+      await held
+      await route.continue()
+    })
+    await visit(page, `${baseURL}/AllBooks`)
+    const button = page.getByRole('button', { name: 'Account menu' })
+    await button.focus()
+    await page.keyboard.press('Enter')
+    const menu = page.getByRole('menu', { name: 'Account menu' })
+    await menu.waitFor()
+    expect(await button.getAttribute('aria-expanded')).toBe('false')
+    release()
+    await expect.poll(() => button.getAttribute('aria-expanded'), { timeout: 5_000 }).toBe('true')
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('All eBooks')
+    await page.keyboard.press('Escape')
+    await menu.waitFor({ state: 'hidden' })
+    expect(await button.getAttribute('aria-expanded')).toBe('false')
     await page.context().close()
   })
 

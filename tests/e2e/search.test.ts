@@ -27,9 +27,10 @@ async function openHeaderSearch(page: Page) {
 }
 
 async function expectResultTitles(page: Page, titles: string[]) {
-  const cards = page.getByRole('main').getByRole('article')
-  await cards.first().waitFor({ timeout: 5_000 })
-  expect(await cards.getByRole('heading', { level: 2 }).allTextContents()).toEqual(titles)
+  // After a client-side navigation the URL changes before React renders the new page: the page being left may
+  // still show its own cards for a moment, so wait for these.
+  const headings = page.getByRole('main').getByRole('article').getByRole('heading', { level: 2 })
+  await expect.poll(() => headings.allTextContents(), { timeout: 5_000 }).toEqual(titles)
 }
 
 test('search from the header: a misspelt title finds the book, with a count', async () => {
