@@ -147,10 +147,10 @@ async function checkout() {
 }
 
 /**
- * The store's JavaScript heap in use and its memory outside the heap (buffers, WebAssembly: PGlite's whole
- * database server), from its own /metrics: what RSS is made of, to tell a growing cache from a growing database.
+ * The store's JavaScript heap in use, the heap V8 has reserved (what RSS holds of it) and its memory outside the
+ * heap (buffers, WebAssembly: PGlite's whole database server), from its own /metrics: what RSS is made of, to tell a growing cache from a growing database.
  */
-async function heapMb(): Promise<{ heap: string; external: string }> {
+async function heapMb(): Promise<{ heap: string; committed: string; external: string }> {
   try {
     const text = await (
       await fetch(`${base}/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } })
@@ -159,9 +159,13 @@ async function heapMb(): Promise<{ heap: string; external: string }> {
       const value = Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1])
       return Number.isFinite(value) ? (value / 1024 / 1024).toFixed(1) : '–'
     }
-    return { heap: read('nodejs_heap_size_used_bytes'), external: read('nodejs_external_memory_bytes') }
+    return {
+      heap: read('nodejs_heap_size_used_bytes'),
+      committed: read('nodejs_heap_size_total_bytes'),
+      external: read('nodejs_external_memory_bytes'),
+    }
   } catch {
-    return { heap: '–', external: '–' }
+    return { heap: '–', committed: '–', external: '–' }
   }
 }
 
@@ -282,6 +286,7 @@ try {
       'RSS MB (median)': (percentile(rss[period]!, 50) / 1024).toFixed(1),
       'RSS MB (lowest)': (rss[period]![0]! / 1024).toFixed(1),
       'heap MB': memory.heap,
+      'heap committed MB': memory.committed,
       'external MB': memory.external,
       // The store's own CPU time per request: what other work on a shared machine skews far less than latency.
       'CPU ms/req': ((cpuNow - cpuBefore) / Math.max(1, inPeriod.length)).toFixed(2),
