@@ -100,6 +100,32 @@ function sample(meters: Meters): Record<string, number | undefined> {
   return Object.fromEntries(Object.entries(meters).map(([name, read]) => [name, read()]))
 }
 
+/** The bench's own /metrics token for the instances (their garbage collection time is read from it). */
+const METRICS_TOKEN = 'bench-metrics-token-0123456789abcdef01234'
+
+/**
+ * The instances' garbage collection time so far (ms, all kinds), from their own /metrics (prom-client's
+ * nodejs_gc_duration_seconds): part of the store's CPU that grows with how much each request keeps alive.
+ */
+async function gcMs(stores: StoreProcess[]): Promise<number | undefined> {
+  try {
+    const each = await Promise.all(
+      stores.map(async (store) => {
+        const text = await (
+          await fetch(`${store.url}/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } })
+        ).text()
+        return [...text.matchAll(/^nodejs_gc_duration_seconds_sum\{[^}]*\} (\S+)$/gm)].reduce(
+          (sum, match) => sum + Number(match[1]) * 1000,
+          0,
+        )
+      }),
+    )
+    return each.reduce((a, b) => a + b, 0)
+  } catch {
+    return undefined
+  }
+}
+
 function load(baseUrl: string, scenario: Scenario, seconds: number, connections = CONNECTIONS) {
   return autocannon({
     url: `${baseUrl}${scenario.path}`,
@@ -115,13 +141,16 @@ async function measure(
   seconds: number,
   meters: Meters,
   connections = CONNECTIONS,
+  stores?: StoreProcess[],
 ): Promise<Row> {
   await load(baseUrl, scenario, 2, connections)
+  const gcBefore = stores && (await gcMs(stores))
   const before = sample(meters)
   const started = performance.now()
   const result = await load(baseUrl, scenario, seconds, connections)
   const elapsedMs = performance.now() - started
   const after = sample(meters)
+  const gcAfter = stores && (await gcMs(stores))
   const row: Row = {
     scenario: scenario.name,
     'req/s': Math.round(result.requests.average),
@@ -137,6 +166,11 @@ async function measure(
     total += perRequest ?? 0
   }
   row['all CPU ms/req'] = total.toFixed(2)
+  if (stores)
+    row['store GC ms/req'] =
+      gcBefore === undefined || gcAfter === undefined
+        ? '–'
+        : ((gcAfter - gcBefore) / result.requests.total).toFixed(2)
   // How many cores the instances kept busy: at their quota (or at 1 each) when they are the bottleneck.
   const storeMs = Number(after.store) - Number(before.store)
   row['store cores'] = Number.isFinite(storeMs) ? (storeMs / elapsedMs).toFixed(2) : '–'
@@ -228,7 +262,7 @@ async function benchInstances(counts: number[], seconds: number, cpuShare?: numb
       cluster = await startCluster({
         instances,
         databaseUrl: url,
-        env: { LOG_LEVEL: 'info', BETTER_AUTH_SECRET: FACTORY_AUTH_SECRET },
+        env: { LOG_LEVEL: 'info', BETTER_AUTH_SECRET: FACTORY_AUTH_SECRET, METRICS_TOKEN },
         discardOutput: true,
       })
       if (cpuShare !== undefined)
@@ -244,7 +278,7 @@ async function benchInstances(counts: number[], seconds: number, cpuShare?: numb
       for (const scenario of scenarios) await load(cluster.url, scenario, 2, connections)
       const rows: Row[] = []
       for (const scenario of scenarios)
-        rows.push(await measure(cluster.url, scenario, seconds, meters, connections))
+        rows.push(await measure(cluster.url, scenario, seconds, meters, connections, cluster.instances))
       results.set(instances, rows)
       console.log(
         `\n${instances} instance${instances === 1 ? '' : 's'}${share} behind nginx on PostgreSQL 15, ${connections} connections, ${seconds} s a case; ${loadLine()}`,

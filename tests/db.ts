@@ -1,26 +1,37 @@
 import crypto from 'node:crypto'
+import fs from 'node:fs'
 import pg from 'pg'
+import { inject } from 'vitest'
 import { seedCatalog } from '#app/features/catalog/catalog.server.ts'
 import { openDatabase, type DatabaseHandle } from '#app/server/db/database.server.ts'
 
 /**
  * A fresh, migrated and seeded database for one test file: in-memory PGlite by default; a new database on
  * the PostgreSQL server at TEST_DATABASE_URL when TEST_DB=postgres (npm run test:postgres), dropped after.
+ * Both are copies of the run's template (tests/template-database.ts) when the unit project's global setup made
+ * one, else migrated and seeded here.
  */
 export async function createTestDatabase(): Promise<DatabaseHandle & { dispose(): Promise<void> }> {
   const serverUrl = process.env.TEST_DATABASE_URL
+  const template = inject('templateDatabase')
   if (process.env.TEST_DB !== 'postgres') {
+    if (template?.kind === 'pglite') {
+      const from = new Blob([fs.readFileSync(template.dumpFile)])
+      const handle = await openDatabase({ kind: 'pglite', from })
+      return { ...handle, dispose: () => handle.close() }
+    }
     const handle = await openDatabase({ kind: 'pglite' })
     await prepare(handle)
     return { ...handle, dispose: () => handle.close() }
   }
   if (!serverUrl) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL')
   const name = `codebook_test_${crypto.randomBytes(6).toString('hex')}`
-  await adminQuery(serverUrl, `create database ${name}`)
+  const fromTemplate = template?.kind === 'postgres'
+  await adminQuery(serverUrl, `create database ${name}${fromTemplate ? ` template ${template.name}` : ''}`)
   const url = new URL(serverUrl)
   url.pathname = `/${name}`
   const handle = await openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 4 })
-  await prepare(handle)
+  if (!fromTemplate) await prepare(handle)
   return {
     ...handle,
     dispose: async () => {
@@ -30,7 +41,8 @@ export async function createTestDatabase(): Promise<DatabaseHandle & { dispose()
   }
 }
 
-async function prepare(handle: DatabaseHandle) {
+/** Migrates and seeds a new database. */
+export async function prepare(handle: DatabaseHandle) {
   await handle.migrate()
   await seedCatalog(handle.db)
 }

@@ -27,8 +27,11 @@ export type DatabaseHandle = {
 
 export type DatabaseOptions =
   | { kind: 'postgres'; url: string; poolSize?: number }
-  /** `dataDir` undefined: an in-memory database (tests). */
-  | { kind: 'pglite'; dataDir?: string }
+  /**
+   * `dataDir` undefined: an in-memory database (tests). `from`: start from a copy of another database's data
+   * folder (PGlite's `dumpDataDir()`), e.g. one migrated and seeded once for a whole test run.
+   */
+  | { kind: 'pglite'; dataDir?: string; from?: Blob }
 
 const migrationsFolder = path.join(findProjectRoot(), 'drizzle')
 /** pg_advisory_lock's key for migrations: a constant no other lock of ours uses ('Code' in ASCII). */
@@ -102,7 +105,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
 
   // PGlite cannot create nested parent folders itself.
   if (options.dataDir) fs.mkdirSync(options.dataDir, { recursive: true })
-  const client = await PGlite.create(options.dataDir, { extensions: { pg_trgm } })
+  const client = await PGlite.create(options.dataDir, { extensions: { pg_trgm }, loadDataDir: options.from })
   const db = drizzlePglite({ client, schema })
   exclusiveDatabases.add(db)
   return {
