@@ -5,7 +5,8 @@
  * (requests started on a clock, whatever the answers' speed) for 10 minutes (`--quick`: 60 s), while the store
  * process's RSS is sampled from /proc every second. The first third of the periods after the warm-up is compared
  * with the last third; passes when the RSS the store comes back to (each third's lowest reading) grows by at most
- * 10 %, the p99 latency (each third's requests pooled) by at most 20 %, and no request failed or answered 5xx.
+ * 10 %, the p99 latency by at most 20 % (each kind of request's p99, the changes weighted by the kinds'
+ * requests), and no request failed or answered 5xx.
  * Periods are minutes (`--quick`: tenths of the run).
  */
 import os from 'node:os'
@@ -302,35 +303,52 @@ try {
   await Promise.all(inFlight)
   measuring = false
   console.table(rows)
-  // Which kinds of request slowed down, if any: the first period after the warm-up against the last.
-  const inPeriodOf = (period: number, kind: string) =>
-    samples
-      .filter((sample) => sample.kind === kind && Math.floor(sample.at / periodMs) === period)
-      .map((sample) => sample.ms)
-      .sort((a, b) => a - b)
+  // The first third of the periods after the warm-up against the last third (why thirds: below).
+  const third = Math.max(1, Math.floor((periods - 1) / 3))
+  const inThird = (which: 'first' | 'last') => {
+    const [from, to] = which === 'first' ? [1, 1 + third] : [periods - third, periods]
+    return samples.filter((sample) => sample.at >= from * periodMs && sample.at < to * periodMs)
+  }
+  const [firstSamples, lastSamples] = [inThird('first'), inThird('last')]
+  const sortedMs = (list: typeof samples) => list.map((sample) => sample.ms).sort((a, b) => a - b)
+  const ofKind = (list: typeof samples, kind: string) => list.filter((sample) => sample.kind === kind)
+  /** Which kinds make up a third's slowest 1 %: registrations and checkouts are slow by design (Argon2). */
+  const slowestShare = (list: typeof samples, kind: string) => {
+    const threshold = percentile(sortedMs(list), 99)
+    const slowest = list.filter((sample) => sample.ms >= threshold)
+    return `${Math.round((100 * ofKind(slowest, kind).length) / Math.max(1, slowest.length))} %`
+  }
   const kinds = [...new Set(samples.map((sample) => sample.kind))].sort()
+  const perKind = kinds.map((kind) => {
+    const [first, last] = [ofKind(firstSamples, kind), ofKind(lastSamples, kind)]
+    return {
+      kind,
+      first: sortedMs(first),
+      last: sortedMs(last),
+      slowestFirst: slowestShare(firstSamples, kind),
+      slowestLast: slowestShare(lastSamples, kind),
+    }
+  })
   console.table(
-    kinds.map((kind) => {
-      const [first, last] = [inPeriodOf(1, kind), inPeriodOf(periods - 1, kind)]
-      return {
-        kind,
-        requests: samples.filter((sample) => sample.kind === kind).length,
-        'p50 ms, period 2': percentile(first, 50).toFixed(1),
-        'p50 ms, last': percentile(last, 50).toFixed(1),
-        'p99 ms, period 2': percentile(first, 99).toFixed(1),
-        'p99 ms, last': percentile(last, 99).toFixed(1),
-      }
-    }),
+    perKind.map(({ kind, first, last, slowestFirst, slowestLast }) => ({
+      kind,
+      'requests, first → last third': `${first.length} → ${last.length}`,
+      'p50 ms': `${percentile(first, 50).toFixed(1)} → ${percentile(last, 50).toFixed(1)}`,
+      'p99 ms': `${percentile(first, 99).toFixed(1)} → ${percentile(last, 99).toFixed(1)}`,
+      'of the slowest 1 %': `${slowestFirst} → ${slowestLast}`,
+    })),
   )
 
-  // Growth and drift are trends, not one minute against another. The first third of the periods after the
-  // warm-up is compared with the last third:
-  // - p99 of each third's requests pooled: a minute's p99 (its ~130 slowest requests at 200 req/s) moved
-  //   between 31 and 57 ms from minute to minute with no trend in a ten-minute PGlite run;
+  // Growth and drift are trends, not one minute against another, hence thirds:
+  // - a minute's p99 (its ~130 slowest requests at 200 req/s) moved between 31 and 57 ms from minute to minute
+  //   with no trend in a ten-minute PGlite run;
   // - the lowest RSS of each third, what the store comes back to after its garbage collections: the heap in
   //   use swings between ~100 and ~290 MB between two major collections, and a minute's median RSS with it
   //   (507-679 MB in one PGlite run, heap in use 99-288 MB, no trend); retained memory raises the floor.
-  const third = Math.max(1, Math.floor((periods - 1) / 3))
+  // Drift is judged kind by kind: each kind's p99 in the last third against the first, their ratios averaged
+  // (geometric mean) weighted by the kind's requests. The pooled p99 of the whole mix is printed beside it, but
+  // its slowest 1 % is mostly registrations and checkouts (Argon2 by design, ~50-150 ms), whose number in a
+  // third varies with the random mix: it moved by up to +45 % between thirds while no kind's p50 moved.
   const lowestRss = (from: number, to: number) =>
     Math.min(...rss.slice(from, to).map((readings) => readings[0]!))
   const medianRss = (from: number, to: number) =>
@@ -345,17 +363,21 @@ try {
   const lastRss = lowestRss(periods - third, periods)
   const rssGrowth = lastRss / firstRss - 1
   const mb = (kb: number) => (kb / 1024).toFixed(1)
-  const pooledP99 = (from: number, to: number) =>
-    percentile(
-      samples
-        .filter((sample) => sample.at >= from * periodMs && sample.at < to * periodMs)
-        .map((sample) => sample.ms)
-        .sort((a, b) => a - b),
-      99,
-    )
-  const firstP99 = pooledP99(1, 1 + third)
-  const lastP99 = pooledP99(periods - third, periods)
-  const p99Drift = lastP99 / firstP99 - 1
+  const firstP99 = percentile(sortedMs(firstSamples), 99)
+  const lastP99 = percentile(sortedMs(lastSamples), 99)
+  const pooledDrift = lastP99 / firstP99 - 1
+  const weighed = perKind.filter(({ first, last }) => first.length > 0 && last.length > 0)
+  const weightOf = ({ first, last }: (typeof perKind)[number]) => first.length + last.length
+  const totalWeight = weighed.reduce((sum, kind) => sum + weightOf(kind), 0)
+  const p99Drift =
+    Math.exp(
+      weighed.reduce(
+        (sum, kind) =>
+          sum +
+          weightOf(kind) * Math.log(percentile(kind.last, 99) / Math.max(0.001, percentile(kind.first, 99))),
+        0,
+      ) / Math.max(1, totalWeight),
+    ) - 1
   const checks = [
     {
       check: `RSS growth ≤ ${RSS_LIMIT * 100} % (lowest, periods 2–${1 + third} against ${periods - third + 1}–${periods})`,
@@ -367,10 +389,12 @@ try {
       pass: quick || rssGrowth <= RSS_LIMIT,
     },
     {
-      check: `p99 drift ≤ ${P99_DRIFT_LIMIT * 100} % (periods 2–${1 + third} against ${periods - third + 1}–${periods})`,
+      check: `p99 drift ≤ ${P99_DRIFT_LIMIT * 100} % (each kind's, weighted; periods 2–${1 + third} against ${periods - third + 1}–${periods})`,
       // Six-second periods on a shared CI machine measure its neighbours more than the store: with --quick the
       // drift is printed, and only the full run (minute-long periods) is held to it.
-      value: `${firstP99.toFixed(1)} → ${lastP99.toFixed(1)} ms (${(p99Drift * 100).toFixed(1)} %)${quick ? ', not enforced with --quick' : ''}`,
+      value:
+        `${(p99Drift * 100).toFixed(1)} %; the whole mix pooled ${firstP99.toFixed(1)} → ${lastP99.toFixed(1)} ms ` +
+        `(${(pooledDrift * 100).toFixed(1)} %)${quick ? ', not enforced with --quick' : ''}`,
       pass: quick || p99Drift <= P99_DRIFT_LIMIT,
     },
     {
