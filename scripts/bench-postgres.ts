@@ -2,8 +2,9 @@
  * The PostgreSQL half of `npm run bench` (scripts/bench.ts hands over to it):
  * - `-- --db postgres`: the standard single-instance cases against a throwaway PostgreSQL 15 server instead of
  *   PGlite, the store called directly as bench.ts calls it (same-machine figures beside the PGlite ones);
- * - `-- --instances 1,2`: the same cases through nginx (tests/cluster-process.ts) for 1 instance, then 2, in
- *   one run, with the ratio of each case's req/s. Beside req/s and p99 it prints each process's CPU time per
+ * - `-- --instances 1,2`: the same cases through nginx (tests/cluster-process.ts) for 1 instance and for 2, in
+ *   one run (both clusters side by side, each case measured on one then the other, twice), with the ratio of
+ *   each case's req/s. Beside req/s and p99 it prints each process's CPU time per
  *   request (Linux /proc): the store instances, nginx, PostgreSQL, and this process (autocannon, the load
  *   generator), which all share the machine's cores; and the throughput those costs allow on them. With
  *   `--cpu-share S`, each instance is held to S of a core (a cgroup quota, tests/cpu-limit.ts) in both runs:
@@ -91,6 +92,23 @@ async function prepareDatabase(postgres: PostgresServer, name: string) {
   } finally {
     await database.close()
   }
+}
+
+/**
+ * One case's measurements in several rounds as one row: the mean of each figure (req/s, latencies, CPU per
+ * request, cores), the sum of failures.
+ */
+function averageRows(rounds: Row[]): Row {
+  const row: Row = {}
+  for (const key of Object.keys(rounds[0]!)) {
+    const values = rounds.map((round) => round[key])
+    if (key === 'non-2xx' || key === 'errors') row[key] = values.reduce<number>((a, b) => a + Number(b), 0)
+    else if (values.every((value) => value !== '–' && Number.isFinite(Number(value)))) {
+      const mean = values.reduce<number>((a, b) => a + Number(b), 0) / values.length
+      row[key] = typeof values[0] === 'number' ? Math.round(mean) : mean.toFixed(2)
+    } else row[key] = values[0]!
+  }
+  return row
 }
 
 /** Who spends the CPU: each process group's CPU time so far (ms). */
@@ -229,7 +247,7 @@ async function benchSingleOnPostgres(seconds: number) {
   }
 }
 
-/** `--instances 1,2`: the cases through nginx for each count of instances, one after the other. */
+/** `--instances 1,2`: the cases through nginx for each count of instances, measured in turn. */
 async function benchInstances(counts: number[], seconds: number, cpuShare?: number) {
   const cores = os.cpus().length
   // With --cpu-share, the last core is kept for nginx, PostgreSQL and the load generator (autocannon runs in
@@ -250,47 +268,79 @@ async function benchInstances(counts: number[], seconds: number, cpuShare?: numb
     pinProcess(postmasterPid(postgres.port)!, helperCore, { withChildren: true })
   }
   const results = new Map<number, Row[]>()
-  let cluster: Cluster | undefined
-  let limits: CpuLimit[] = []
+  const runs: {
+    instances: number
+    cluster: Cluster
+    limits: CpuLimit[]
+    meters: Meters
+    scenarios: Scenario[]
+  }[] = []
+  const connectionsFor = (instances: number) =>
+    cpuShare === undefined ? CONNECTIONS : CONNECTIONS_PER_INSTANCE * instances
   const share =
     cpuShare === undefined
       ? ''
       : `, each held to ${cpuShare} of a core on ${cores > 1 ? `CPU 0${instanceCores > 1 ? `-${instanceCores - 1}` : ''} (nginx, PostgreSQL and the load generator on CPU ${cores - 1})` : 'the one CPU'}`
   try {
     const { url, buyer } = await prepareDatabase(postgres, 'bench')
+    // Every count's cluster runs side by side (the idle ones wait), so that each case is measured on them in
+    // turn, twice: the machine's speed drifts over minutes (one run measured the same single instance's CPU
+    // per request 20-35 % above another's), and counts measured one after the other took that drift into
+    // their ratio.
     for (const instances of counts) {
-      cluster = await startCluster({
+      const cluster = await startCluster({
         instances,
         databaseUrl: url,
         env: { LOG_LEVEL: 'info', BETTER_AUTH_SECRET: FACTORY_AUTH_SECRET, METRICS_TOKEN },
         discardOutput: true,
       })
+      const run = {
+        instances,
+        cluster,
+        limits: [] as CpuLimit[],
+        meters: storeMeters(cluster.instances, postgres.port, cluster.nginx.pid),
+        scenarios: scenariosFor(buyer, await cartCookie(cluster.url)),
+      }
+      runs.push(run)
       if (cpuShare !== undefined)
-        limits = cluster.instances.map((store, index) =>
+        run.limits = cluster.instances.map((store, index) =>
           limitCpu(store.child.pid!, cpuShare, { cpu: index % instanceCores }),
         )
-      const meters = storeMeters(cluster.instances, postgres.port, cluster.nginx.pid)
-      const scenarios = scenariosFor(buyer, await cartCookie(cluster.url))
       // Every case once before any is measured: new instances compile each page's code as it first runs, and
       // under a quota that compiling takes the instance's own share (the first cases measured 30-80 % more
       // CPU per request than later runs of the same case).
-      const connections = cpuShare === undefined ? CONNECTIONS : CONNECTIONS_PER_INSTANCE * instances
-      for (const scenario of scenarios) await load(cluster.url, scenario, 2, connections)
-      const rows: Row[] = []
-      for (const scenario of scenarios)
-        rows.push(await measure(cluster.url, scenario, seconds, meters, connections, cluster.instances))
-      results.set(instances, rows)
+      for (const scenario of run.scenarios) await load(cluster.url, scenario, 2, connectionsFor(instances))
+    }
+    const rounds = 2
+    const measured = new Map<number, Row[][]>(counts.map((instances) => [instances, []]))
+    for (let index = 0; index < runs[0]!.scenarios.length; index++)
+      for (let round = 0; round < rounds; round++)
+        for (const run of round % 2 === 0 ? runs : [...runs].reverse()) {
+          const rows = measured.get(run.instances)!
+          ;(rows[index] ??= []).push(
+            await measure(
+              run.cluster.url,
+              run.scenarios[index]!,
+              seconds,
+              run.meters,
+              connectionsFor(run.instances),
+              run.cluster.instances,
+            ),
+          )
+        }
+    for (const run of runs) {
+      const rows = measured.get(run.instances)!.map(averageRows)
+      results.set(run.instances, rows)
       console.log(
-        `\n${instances} instance${instances === 1 ? '' : 's'}${share} behind nginx on PostgreSQL 15, ${connections} connections, ${seconds} s a case; ${loadLine()}`,
+        `\n${run.instances} instance${run.instances === 1 ? '' : 's'}${share} behind nginx on PostgreSQL 15, ${connectionsFor(run.instances)} connections, ${rounds} × ${seconds} s a case (the counts in turn); ${loadLine()}`,
       )
       console.table(rows)
-      for (const limit of limits.splice(0)) limit.release()
-      await cluster.stop()
-      cluster = undefined
     }
   } finally {
-    for (const limit of limits) limit.release()
-    await cluster?.stop()
+    for (const run of runs) {
+      for (const limit of run.limits) limit.release()
+      await run.cluster.stop()
+    }
     postgres.destroy()
   }
   const [base, ...others] = counts

@@ -5,8 +5,8 @@
  * (requests started on a clock, whatever the answers' speed) for 10 minutes (`--quick`: 60 s), while the store
  * process's RSS is sampled from /proc every second. The first third of the periods after the warm-up is compared
  * with the last third; passes when the RSS the store comes back to (each third's lowest reading) grows by at most
- * 10 %, the p99 latency by at most 20 % (each kind of request's p99, the changes weighted by the kinds'
- * requests), and no request failed or answered 5xx.
+ * 10 %, the p99 latency (each third's requests pooled) by at most 20 %, and no request failed or answered 5xx.
+ * Per kind of request: the thirds' p50 and p99, and which kinds make up each third's slowest 1 %.
  * Periods are minutes (`--quick`: tenths of the run).
  */
 import os from 'node:os'
@@ -345,10 +345,10 @@ try {
   // - the lowest RSS of each third, what the store comes back to after its garbage collections: the heap in
   //   use swings between ~100 and ~290 MB between two major collections, and a minute's median RSS with it
   //   (507-679 MB in one PGlite run, heap in use 99-288 MB, no trend); retained memory raises the floor.
-  // Drift is judged kind by kind: each kind's p99 in the last third against the first, their ratios averaged
-  // (geometric mean) weighted by the kind's requests. The pooled p99 of the whole mix is printed beside it, but
-  // its slowest 1 % is mostly registrations and checkouts (Argon2 by design, ~50-150 ms), whose number in a
-  // third varies with the random mix: it moved by up to +45 % between thirds while no kind's p50 moved.
+  // p99 drift is judged on the whole mix pooled. Beside it, each kind's drift weighted by its requests: an
+  // earlier guess was that the pooled figure moved with how many registrations (Argon2, ~50-150 ms by design)
+  // fell in a third; the per-kind table showed they make up about half of the slowest 1 % in both thirds, and
+  // that the kinds' own p99s moved together, so the pooled figure stays the one judged.
   const lowestRss = (from: number, to: number) =>
     Math.min(...rss.slice(from, to).map((readings) => readings[0]!))
   const medianRss = (from: number, to: number) =>
@@ -389,13 +389,13 @@ try {
       pass: quick || rssGrowth <= RSS_LIMIT,
     },
     {
-      check: `p99 drift ≤ ${P99_DRIFT_LIMIT * 100} % (each kind's, weighted; periods 2–${1 + third} against ${periods - third + 1}–${periods})`,
+      check: `p99 drift ≤ ${P99_DRIFT_LIMIT * 100} % (periods 2–${1 + third} against ${periods - third + 1}–${periods})`,
       // Six-second periods on a shared CI machine measure its neighbours more than the store: with --quick the
       // drift is printed, and only the full run (minute-long periods) is held to it.
       value:
-        `${(p99Drift * 100).toFixed(1)} %; the whole mix pooled ${firstP99.toFixed(1)} → ${lastP99.toFixed(1)} ms ` +
-        `(${(pooledDrift * 100).toFixed(1)} %)${quick ? ', not enforced with --quick' : ''}`,
-      pass: quick || p99Drift <= P99_DRIFT_LIMIT,
+        `${firstP99.toFixed(1)} → ${lastP99.toFixed(1)} ms (${(pooledDrift * 100).toFixed(1)} %); ` +
+        `each kind's, weighted: ${(p99Drift * 100).toFixed(1)} %${quick ? ', not enforced with --quick' : ''}`,
+      pass: quick || pooledDrift <= P99_DRIFT_LIMIT,
     },
     {
       check: 'no error, no 5xx',
