@@ -274,6 +274,8 @@ async function benchInstances(counts: number[], seconds: number, cpuShare?: numb
     limits: CpuLimit[]
     meters: Meters
     scenarios: Scenario[]
+    /** Per case, each round's row. */
+    rounds: Row[][]
   }[] = []
   const connectionsFor = (instances: number) =>
     cpuShare === undefined ? CONNECTIONS : CONNECTIONS_PER_INSTANCE * instances
@@ -300,6 +302,7 @@ async function benchInstances(counts: number[], seconds: number, cpuShare?: numb
         limits: [] as CpuLimit[],
         meters: storeMeters(cluster.instances, postgres.port, cluster.nginx.pid),
         scenarios: scenariosFor(buyer, await cartCookie(cluster.url)),
+        rounds: [] as Row[][],
       }
       runs.push(run)
       if (cpuShare !== undefined)
@@ -312,12 +315,10 @@ async function benchInstances(counts: number[], seconds: number, cpuShare?: numb
       for (const scenario of run.scenarios) await load(cluster.url, scenario, 2, connectionsFor(instances))
     }
     const rounds = 2
-    const measured = new Map<number, Row[][]>(counts.map((instances) => [instances, []]))
     for (let index = 0; index < runs[0]!.scenarios.length; index++)
       for (let round = 0; round < rounds; round++)
         for (const run of round % 2 === 0 ? runs : [...runs].reverse()) {
-          const rows = measured.get(run.instances)!
-          ;(rows[index] ??= []).push(
+          ;(run.rounds[index] ??= []).push(
             await measure(
               run.cluster.url,
               run.scenarios[index]!,
@@ -329,7 +330,7 @@ async function benchInstances(counts: number[], seconds: number, cpuShare?: numb
           )
         }
     for (const run of runs) {
-      const rows = measured.get(run.instances)!.map(averageRows)
+      const rows = run.rounds.map(averageRows)
       results.set(run.instances, rows)
       console.log(
         `\n${run.instances} instance${run.instances === 1 ? '' : 's'}${share} behind nginx on PostgreSQL 15, ${connectionsFor(run.instances)} connections, ${rounds} × ${seconds} s a case (the counts in turn); ${loadLine()}`,

@@ -15,29 +15,35 @@ export async function createTestDatabase(): Promise<DatabaseHandle & { dispose()
   const serverUrl = process.env.TEST_DATABASE_URL
   const template = inject('templateDatabase')
   if (process.env.TEST_DB !== 'postgres') {
-    if (template?.kind === 'pglite') {
-      const from = new Blob([fs.readFileSync(template.dumpFile)])
-      const handle = await openDatabase({ kind: 'pglite', from })
-      return { ...handle, dispose: () => handle.close() }
-    }
-    const handle = await openDatabase({ kind: 'pglite' })
-    await prepare(handle)
+    const from = template?.kind === 'pglite' ? new Blob([fs.readFileSync(template.dumpFile)]) : undefined
+    const handle = await openDatabase({ kind: 'pglite', from })
+    if (!from) await prepare(handle)
     return { ...handle, dispose: () => handle.close() }
   }
   if (!serverUrl) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL')
-  const name = `codebook_test_${crypto.randomBytes(6).toString('hex')}`
-  const fromTemplate = template?.kind === 'postgres'
-  await adminQuery(serverUrl, `create database ${name}${fromTemplate ? ` template ${template.name}` : ''}`)
-  const url = new URL(serverUrl)
-  url.pathname = `/${name}`
-  const handle = await openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 4 })
+  const fromTemplate = template?.kind === 'postgres' ? template.name : undefined
+  const server = await createServerDatabase(serverUrl, 'codebook_test', fromTemplate)
+  const handle = await openDatabase({ kind: 'postgres', url: server.url, poolSize: 4 })
   if (!fromTemplate) await prepare(handle)
   return {
     ...handle,
     dispose: async () => {
       await handle.close()
-      await adminQuery(serverUrl, `drop database if exists ${name} with (force)`)
+      await server.drop()
     },
+  }
+}
+
+/** A new database on the PostgreSQL server at `serverUrl` (a copy of `template` when given): its URL, and drop. */
+export async function createServerDatabase(serverUrl: string, prefix: string, template?: string) {
+  const name = `${prefix}_${crypto.randomBytes(6).toString('hex')}`
+  await adminQuery(serverUrl, `create database ${name}${template ? ` template ${template}` : ''}`)
+  const url = new URL(serverUrl)
+  url.pathname = `/${name}`
+  return {
+    name,
+    url: url.toString(),
+    drop: () => adminQuery(serverUrl, `drop database if exists ${name} with (force)`),
   }
 }
 

@@ -1,11 +1,10 @@
-import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import type { TestProject } from 'vitest/node'
-import { adminQuery, prepare } from '#tests/db.ts'
+import { createServerDatabase, prepare } from '#tests/db.ts'
 import { openDatabase } from '#app/server/db/database.server.ts'
 
 declare module 'vitest' {
@@ -28,18 +27,15 @@ export async function setup(project: TestProject) {
   if (process.env.TEST_DB === 'postgres') {
     const serverUrl = process.env.TEST_DATABASE_URL
     if (!serverUrl) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL')
-    const name = `codebook_template_${crypto.randomBytes(6).toString('hex')}`
-    await adminQuery(serverUrl, `create database ${name}`)
-    dispose = () => adminQuery(serverUrl, `drop database if exists ${name} with (force)`)
-    const url = new URL(serverUrl)
-    url.pathname = `/${name}`
-    const handle = await openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 2 })
+    const server = await createServerDatabase(serverUrl, 'codebook_template')
+    dispose = server.drop
+    const handle = await openDatabase({ kind: 'postgres', url: server.url, poolSize: 2 })
     try {
       await prepare(handle)
     } finally {
       await handle.close()
     }
-    project.provide('templateDatabase', { kind: 'postgres', name })
+    project.provide('templateDatabase', { kind: 'postgres', name: server.name })
     return
   }
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'codebook-template-'))

@@ -149,7 +149,8 @@ async function checkout() {
 
 /**
  * The store's JavaScript heap in use, the heap V8 has reserved (what RSS holds of it) and its memory outside the
- * heap (buffers, WebAssembly: PGlite's whole database server), from its own /metrics: what RSS is made of, to tell a growing cache from a growing database.
+ * heap (buffers, WebAssembly: PGlite's whole database server), from its own /metrics: what RSS is made of, to
+ * tell a growing cache from a growing database.
  */
 async function heapMb(): Promise<{ heap: string; committed: string; external: string }> {
   try {
@@ -313,11 +314,13 @@ try {
   const sortedMs = (list: typeof samples) => list.map((sample) => sample.ms).sort((a, b) => a - b)
   const ofKind = (list: typeof samples, kind: string) => list.filter((sample) => sample.kind === kind)
   /** Which kinds make up a third's slowest 1 %: registrations and checkouts are slow by design (Argon2). */
-  const slowestShare = (list: typeof samples, kind: string) => {
+  const slowestOf = (list: typeof samples) => {
     const threshold = percentile(sortedMs(list), 99)
-    const slowest = list.filter((sample) => sample.ms >= threshold)
-    return `${Math.round((100 * ofKind(slowest, kind).length) / Math.max(1, slowest.length))} %`
+    return list.filter((sample) => sample.ms >= threshold)
   }
+  const [firstSlowest, lastSlowest] = [slowestOf(firstSamples), slowestOf(lastSamples)]
+  const shareOf = (slowest: typeof samples, kind: string) =>
+    `${Math.round((100 * ofKind(slowest, kind).length) / Math.max(1, slowest.length))} %`
   const kinds = [...new Set(samples.map((sample) => sample.kind))].sort()
   const perKind = kinds.map((kind) => {
     const [first, last] = [ofKind(firstSamples, kind), ofKind(lastSamples, kind)]
@@ -325,8 +328,8 @@ try {
       kind,
       first: sortedMs(first),
       last: sortedMs(last),
-      slowestFirst: slowestShare(firstSamples, kind),
-      slowestLast: slowestShare(lastSamples, kind),
+      slowestFirst: shareOf(firstSlowest, kind),
+      slowestLast: shareOf(lastSlowest, kind),
     }
   })
   console.table(
