@@ -14,7 +14,12 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['app/**/*.test.{ts,tsx}', 'server/**/*.test.ts', 'tests/integration/**/*.test.ts'],
+          include: [
+            'app/**/*.test.{ts,tsx}',
+            'server/**/*.test.ts',
+            'scripts/**/*.test.ts',
+            'tests/integration/**/*.test.ts',
+          ],
           environment: 'node',
           // One migrated, seeded database for the run, copied by each test file (tests/db.ts).
           globalSetup: ['tests/template-database.ts'],

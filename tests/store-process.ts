@@ -33,6 +33,22 @@ export async function freePort(): Promise<number> {
   })
 }
 
+/**
+ * The flags `npm start` gives Node (package.json's `start` script: the heap's bound, docs/decisions/022), so a
+ * store started here runs as one started by hand does.
+ */
+export function startNodeFlags(): string[] {
+  const packageJson = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+    scripts: { start: string }
+  }
+  const [node, ...args] = packageJson.scripts.start.split(/\s+/)
+  if (node !== 'node' || args.at(-1) !== 'scripts/start.mjs')
+    throw new Error(
+      `package.json's start script is not \`node [flags] scripts/start.mjs\`: ${packageJson.scripts.start}`,
+    )
+  return args.slice(0, -1)
+}
+
 /** Runs the production build as `npm start` would (without the build step), as a real process. */
 export async function spawnStore(
   env: Record<string, string> = {},
@@ -46,6 +62,7 @@ export async function spawnStore(
   const child = spawn(
     process.execPath,
     [
+      ...startNodeFlags(),
       ...(process.env.STORE_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
       path.join(root, 'scripts', 'start.mjs'),
       '--no-build',

@@ -1,15 +1,19 @@
 /**
- * `npm run drill:soak [-- --minutes 10 --quick --db postgres]`: does the store hold up over time? A realistic
- * mix (anonymous pages, a signed-in customer's pages, cart add and remove, search, now and then a guest's
+ * `npm run drill:soak [-- --minutes 10 --quick --db postgres --samples FILE]`: does the store hold up over
+ * time? A realistic mix (anonymous pages, a signed-in customer's pages, cart add and remove, search, now and then a guest's
  * checkout) is first run flat out for a short while to find the peak throughput, then at half of that rate
  * (requests started on a clock, whatever the answers' speed) for 10 minutes (`--quick`: 60 s), while the store
  * process's RSS is sampled from /proc every second. The first third of the periods after the warm-up is compared
  * with the last third; passes when the RSS the store comes back to (each third's lowest reading) grows by at most
- * 10 %, the p99 latency (each third's requests pooled) by at most 20 %, and no request failed or answered 5xx.
- * Per kind of request: the thirds' p50 and p99, and which kinds make up each third's slowest 1 %.
- * Periods are minutes (`--quick`: tenths of the run).
+ * 10 %, the p99 latency typical of a third (the median of its 10-second windows' p99s, latency.ts) by at most
+ * 20 %, and no request failed or answered 5xx. Per period: where the time went (the store's and this
+ * process's event-loop delays, the store's garbage collections, its CPU per request). Per kind of request:
+ * the thirds' p50 and p99, and which kinds make up each third's slowest 1 %. Periods are minutes (`--quick`:
+ * tenths of the run). `--samples FILE` writes every measured request (start, duration, kind) as JSON.
  */
+import fs from 'node:fs'
 import os from 'node:os'
+import { monitorEventLoopDelay } from 'node:perf_hooks'
 import {
   argValue,
   cleanUp,
@@ -23,6 +27,7 @@ import {
   startStore,
   type DbKind,
 } from './harness.ts'
+import { typicalP99 } from './latency.ts'
 import { percentile } from './lib.ts'
 
 const quick = process.argv.includes('--quick')
@@ -43,8 +48,52 @@ const { personas, bookIds, bookSlugs } = prepared
 const failures: string[] = []
 let errors = 0
 let serverErrors = 0
-/** Per request: when it started (ms since the run began, or -1 outside the measured run) and how long it took. */
-let samples: { at: number; ms: number; kind: string }[] = []
+type Sample = { at: number; ms: number; kind: string }
+
+/**
+ * The measured requests: when each started (ms since the run began), how long it took, its kind. Kept in typed
+ * arrays, off this process's JavaScript heap: as ~200,000 objects they made the heap this process collects
+ * grow through the run, and its collections' pauses, which lengthen the requests measured here, with it.
+ */
+class SampleLog {
+  at = new Float64Array(1 << 16)
+  ms = new Float64Array(1 << 16)
+  kind = new Uint8Array(1 << 16)
+  length = 0
+  readonly #kinds: string[] = []
+  readonly #kindIds = new Map<string, number>()
+
+  push(at: number, ms: number, kind: string) {
+    if (this.length === this.at.length) {
+      const grow = <T extends Float64Array | Uint8Array>(from: T, to: T) => (to.set(from), to)
+      this.at = grow(this.at, new Float64Array(this.length * 2))
+      this.ms = grow(this.ms, new Float64Array(this.length * 2))
+      this.kind = grow(this.kind, new Uint8Array(this.length * 2))
+    }
+    let id = this.#kindIds.get(kind)
+    if (id === undefined) this.#kindIds.set(kind, (id = this.#kinds.push(kind) - 1))
+    this.at[this.length] = at
+    this.ms[this.length] = ms
+    this.kind[this.length++] = id
+  }
+
+  /** The durations (ms) of the requests started in [from, to) ms, sorted. */
+  durations(from = -Infinity, to = Infinity): number[] {
+    const found: number[] = []
+    for (let i = 0; i < this.length; i++) if (this.at[i]! >= from && this.at[i]! < to) found.push(this.ms[i]!)
+    return found.sort((a, b) => a - b)
+  }
+
+  /** The requests started in [from, to) ms, as objects: for the report, once the run is over. */
+  list(from: number, to: number): Sample[] {
+    const found: Sample[] = []
+    for (let i = 0; i < this.length; i++)
+      if (this.at[i]! >= from && this.at[i]! < to)
+        found.push({ at: this.at[i]!, ms: this.ms[i]!, kind: this.#kinds[this.kind[i]!]! })
+    return found
+  }
+}
+let samples = new SampleLog()
 let measuring = false
 let runStart = 0
 
@@ -66,7 +115,7 @@ async function request(path: string, init: RequestInit = {}, expect = 399): Prom
     const response = await fetch(`${base}${path}`, { redirect: 'manual', ...init })
     const body = await response.text()
     const ms = performance.now() - started
-    if (measuring) samples.push({ at: started - runStart, ms, kind: kindOf(path, init) })
+    if (measuring) samples.push(started - runStart, ms, kindOf(path, init))
     if (response.status >= 500) {
       serverErrors++
       if (failures.length < 20) failures.push(`${init.method ?? 'GET'} ${path} → ${response.status}`)
@@ -148,27 +197,38 @@ async function checkout() {
 }
 
 /**
- * The store's JavaScript heap in use, the heap V8 has reserved (what RSS holds of it) and its memory outside the
- * heap (buffers, WebAssembly: PGlite's whole database server), from its own /metrics: what RSS is made of, to
- * tell a growing cache from a growing database.
+ * From the store's own /metrics: its JavaScript heap in use, the heap V8 has reserved (what RSS holds of it)
+ * and its memory outside the heap (buffers, WebAssembly: PGlite's whole database server), to tell a growing
+ * cache from a growing database; its event loop's p99 delay since the last read (prom-client resets it on
+ * each scrape, and only the soak scrapes) and its garbage collections' time so far: where a slow request's
+ * time went when the database was not it.
  */
-async function heapMb(): Promise<{ heap: string; committed: string; external: string }> {
+async function storeMetrics() {
   try {
     const text = await (
       await fetch(`${base}/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } })
     ).text()
-    const read = (name: string) => {
-      const value = Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1])
-      return Number.isFinite(value) ? (value / 1024 / 1024).toFixed(1) : '–'
-    }
+    const read = (name: string) => Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1])
+    const gcSeconds = [...text.matchAll(/^nodejs_gc_duration_seconds_sum\{kind="(\w+)"\} (\S+)/gm)]
+    const gcMs = (kinds: string[]) =>
+      1000 *
+      gcSeconds.filter(([, kind]) => kinds.includes(kind!)).reduce((sum, [, , s]) => sum + Number(s), 0)
     return {
-      heap: read('nodejs_heap_size_used_bytes'),
-      committed: read('nodejs_heap_size_total_bytes'),
-      external: read('nodejs_external_memory_bytes'),
+      heapMb: read('nodejs_heap_size_used_bytes') / 1024 / 1024,
+      committedMb: read('nodejs_heap_size_total_bytes') / 1024 / 1024,
+      externalMb: read('nodejs_external_memory_bytes') / 1024 / 1024,
+      lagP99Ms: read('nodejs_eventloop_lag_p99_seconds') * 1000,
+      lagMaxMs: read('nodejs_eventloop_lag_max_seconds') * 1000,
+      minorGcMs: gcMs(['minor']),
+      majorGcMs: gcMs(['major', 'incremental', 'weakcb']),
     }
   } catch {
-    return { heap: '–', committed: '–', external: '–' }
+    return undefined
   }
+}
+
+function fixed(value: number | undefined, digits = 1): string {
+  return value === undefined || !Number.isFinite(value) ? '–' : value.toFixed(digits)
 }
 
 function rand(n: number) {
@@ -229,13 +289,13 @@ try {
   measuring = false
   peakRequests = samples.length
   const peak = peakRequests / peakSeconds
-  const peakSorted = samples.map((sample) => sample.ms).sort((a, b) => a - b)
+  const peakSorted = samples.durations()
   console.log(
     `peak: ${peak.toFixed(0)} req/s over ${peakSeconds} s with ${concurrency} concurrent visitors ` +
       `(p50 ${percentile(peakSorted, 50).toFixed(1)} ms, p99 ${percentile(peakSorted, 99).toFixed(1)} ms)`,
   )
   const peakFailures = errors + serverErrors
-  samples = []
+  samples = new SampleLog()
 
   // The soak: steps started on a clock at half the peak's request rate.
   const stepsPerSecond = peak / 2 / requestsPerStep
@@ -252,6 +312,11 @@ try {
   runStart = performance.now()
   let started = 0
   let cpuBefore = cpuMs(store.child.pid)
+  let metricsBefore = await storeMetrics()
+  // This process's own event loop: a request's time is measured here, so a stall here (its garbage
+  // collector, a burst of answers) lengthens requests the store answered in time.
+  const clientLag = monitorEventLoopDelay({ resolution: 5 })
+  clientLag.enable()
   const rows: Record<string, string | number>[] = []
   for (let period = 0; period < periods; period++) {
     const periodEnd = runStart + (period + 1) * periodMs
@@ -273,12 +338,10 @@ try {
       await new Promise((resolve) => setTimeout(resolve, 5))
     }
     rss.push(rssSamples.sort((a, b) => a - b))
-    const memory = await heapMb()
+    const metrics = await storeMetrics()
+    const rssNowMb = (rssKb(store.child.pid) ?? NaN) / 1024
     const cpuNow = cpuMs(store.child.pid)
-    const inPeriod = samples
-      .filter((sample) => sample.at >= period * periodMs && sample.at < (period + 1) * periodMs)
-      .map((sample) => sample.ms)
-      .sort((a, b) => a - b)
+    const inPeriod = samples.durations(period * periodMs, (period + 1) * periodMs)
     const row = {
       period: period === 0 ? `${period + 1} (warm-up)` : period + 1,
       requests: inPeriod.length,
@@ -287,9 +350,23 @@ try {
       'p99 ms': percentile(inPeriod, 99).toFixed(1),
       'RSS MB (median)': (percentile(rss[period]!, 50) / 1024).toFixed(1),
       'RSS MB (lowest)': (rss[period]![0]! / 1024).toFixed(1),
-      'heap MB': memory.heap,
-      'heap committed MB': memory.committed,
-      'external MB': memory.external,
+      'heap MB': fixed(metrics?.heapMb),
+      'heap committed MB': fixed(metrics?.committedMb),
+      'external MB': fixed(metrics?.externalMb),
+      // What RSS holds beside V8's heap: the C heap (zlib and Brotli streams, the password hasher), code.
+      'RSS beside heap MB': fixed(metrics && rssNowMb - metrics.committedMb),
+      'store lag p99 ms': fixed(metrics?.lagP99Ms),
+      'store lag max ms': fixed(metrics?.lagMaxMs, 0),
+      'store GC ms (minor)': fixed(
+        metrics && metricsBefore && metrics.minorGcMs - metricsBefore.minorGcMs,
+        0,
+      ),
+      'store GC ms (major)': fixed(
+        metrics && metricsBefore && metrics.majorGcMs - metricsBefore.majorGcMs,
+        0,
+      ),
+      'drill lag p99 ms': (clientLag.percentile(99) / 1e6).toFixed(1),
+      'drill lag max ms': (clientLag.max / 1e6).toFixed(0),
       // The store's own CPU time per request: what other work on a shared machine skews far less than latency.
       'CPU ms/req': ((cpuNow - cpuBefore) / Math.max(1, inPeriod.length)).toFixed(2),
       // Visits started and not yet answered: grows when the store falls behind the clock.
@@ -298,30 +375,33 @@ try {
       load: os.loadavg()[0]!.toFixed(2),
     }
     cpuBefore = cpuNow
+    metricsBefore = metrics
+    clientLag.reset()
     rows.push(row)
     console.log(Object.values(row).join('\t'))
   }
   await Promise.all(inFlight)
+  clientLag.disable()
   measuring = false
   console.table(rows)
   // The first third of the periods after the warm-up against the last third (why thirds: below).
   const third = Math.max(1, Math.floor((periods - 1) / 3))
   const inThird = (which: 'first' | 'last') => {
     const [from, to] = which === 'first' ? [1, 1 + third] : [periods - third, periods]
-    return samples.filter((sample) => sample.at >= from * periodMs && sample.at < to * periodMs)
+    return samples.list(from * periodMs, to * periodMs)
   }
   const [firstSamples, lastSamples] = [inThird('first'), inThird('last')]
-  const sortedMs = (list: typeof samples) => list.map((sample) => sample.ms).sort((a, b) => a - b)
-  const ofKind = (list: typeof samples, kind: string) => list.filter((sample) => sample.kind === kind)
+  const sortedMs = (list: Sample[]) => list.map((sample) => sample.ms).sort((a, b) => a - b)
+  const ofKind = (list: Sample[], kind: string) => list.filter((sample) => sample.kind === kind)
   /** Which kinds make up a third's slowest 1 %: registrations and checkouts are slow by design (Argon2). */
-  const slowestOf = (list: typeof samples) => {
+  const slowestOf = (list: Sample[]) => {
     const threshold = percentile(sortedMs(list), 99)
     return list.filter((sample) => sample.ms >= threshold)
   }
   const [firstSlowest, lastSlowest] = [slowestOf(firstSamples), slowestOf(lastSamples)]
-  const shareOf = (slowest: typeof samples, kind: string) =>
+  const shareOf = (slowest: Sample[], kind: string) =>
     `${Math.round((100 * ofKind(slowest, kind).length) / Math.max(1, slowest.length))} %`
-  const kinds = [...new Set(samples.map((sample) => sample.kind))].sort()
+  const kinds = [...new Set([...firstSamples, ...lastSamples].map((sample) => sample.kind))].sort()
   const perKind = kinds.map((kind) => {
     const [first, last] = [ofKind(firstSamples, kind), ofKind(lastSamples, kind)]
     return {
@@ -348,10 +428,11 @@ try {
   // - the lowest RSS of each third, what the store comes back to after its garbage collections: the heap in
   //   use swings between ~100 and ~290 MB between two major collections, and a minute's median RSS with it
   //   (507-679 MB in one PGlite run, heap in use 99-288 MB, no trend); retained memory raises the floor.
-  // p99 drift is judged on the whole mix pooled. Beside it, each kind's drift weighted by its requests: an
-  // earlier guess was that the pooled figure moved with how many registrations (Argon2, ~50-150 ms by design)
-  // fell in a third; the per-kind table showed they make up about half of the slowest 1 % in both thirds, and
-  // that the kinds' own p99s moved together, so the pooled figure stays the one judged.
+  // p99 drift is judged on the p99 typical of each third (latency.ts): the median of its 10-second windows'
+  // p99s. Pooled, a third's p99 was decided by a few bursts: one stall of the shared machine put a minute's p99
+  // at 894 ms. The pooled figure and each kind's drift weighted by its requests are printed beside it (an
+  // earlier guess, that the pooled figure moved with how many registrations fell in a third, was refuted by the
+  // per-kind table: they make up about half of the slowest 1 % in both thirds).
   const lowestRss = (from: number, to: number) =>
     Math.min(...rss.slice(from, to).map((readings) => readings[0]!))
   const medianRss = (from: number, to: number) =>
@@ -369,6 +450,11 @@ try {
   const firstP99 = percentile(sortedMs(firstSamples), 99)
   const lastP99 = percentile(sortedMs(lastSamples), 99)
   const pooledDrift = lastP99 / firstP99 - 1
+  const windowMs = quick ? periodMs / 3 : 10_000
+  const durationsIn = (from: number, to: number) => samples.durations(from, to)
+  const firstTypical = typicalP99(durationsIn, periodMs, (1 + third) * periodMs, windowMs)
+  const lastTypical = typicalP99(durationsIn, (periods - third) * periodMs, periods * periodMs, windowMs)
+  const typicalDrift = lastTypical / firstTypical - 1
   const weighed = perKind.filter(({ first, last }) => first.length > 0 && last.length > 0)
   const weightOf = ({ first, last }: (typeof perKind)[number]) => first.length + last.length
   const totalWeight = weighed.reduce((sum, kind) => sum + weightOf(kind), 0)
@@ -396,9 +482,11 @@ try {
       // Six-second periods on a shared CI machine measure its neighbours more than the store: with --quick the
       // drift is printed, and only the full run (minute-long periods) is held to it.
       value:
-        `${firstP99.toFixed(1)} → ${lastP99.toFixed(1)} ms (${(pooledDrift * 100).toFixed(1)} %); ` +
-        `each kind's, weighted: ${(p99Drift * 100).toFixed(1)} %${quick ? ', not enforced with --quick' : ''}`,
-      pass: quick || pooledDrift <= P99_DRIFT_LIMIT,
+        `${firstTypical.toFixed(1)} → ${lastTypical.toFixed(1)} ms (${(typicalDrift * 100).toFixed(1)} %, ` +
+        `median of ${windowMs / 1000} s windows); pooled ${firstP99.toFixed(1)} → ${lastP99.toFixed(1)} ms ` +
+        `(${(pooledDrift * 100).toFixed(1)} %); each kind's pooled, weighted: ${(p99Drift * 100).toFixed(1)} %` +
+        (quick ? '; not enforced with --quick' : ''),
+      pass: quick || typicalDrift <= P99_DRIFT_LIMIT,
     },
     {
       check: 'no error, no 5xx',
@@ -420,6 +508,11 @@ try {
   console.table(checks)
   for (const failure of failures) console.log(`  ${failure}`)
   exitCode = checks.every((check) => check.pass) ? 0 : 1
+  const samplesFile = argValue('--samples')
+  if (samplesFile) {
+    fs.writeFileSync(samplesFile, JSON.stringify({ periodMs, samples: samples.list(-Infinity, Infinity) }))
+    console.log(`samples: ${samplesFile}`)
+  }
   console.log(exitCode === 0 ? 'soak: PASS' : 'soak: FAIL')
 } catch (error) {
   console.error(error)

@@ -1,0 +1,80 @@
+import { describe, expect, test } from 'vitest'
+import { typicalP99, type DurationsIn } from './latency.ts'
+import { percentile } from './lib.ts'
+
+/** A seeded generator (mulberry32): the same synthetic run every time. */
+function random(seed: number) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+type Sample = { at: number; ms: number }
+
+/**
+ * Three minutes at 250 requests a second, latencies shaped like the soak's: most a few milliseconds, a long
+ * tail. `slowdown(at)` multiplies each request's duration.
+ */
+function run(seed: number, slowdown: (at: number) => number = () => 1): Sample[] {
+  const next = random(seed)
+  return Array.from({ length: 180 * 250 }, (_, i) => {
+    const at = i * 4
+    const ms = (2 + 3 * -Math.log(1 - next()) + (next() < 0.03 ? 30 * next() : 0)) * slowdown(at)
+    return { at, ms }
+  })
+}
+
+const durationsIn =
+  (samples: Sample[]): DurationsIn =>
+  (from, to) =>
+    samples.filter((sample) => sample.at >= from && sample.at < to).map((sample) => sample.ms)
+
+const pooledP99 = (samples: Sample[]) =>
+  percentile(
+    samples.map((sample) => sample.ms),
+    99,
+  )
+
+describe('typicalP99', () => {
+  test('two runs of the same store agree within a few percent', () => {
+    const [a, b] = [run(1), run(2)]
+    const ratio =
+      typicalP99(durationsIn(b), 0, 180_000, 10_000) / typicalP99(durationsIn(a), 0, 180_000, 10_000)
+    expect(Math.abs(ratio - 1)).toBeLessThan(0.05)
+  })
+
+  test('a store 30 % slower is 30 % slower', () => {
+    const [before, after] = [run(1), run(2, () => 1.3)]
+    const ratio =
+      typicalP99(durationsIn(after), 0, 180_000, 10_000) / typicalP99(durationsIn(before), 0, 180_000, 10_000)
+    expect(ratio).toBeGreaterThan(1.25)
+    expect(ratio).toBeLessThan(1.35)
+  })
+
+  test('a stall of a few seconds moves the pooled p99 and not the typical one', () => {
+    // Every request started in 3 s of the 180 (1.7 % of them) takes a hundred times longer, as in a stall of
+    // the machine.
+    const [steady, stalled] = [run(1), run(1, (at) => (at >= 50_000 && at < 53_000 ? 100 : 1))]
+    expect(pooledP99(stalled) / pooledP99(steady)).toBeGreaterThan(1.5)
+    const ratio =
+      typicalP99(durationsIn(stalled), 0, 180_000, 10_000) /
+      typicalP99(durationsIn(steady), 0, 180_000, 10_000)
+    expect(ratio).toBeLessThan(1.05)
+  })
+
+  test('stalls in every window are the store’s p99, and count', () => {
+    // 2 % of every window's requests 20× slower: a store whose tail grew everywhere.
+    const [steady, bursty] = [run(1), run(1, (at) => (at % 1_000 < 20 ? 20 : 1))]
+    const ratio =
+      typicalP99(durationsIn(bursty), 0, 180_000, 10_000) /
+      typicalP99(durationsIn(steady), 0, 180_000, 10_000)
+    expect(ratio).toBeGreaterThan(2)
+  })
+
+  test('a stretch without requests has no p99', () => {
+    expect(typicalP99(() => [], 0, 60_000, 10_000)).toBe(0)
+  })
+})
