@@ -1,7 +1,7 @@
 // `npm start`: builds the store if the sources changed since the last build, then runs it in this process
 // (not a child), so SIGTERM reaches the store's own graceful stop. Plain JavaScript: it must run before
 // anything is compiled. package.json's `start` gives Node `--max-old-space-size=1024`: past a major collection
-// V8 then lets the heap grow to at most ~1.6× what is live, not 4× as on a machine with ≥ 2 GB for it, so the
+// V8 then lets the heap grow to at most 1.3-2× what is live, not up to 4× as under its default limit, so the
 // store's memory follows what it holds rather than how busy the machine is (docs/decisions/022). Change it there; the drills and tests
 // start the store with the same flags (tests/store-process.ts).
 import { spawnSync } from 'node:child_process'

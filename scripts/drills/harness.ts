@@ -151,6 +151,26 @@ export function rssKb(pid: number | undefined): number | undefined {
   }
 }
 
+/**
+ * The CPU time so far (ms) of the machine's running PostgreSQL server processes: the pool's backends and the
+ * server's own workers (a worker that has exited, e.g. an autovacuum pass, no longer counts).
+ */
+export function postgresCpuMs(): number {
+  let total = 0
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8')
+      if (!stat.includes('(postgres)')) continue
+      const fields = stat.split(') ')[1]!.split(' ')
+      total += (Number(fields[11]) + Number(fields[12])) * 10
+    } catch {
+      // Exited meanwhile.
+    }
+  }
+  return total
+}
+
 /** The store process's CPU time so far (user + system, ms; /proc counts 100 ticks a second). */
 export function cpuMs(pid: number | undefined): number {
   try {

@@ -23,6 +23,7 @@ import {
   METRICS_TOKEN,
   prepareStoreData,
   cpuMs,
+  postgresCpuMs,
   rssKb,
   startStore,
   type DbKind,
@@ -312,6 +313,7 @@ try {
   runStart = performance.now()
   let started = 0
   let cpuBefore = cpuMs(store.child.pid)
+  let postgresCpuBefore = kind === 'postgres' ? postgresCpuMs() : NaN
   let metricsBefore = await storeMetrics()
   // This process's own event loop: a request's time is measured here, so a stall here (its garbage
   // collector, a burst of answers) lengthens requests the store answered in time.
@@ -341,6 +343,7 @@ try {
     const metrics = await storeMetrics()
     const rssNowMb = (rssKb(store.child.pid) ?? NaN) / 1024
     const cpuNow = cpuMs(store.child.pid)
+    const postgresCpuNow = kind === 'postgres' ? postgresCpuMs() : NaN
     const inPeriod = samples.durations(period * periodMs, (period + 1) * periodMs)
     const row = {
       period: period === 0 ? `${period + 1} (warm-up)` : period + 1,
@@ -369,12 +372,15 @@ try {
       'drill lag max ms': (clientLag.max / 1e6).toFixed(0),
       // The store's own CPU time per request: what other work on a shared machine skews far less than latency.
       'CPU ms/req': ((cpuNow - cpuBefore) / Math.max(1, inPeriod.length)).toFixed(2),
+      // PostgreSQL's processes on this machine (with the CI's own test server, when it runs beside the drill).
+      'PostgreSQL CPU ms/req': fixed((postgresCpuNow - postgresCpuBefore) / Math.max(1, inPeriod.length), 2),
       // Visits started and not yet answered: grows when the store falls behind the clock.
       'in flight': inFlight.size,
       'errors+5xx so far': errors + serverErrors - peakFailures,
       load: os.loadavg()[0]!.toFixed(2),
     }
     cpuBefore = cpuNow
+    postgresCpuBefore = postgresCpuNow
     metricsBefore = metrics
     clientLag.reset()
     rows.push(row)
