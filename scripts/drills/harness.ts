@@ -152,23 +152,34 @@ export function rssKb(pid: number | undefined): number | undefined {
 }
 
 /**
- * The CPU time so far (ms) of the machine's running PostgreSQL server processes: the pool's backends and the
- * server's own workers (a worker that has exited, e.g. an autovacuum pass, no longer counts).
+ * The CPU time so far (ms) of each running PostgreSQL server process on the machine (the pool's backends, the
+ * server's own workers), by process id. `postgresCpuSince` turns two readings into the time used between them.
  */
-export function postgresCpuMs(): number {
-  let total = 0
+export function postgresCpuMs(): Map<string, number> {
+  const byPid = new Map<string, number>()
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue
     try {
       const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8')
       if (!stat.includes('(postgres)')) continue
       const fields = stat.split(') ')[1]!.split(' ')
-      total += (Number(fields[11]) + Number(fields[12])) * 10
+      byPid.set(entry, (Number(fields[11]) + Number(fields[12])) * 10)
     } catch {
       // Exited meanwhile.
     }
   }
-  return total
+  return byPid
+}
+
+/**
+ * The CPU time (ms) PostgreSQL's processes used between two readings: a process that exited between them (a
+ * backend the pool closed, an autovacuum worker) is missing from the later one, and its time after the first
+ * reading is lost rather than subtracted.
+ */
+export function postgresCpuSince(before: Map<string, number>, now: Map<string, number>): number {
+  let used = 0
+  for (const [pid, ms] of now) used += ms - (before.get(pid) ?? 0)
+  return used
 }
 
 /** The store process's CPU time so far (user + system, ms; /proc counts 100 ticks a second). */

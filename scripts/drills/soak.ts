@@ -24,6 +24,7 @@ import {
   prepareStoreData,
   cpuMs,
   postgresCpuMs,
+  postgresCpuSince,
   rssKb,
   startStore,
   type DbKind,
@@ -313,7 +314,7 @@ try {
   runStart = performance.now()
   let started = 0
   let cpuBefore = cpuMs(store.child.pid)
-  let postgresCpuBefore = kind === 'postgres' ? postgresCpuMs() : NaN
+  let postgresCpuBefore = postgresCpuMs()
   let metricsBefore = await storeMetrics()
   // This process's own event loop: a request's time is measured here, so a stall here (its garbage
   // collector, a burst of answers) lengthens requests the store answered in time.
@@ -343,7 +344,7 @@ try {
     const metrics = await storeMetrics()
     const rssNowMb = (rssKb(store.child.pid) ?? NaN) / 1024
     const cpuNow = cpuMs(store.child.pid)
-    const postgresCpuNow = kind === 'postgres' ? postgresCpuMs() : NaN
+    const postgresCpuNow = postgresCpuMs()
     const inPeriod = samples.durations(period * periodMs, (period + 1) * periodMs)
     const row = {
       period: period === 0 ? `${period + 1} (warm-up)` : period + 1,
@@ -373,7 +374,10 @@ try {
       // The store's own CPU time per request: what other work on a shared machine skews far less than latency.
       'CPU ms/req': ((cpuNow - cpuBefore) / Math.max(1, inPeriod.length)).toFixed(2),
       // PostgreSQL's processes on this machine (with the CI's own test server, when it runs beside the drill).
-      'PostgreSQL CPU ms/req': fixed((postgresCpuNow - postgresCpuBefore) / Math.max(1, inPeriod.length), 2),
+      'PostgreSQL CPU ms/req':
+        kind === 'postgres'
+          ? fixed(postgresCpuSince(postgresCpuBefore, postgresCpuNow) / Math.max(1, inPeriod.length), 2)
+          : '–',
       // Visits started and not yet answered: grows when the store falls behind the clock.
       'in flight': inFlight.size,
       'errors+5xx so far': errors + serverErrors - peakFailures,
@@ -523,6 +527,9 @@ try {
 } catch (error) {
   console.error(error)
 } finally {
+  // With flags for the store's Node (STORE_NODE_ARGS, e.g. `--cpu-prof --cpu-prof-dir=DIR`), it is stopped as
+  // a balancer would stop it, so that it writes what they ask for on its way out.
+  if (process.env.STORE_NODE_ARGS) await store.stop('SIGTERM')
   await cleanUp()
 }
 process.exit(exitCode)
