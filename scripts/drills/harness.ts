@@ -161,9 +161,7 @@ export function postgresCpuMs(): Map<string, number> {
     if (!/^\d+$/.test(entry)) continue
     try {
       const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8')
-      if (!stat.includes('(postgres)')) continue
-      const fields = stat.split(') ')[1]!.split(' ')
-      byPid.set(entry, (Number(fields[11]) + Number(fields[12])) * 10)
+      if (stat.includes('(postgres)')) byPid.set(entry, cpuMsOfStat(stat))
     } catch {
       // Exited meanwhile.
     }
@@ -185,11 +183,16 @@ export function postgresCpuSince(before: Map<string, number>, now: Map<string, n
 /** The store process's CPU time so far (user + system, ms; /proc counts 100 ticks a second). */
 export function cpuMs(pid: number | undefined): number {
   try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
-    return (Number(fields[11]) + Number(fields[12])) * 10
+    return cpuMsOfStat(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'))
   } catch {
     return NaN
   }
+}
+
+/** A process's CPU time (ms) from its /proc/PID/stat line: user + system ticks, 100 a second. */
+function cpuMsOfStat(stat: string): number {
+  const fields = stat.split(') ')[1]!.split(' ')
+  return (Number(fields[11]) + Number(fields[12])) * 10
 }
 
 /** The first `Set-Cookie` pairs of a response merged into a Cookie header. */

@@ -314,7 +314,7 @@ try {
   runStart = performance.now()
   let started = 0
   let cpuBefore = cpuMs(store.child.pid)
-  let postgresCpuBefore = postgresCpuMs()
+  let postgresCpuBefore = kind === 'postgres' ? postgresCpuMs() : new Map<string, number>()
   let metricsBefore = await storeMetrics()
   // This process's own event loop: a request's time is measured here, so a stall here (its garbage
   // collector, a burst of answers) lengthens requests the store answered in time.
@@ -344,7 +344,7 @@ try {
     const metrics = await storeMetrics()
     const rssNowMb = (rssKb(store.child.pid) ?? NaN) / 1024
     const cpuNow = cpuMs(store.child.pid)
-    const postgresCpuNow = postgresCpuMs()
+    const postgresCpuNow = kind === 'postgres' ? postgresCpuMs() : new Map<string, number>()
     const inPeriod = samples.durations(period * periodMs, (period + 1) * periodMs)
     const row = {
       period: period === 0 ? `${period + 1} (warm-up)` : period + 1,
