@@ -180,6 +180,26 @@ export function postgresCpuSince(before: Map<string, number>, now: Map<string, n
   return used
 }
 
+/**
+ * This machine's CPU time so far (ms, all cores, from /proc/stat's first line): busy (user, nice, system,
+ * interrupts), and stolen, the time the hypervisor ran another tenant while one of our virtual cores had work.
+ */
+export function machineCpuMs(): { busy: number; steal: number; total: number } {
+  try {
+    const [user, nice, system, idle, iowait, irq, softirq, steal] = fs
+      .readFileSync('/proc/stat', 'utf8')
+      .split('\n')[0]!
+      .trim()
+      .split(/\s+/)
+      .slice(1, 9)
+      .map((ticks) => Number(ticks) * 10)
+    const busy = user! + nice! + system! + irq! + softirq!
+    return { busy, steal: steal!, total: busy + idle! + iowait! + steal! }
+  } catch {
+    return { busy: NaN, steal: NaN, total: NaN }
+  }
+}
+
 /** The store process's CPU time so far (user + system, ms; /proc counts 100 ticks a second). */
 export function cpuMs(pid: number | undefined): number {
   try {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { typicalP99, type DurationsIn } from './latency.ts'
+import { steadyMachine, typicalP99, type DurationsIn } from './latency.ts'
 import { percentile } from './lib.ts'
 
 /** A seeded generator (mulberry32): the same synthetic run every time. */
@@ -42,14 +42,15 @@ describe('typicalP99', () => {
   test('two runs of the same store agree within a few percent', () => {
     const [a, b] = [run(1), run(2)]
     const ratio =
-      typicalP99(durationsIn(b), 0, 180_000, 10_000) / typicalP99(durationsIn(a), 0, 180_000, 10_000)
+      typicalP99(durationsIn(b), 0, 180_000, 10_000).p99 / typicalP99(durationsIn(a), 0, 180_000, 10_000).p99
     expect(Math.abs(ratio - 1)).toBeLessThan(0.05)
   })
 
   test('a store 30 % slower is 30 % slower', () => {
     const [before, after] = [run(1), run(2, () => 1.3)]
     const ratio =
-      typicalP99(durationsIn(after), 0, 180_000, 10_000) / typicalP99(durationsIn(before), 0, 180_000, 10_000)
+      typicalP99(durationsIn(after), 0, 180_000, 10_000).p99 /
+      typicalP99(durationsIn(before), 0, 180_000, 10_000).p99
     expect(ratio).toBeGreaterThan(1.25)
     expect(ratio).toBeLessThan(1.35)
   })
@@ -60,8 +61,8 @@ describe('typicalP99', () => {
     const [steady, stalled] = [run(1), run(1, (at) => (at >= 50_000 && at < 53_000 ? 100 : 1))]
     expect(pooledP99(stalled) / pooledP99(steady)).toBeGreaterThan(1.5)
     const ratio =
-      typicalP99(durationsIn(stalled), 0, 180_000, 10_000) /
-      typicalP99(durationsIn(steady), 0, 180_000, 10_000)
+      typicalP99(durationsIn(stalled), 0, 180_000, 10_000).p99 /
+      typicalP99(durationsIn(steady), 0, 180_000, 10_000).p99
     expect(ratio).toBeLessThan(1.05)
   })
 
@@ -69,12 +70,52 @@ describe('typicalP99', () => {
     // 2 % of every window's requests 20× slower: a store whose tail grew everywhere.
     const [steady, bursty] = [run(1), run(1, (at) => (at % 1_000 < 20 ? 20 : 1))]
     const ratio =
-      typicalP99(durationsIn(bursty), 0, 180_000, 10_000) /
-      typicalP99(durationsIn(steady), 0, 180_000, 10_000)
+      typicalP99(durationsIn(bursty), 0, 180_000, 10_000).p99 /
+      typicalP99(durationsIn(steady), 0, 180_000, 10_000).p99
     expect(ratio).toBeGreaterThan(2)
   })
 
   test('a stretch without requests has no p99', () => {
-    expect(typicalP99(() => [], 0, 60_000, 10_000)).toBe(0)
+    expect(typicalP99(() => [], 0, 60_000, 10_000)).toEqual({ p99: 0, windows: 0, counted: 0 })
+  })
+})
+
+describe('typicalP99 on a machine that slows down for minutes', () => {
+  /** The load generator's CPU per request: 0.3 ms, ×1.3 in [slowFrom, slowTo), ±5 % from window to window. */
+  const probe = (slowFrom: number, slowTo: number) => {
+    const next = random(7)
+    return (from: number) => 0.3 * (from >= slowFrom && from < slowTo ? 1.3 : 1) * (0.95 + 0.1 * next())
+  }
+  // Two minutes of the three on a machine a quarter slower: every request there takes twice as long.
+  const slowMachine = (at: number) => (at >= 40_000 && at < 160_000 ? 2 : 1)
+
+  test('its slow windows are left out, and the rest is the store’s p99', () => {
+    const [steadyRun, slowedRun] = [run(1), run(1, slowMachine)]
+    const steady = steadyMachine(probe(40_000, 160_000), 0.3, 1.15)
+    expect(typicalP99(durationsIn(slowedRun), 0, 180_000, 10_000).p99).toBeGreaterThan(
+      1.5 * typicalP99(durationsIn(steadyRun), 0, 180_000, 10_000).p99,
+    )
+    const judged = typicalP99(durationsIn(slowedRun), 0, 180_000, 10_000, steady)
+    expect(judged).toMatchObject({ windows: 18, counted: 6 })
+    // Six windows against eighteen: the same store within sampling noise, far from the ×1.5 above.
+    const ratio = judged.p99 / typicalP99(durationsIn(steadyRun), 0, 180_000, 10_000).p99
+    expect(Math.abs(ratio - 1)).toBeLessThan(0.1)
+  })
+
+  test('a store 30 % slower on a steady machine is still 30 % slower', () => {
+    const steady = steadyMachine(probe(0, 0), 0.3, 1.15)
+    const ratio =
+      typicalP99(durationsIn(run(2, () => 1.3)), 0, 180_000, 10_000, steady).p99 /
+      typicalP99(durationsIn(run(1)), 0, 180_000, 10_000, steady).p99
+    expect(ratio).toBeGreaterThan(1.25)
+    expect(ratio).toBeLessThan(1.35)
+  })
+
+  test('a machine slow all along leaves nothing to judge', () => {
+    const steady = steadyMachine(probe(0, 180_000), 0.3, 1.15)
+    expect(typicalP99(durationsIn(run(1)), 0, 180_000, 10_000, steady)).toMatchObject({
+      windows: 18,
+      counted: 0,
+    })
   })
 })

@@ -7,8 +7,18 @@ import { percentile } from './lib.ts'
 /** The durations (ms) of the requests that started in [from, to) ms of the run, in any order. */
 export type DurationsIn = (from: number, to: number) => number[]
 
+export type TypicalP99 = {
+  /** The median of the counted windows' p99s (ms); 0 when no window was counted. */
+  p99: number
+  /** Windows with requests in the stretch. */
+  windows: number
+  /** Of those, the windows counted: the machine ran at its usual speed. */
+  counted: number
+}
+
 /**
- * The p99 latency typical of a stretch of the run: the median of the p99s of its `windowMs`-long windows.
+ * The p99 latency typical of a stretch of the run: the median of the p99s of its `windowMs`-long windows,
+ * counting only the windows in which `steady(from, to)` says the machine ran at its usual speed.
  *
  * Why not the stretch's requests pooled: on a 2-core machine shared with the database, the load generator and
  * other tenants, the slowest 1 % of a stretch come in bursts (dozens of requests slow together for a few
@@ -16,12 +26,43 @@ export type DurationsIn = (from: number, to: number) => number[]
  * put a minute's p99 at 894 ms against 40–80 ms for its neighbours (docs/decisions/022). Pooled, a third's p99
  * is decided by its few worst bursts. The median over windows is the p99 most of the stretch had: a store
  * that gets slower moves every window's p99, and so the median; one stalled window does not.
+ *
+ * Why `steady`: the machine also slows down for minutes at a time, every process on it alike, and two such
+ * minutes in a third of three move its median. A window in which a fixed piece of work (machine-speed.ts) cost
+ * clearly more than usual says nothing about the store, and is left out; the caller decides what too few
+ * counted windows mean.
  */
-export function typicalP99(durationsIn: DurationsIn, from: number, to: number, windowMs: number): number {
+export function typicalP99(
+  durationsIn: DurationsIn,
+  from: number,
+  to: number,
+  windowMs: number,
+  steady: (from: number, to: number) => boolean = () => true,
+): TypicalP99 {
   const p99s: number[] = []
+  let windows = 0
   for (let start = from; start < to; start += windowMs) {
-    const durations = durationsIn(start, Math.min(to, start + windowMs))
-    if (durations.length > 0) p99s.push(percentile(durations, 99))
+    const end = Math.min(to, start + windowMs)
+    const durations = durationsIn(start, end)
+    if (durations.length === 0) continue
+    windows++
+    if (steady(start, end)) p99s.push(percentile(durations, 99))
   }
-  return percentile(p99s, 50)
+  return { p99: p99s.length > 0 ? percentile(p99s, 50) : 0, windows, counted: p99s.length }
+}
+
+/**
+ * Whether the machine ran at its usual speed in a window: what a fixed piece of work cost in it (the load
+ * generator's CPU per request, machine-speed.ts) is at most `limit` × `usual`. A window without a reading counts
+ * as steady.
+ */
+export function steadyMachine(
+  costIn: (from: number, to: number) => number | undefined,
+  usual: number,
+  limit: number,
+): (from: number, to: number) => boolean {
+  return (from, to) => {
+    const cost = costIn(from, to)
+    return cost === undefined || cost <= usual * limit
+  }
 }
