@@ -111,6 +111,17 @@ describe('typicalP99 on a machine that slows down for minutes', () => {
     expect(ratio).toBeLessThan(1.35)
   })
 
+  test('its fast windows are left out too', () => {
+    // The last minute on a machine a quarter faster, every request there 30 % quicker: counted, it would hide a
+    // store that got slower.
+    const steady = steadyMachine((from) => (from >= 120_000 ? 0.3 / 1.3 : 0.3), 0.3, 1.15)
+    const fasterEnd = run(1, (at) => (at >= 120_000 ? 0.7 : 1))
+    expect(typicalP99(durationsIn(fasterEnd), 0, 180_000, 10_000, steady)).toMatchObject({
+      windows: 18,
+      counted: 12,
+    })
+  })
+
   test('a machine slow all along leaves nothing to judge', () => {
     const steady = steadyMachine(probe(0, 180_000), 0.3, 1.15)
     expect(typicalP99(durationsIn(run(1)), 0, 180_000, 10_000, steady)).toMatchObject({

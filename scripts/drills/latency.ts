@@ -29,7 +29,7 @@ export type TypicalP99 = {
  *
  * Why `steady`: the machine also slows down for minutes at a time, every process on it alike, and two such
  * minutes in a third of three move its median. A window in which a fixed piece of work (machine-speed.ts) cost
- * clearly more than usual says nothing about the store, and is left out; the caller decides what too few
+ * clearly more (or less) than usual says nothing about the store, and is left out; the caller decides what too few
  * counted windows mean.
  */
 export function typicalP99(
@@ -53,8 +53,9 @@ export function typicalP99(
 
 /**
  * Whether the machine ran at its usual speed in a window: what a fixed piece of work cost in it (the load
- * generator's CPU per request, machine-speed.ts) is at most `limit` × `usual`. A window without a reading counts
- * as steady.
+ * generator's CPU per request, machine-speed.ts) is within `limit` × `usual` either way. Faster windows are left
+ * out too: a third that ran on a faster machine would hide a store that got slower. A window without a reading
+ * counts as steady.
  */
 export function steadyMachine(
   costIn: (from: number, to: number) => number | undefined,
@@ -63,6 +64,6 @@ export function steadyMachine(
 ): (from: number, to: number) => boolean {
   return (from, to) => {
     const cost = costIn(from, to)
-    return cost === undefined || cost <= usual * limit
+    return cost === undefined || (cost <= usual * limit && cost >= usual / limit)
   }
 }

@@ -44,7 +44,7 @@ const peakSeconds = Number(argValue('--peak-seconds') ?? (quick ? 8 : 20))
 const concurrency = 16
 const RSS_LIMIT = 0.1
 const P99_DRIFT_LIMIT = 0.2
-/** A window in which this process's CPU per request was more than this × its median is not judged. */
+/** A window in which this process's CPU per request was over this × its median, or under it ÷ this, is not judged. */
 const MACHINE_SLOW_LIMIT = 1.15
 /** The windows each judged third needs counted (a minute's), else the run says nothing and fails. */
 const MIN_COUNTED_WINDOWS = 6
@@ -517,8 +517,8 @@ try {
   // at 894 ms. The pooled figure and each kind's drift weighted by its requests are printed beside it (an
   // earlier guess, that the pooled figure moved with how many registrations fell in a third, was refuted by the
   // per-kind table: they make up about half of the slowest 1 % in both thirds). Windows in which this process's
-  // own CPU per request was over 15 % above its median are left out: the machine, not the store, was slower
-  // there (machine-speed.ts); the drift over every window is printed beside it.
+  // own CPU per request was more than 15 % off its median, either way, are left out: the machine, not the
+  // store, was slower or faster there (machine-speed.ts); the drift over every window is printed beside it.
   const lowestRss = (from: number, to: number) =>
     Math.min(...rss.slice(from, to).map((readings) => readings[0]!))
   const medianRss = (from: number, to: number) =>
