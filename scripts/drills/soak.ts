@@ -16,6 +16,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import zlib from 'node:zlib'
+import pg from 'pg'
 import { Pool, type Dispatcher } from 'undici'
 import {
   argValue,
@@ -274,6 +275,34 @@ async function storeMetrics() {
   }
 }
 
+/**
+ * PostgreSQL's own count of the work it did for the store's database so far: buffers it read (from its cache or
+ * the disk) and rows it returned or fetched. Unlike CPU time, these do not change with the machine's speed: per
+ * request, they rise only when the store asks more of the database (a table grown without an index, bloat from
+ * dead rows), so they tell a store that drifts from a machine that slowed.
+ */
+const statsClient = prepared.databaseUrl
+  ? new pg.Client({ connectionString: prepared.databaseUrl })
+  : undefined
+// An idle connection's error (the server stopped at the end) is not the run's.
+statsClient?.on('error', () => {})
+await statsClient?.connect()
+async function postgresWork() {
+  if (!statsClient) return undefined
+  try {
+    // Each backend sends its counts at most once a second; a snapshot taken now misses less than that.
+    const { rows } = await statsClient.query<{ buffers: string; rows: string; dead: string }>(
+      `select blks_hit + blks_read as buffers, tup_returned + tup_fetched as rows,
+              (select coalesce(sum(n_dead_tup), 0) from pg_stat_user_tables) as dead
+         from pg_stat_database where datname = current_database()`,
+    )
+    const row = rows[0]!
+    return { buffers: Number(row.buffers), rows: Number(row.rows), dead: Number(row.dead) }
+  } catch {
+    return undefined
+  }
+}
+
 function fixed(value: number | undefined, digits = 1): string {
   return value === undefined || !Number.isFinite(value) ? '–' : value.toFixed(digits)
 }
@@ -363,6 +392,9 @@ try {
   let machineBefore = machineCpuMs()
   let postgresCpuBefore = kind === 'postgres' ? postgresCpuMs() : new Map<string, number>()
   let metricsBefore = await storeMetrics()
+  let postgresWorkBefore = await postgresWork()
+  /** Per period, PostgreSQL's work (buffers, rows) and the requests it was for. */
+  const postgresWorkOf: { buffers: number; rows: number; requests: number }[] = []
   // This process's own event loop: a request's time is measured here, so a stall here (its garbage
   // collector, a burst of answers) lengthens requests the store answered in time.
   const clientLag = monitorEventLoopDelay({ resolution: 5 })
@@ -402,6 +434,16 @@ try {
     const drillCpu =
       (drillCpuNow.user + drillCpuNow.system - drillCpuBefore.user - drillCpuBefore.system) / 1000
     const inPeriod = samples.durations(period * periodMs, (period + 1) * periodMs)
+    const postgresWorkNow = await postgresWork()
+    const work =
+      postgresWorkNow && postgresWorkBefore
+        ? {
+            buffers: postgresWorkNow.buffers - postgresWorkBefore.buffers,
+            rows: postgresWorkNow.rows - postgresWorkBefore.rows,
+            requests: inPeriod.length,
+          }
+        : undefined
+    if (work) postgresWorkOf[period] = work
     const row = {
       period: period === 0 ? `${period + 1} (warm-up)` : period + 1,
       requests: inPeriod.length,
@@ -432,6 +474,11 @@ try {
       // PostgreSQL's processes on this machine (with the CI's own test server, when it runs beside the drill).
       'PostgreSQL CPU ms/req':
         kind === 'postgres' ? fixed(postgresCpu / Math.max(1, inPeriod.length), 2) : '–',
+      // PostgreSQL's work per request, in its own units (not the machine's speed): buffers read, rows read, and
+      // the dead rows its tables hold (what autovacuum has yet to clear).
+      'PostgreSQL buffers/req': work ? (work.buffers / Math.max(1, work.requests)).toFixed(1) : '–',
+      'PostgreSQL rows/req': work ? (work.rows / Math.max(1, work.requests)).toFixed(1) : '–',
+      'dead rows': postgresWorkNow?.dead ?? '–',
       // This process's CPU per request: the load generator shares the machine with the store.
       'drill CPU ms/req': (drillCpu / Math.max(1, inPeriod.length)).toFixed(2),
       // The machine's cores: busy (the store, PostgreSQL, this process, anything else running), and stolen by
@@ -459,6 +506,7 @@ try {
     machineBefore = machineNow
     postgresCpuBefore = postgresCpuNow
     metricsBefore = metrics
+    postgresWorkBefore = postgresWorkNow
     clientLag.reset()
     rows.push(row)
     console.log(Object.values(row).join('\t'))
@@ -567,6 +615,32 @@ try {
         0,
       ) / Math.max(1, totalWeight),
     ) - 1
+  // PostgreSQL's work per request, first third against last: what the database was asked to do, whatever the
+  // machine's speed (printed beside the checks: a store whose queries grow with its tables shows here first).
+  const workPerRequest = (from: number, to: number, what: 'buffers' | 'rows') => {
+    const periodsIn = postgresWorkOf.slice(from, to).filter(Boolean)
+    const requests = periodsIn.reduce((sum, work) => sum + work.requests, 0)
+    return periodsIn.reduce((sum, work) => sum + work[what], 0) / Math.max(1, requests)
+  }
+  const workDrift = (what: 'buffers' | 'rows') => {
+    const [first, last] = [workPerRequest(1, 1 + third, what), workPerRequest(periods - third, periods, what)]
+    return `${first.toFixed(1)} → ${last.toFixed(1)} (${((last / first - 1) * 100).toFixed(1)} %)`
+  }
+  if (statsClient) {
+    // Where the database's reading went, by table: a table read more per request as it grows shows here.
+    const { rows } = await statsClient.query(
+      `select relname as table, n_live_tup as live, n_dead_tup as dead, seq_scan, seq_tup_read,
+              idx_scan, idx_tup_fetch, n_tup_upd + n_tup_del as "updated+deleted", n_tup_hot_upd as hot_updated,
+              autovacuum_count as autovacuums, autoanalyze_count as autoanalyzes
+         from pg_stat_user_tables
+        order by seq_tup_read + coalesce(idx_tup_fetch, 0) desc limit 12`,
+    )
+    console.table(rows)
+  }
+  if (postgresWorkOf.length > 0)
+    console.log(
+      `PostgreSQL's work per request, first third → last: buffers ${workDrift('buffers')}, rows ${workDrift('rows')}`,
+    )
   const checks = [
     {
       check: `RSS growth ≤ ${RSS_LIMIT * 100} % (lowest, periods 2–${1 + third} against ${periods - third + 1}–${periods})`,
@@ -624,6 +698,7 @@ try {
   console.error(error)
 } finally {
   await connections.destroy()
+  await statsClient?.end()
   // With flags for the store's Node (STORE_NODE_ARGS, e.g. `--cpu-prof --cpu-prof-dir=DIR`), it is stopped as
   // a balancer would stop it, so that it writes what they ask for on its way out.
   if (process.env.STORE_NODE_ARGS) await store.stop('SIGTERM')
