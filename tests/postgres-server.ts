@@ -14,8 +14,8 @@ export type PostgresServer = {
   /** postgres://postgres@127.0.0.1:<port>/postgres */
   url: string
   port: number
-  /** A new, empty database on this server, and its URL. */
-  createDatabase(name: string): string
+  /** A new database on this server (empty, or a copy of `template`, which nobody may be connected to), and its URL. */
+  createDatabase(name: string, options?: { template?: string }): string
   /** Stops the server (fast shutdown: open connections are cut, as in a real restart). */
   stop(): void
   start(): void
@@ -83,9 +83,11 @@ export async function startPostgres(
   return {
     url,
     port,
-    createDatabase(name) {
-      if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a plain database name: ${name}`)
-      asOwner(`${PG_BIN}/createdb`, ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', name])
+    createDatabase(name, { template } = {}) {
+      for (const plain of [name, template ?? name])
+        if (!/^[a-z_][a-z0-9_]*$/.test(plain)) throw new Error(`not a plain database name: ${plain}`)
+      const copy = template ? ['-T', template] : []
+      asOwner(`${PG_BIN}/createdb`, ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', ...copy, name])
       return `postgres://postgres@127.0.0.1:${port}/${name}`
     },
     stop,

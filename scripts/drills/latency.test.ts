@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { steadyMachine, typicalP99, type DurationsIn } from './latency.ts'
+import { abba, driftAgainstFresh, steadyMachine, typicalP99, type DurationsIn } from './latency.ts'
 import { percentile } from './lib.ts'
 
 /** A seeded generator (mulberry32): the same synthetic run every time. */
@@ -15,12 +15,12 @@ function random(seed: number) {
 type Sample = { at: number; ms: number }
 
 /**
- * Three minutes at 250 requests a second, latencies shaped like the soak's: most a few milliseconds, a long
- * tail. `slowdown(at)` multiplies each request's duration.
+ * Three minutes (or `seconds`) at 250 requests a second, latencies shaped like the soak's: most a few
+ * milliseconds, a long tail. `slowdown(at)` multiplies each request's duration.
  */
-function run(seed: number, slowdown: (at: number) => number = () => 1): Sample[] {
+function run(seed: number, slowdown: (at: number) => number = () => 1, seconds = 180): Sample[] {
   const next = random(seed)
-  return Array.from({ length: 180 * 250 }, (_, i) => {
+  return Array.from({ length: seconds * 250 }, (_, i) => {
     const at = i * 4
     const ms = (2 + 3 * -Math.log(1 - next()) + (next() < 0.03 ? 30 * next() : 0)) * slowdown(at)
     return { at, ms }
@@ -128,5 +128,53 @@ describe('typicalP99 on a machine that slows down for minutes', () => {
       windows: 18,
       counted: 0,
     })
+  })
+})
+
+describe('driftAgainstFresh', () => {
+  /**
+   * Sixteen 15-second slots at 250 requests a second, in turns (abba), on a machine that gets steadily slower
+   * through them (`machine(at)` multiplies every request's duration); the soaked store's requests also take
+   * `soakedFactor` times as long. The slots' p99s as the soak measures them.
+   */
+  function slots(seed: number, machine: (at: number) => number, soakedFactor: number) {
+    const sides = abba(16)
+    const samples = run(
+      seed,
+      (at) => machine(at) * (sides[Math.floor(at / 15_000)] === 'soaked' ? soakedFactor : 1),
+      16 * 15,
+    )
+    return sides.map((side, slot) => ({
+      side,
+      p99: percentile(durationsIn(samples)(slot * 15_000, (slot + 1) * 15_000), 99),
+    }))
+  }
+  // Over the four minutes the machine slows down by half: a first-against-last rule would read about +35 %.
+  const slowingMachine = (at: number) => 1 + (0.5 * at) / 240_000
+  const seeds = Array.from({ length: 20 }, (_, i) => i + 1)
+
+  test('takes turns: soaked, fresh, fresh, soaked, …', () => {
+    expect(abba(8)).toEqual(['soaked', 'fresh', 'fresh', 'soaked', 'soaked', 'fresh', 'fresh', 'soaked'])
+  })
+
+  // A slot's p99 comes from its ~40 slowest requests: the same store reads a few percent apart from run to run,
+  // well inside the 20 % the soak allows and apart from a store 30 % slower.
+  test('the same store on a machine slowing down: no drift', () => {
+    for (const seed of seeds)
+      expect(Math.abs(driftAgainstFresh(slots(seed, slowingMachine, 1)).drift)).toBeLessThan(0.1)
+  })
+
+  test('a stall of the machine in one of the soaked store’s slots does not decide it', () => {
+    const stalled = (at: number) => (at >= 5_000 && at < 8_000 ? 100 : 1)
+    for (const seed of seeds)
+      expect(Math.abs(driftAgainstFresh(slots(seed, stalled, 1)).drift)).toBeLessThan(0.1)
+  })
+
+  test('a soaked store 30 % slower on a machine slowing down: 30 % slower', () => {
+    for (const seed of seeds) {
+      const { drift } = driftAgainstFresh(slots(seed, slowingMachine, 1.3))
+      expect(drift).toBeGreaterThan(0.2)
+      expect(drift).toBeLessThan(0.45)
+    }
   })
 })

@@ -3,17 +3,21 @@
  * time? A realistic mix (anonymous pages, a signed-in customer's pages, cart add and remove, search, now and then a guest's
  * checkout) is first run flat out for a short while to find the peak throughput, then at half of that rate
  * (requests started on a clock, whatever the answers' speed) for 10 minutes (`--quick`: 60 s), while the store
- * process's RSS is sampled from /proc every second. The first third of the periods after the warm-up is compared
- * with the last third; passes when the RSS the store comes back to (each third's lowest reading) grows by at most
- * 10 %, the p99 latency typical of a third (the median of its 10-second windows' p99s, latency.ts, counting the
- * windows in which the machine ran at its usual speed, machine-speed.ts) by at most 20 %, and no request failed
- * or answered 5xx; a third with under a minute of such windows fails the run as not judged. Per period: where the time went (the store's and this
- * process's event-loop delays, the store's garbage collections, its CPU per request). Per kind of request:
- * the thirds' p50 and p99, and which kinds make up each third's slowest 1 %. Periods are minutes (`--quick`:
- * tenths of the run). `--samples FILE` writes every measured request (start, duration, kind) as JSON.
+ * process's RSS is sampled from /proc every second. Then the control: the same build started fresh on a copy of
+ * the data the soak began with, warmed up for a period, and the two stores loaded in turns at the same rate
+ * (`control`). Passes when the RSS the store comes back to (each third's lowest reading) grows by at most 10 %
+ * from the first third of the periods after the warm-up to the last, the soaked store's p99 is at most 20 % over
+ * the fresh one's (`driftAgainstFresh`, latency.ts: measured in the same minutes, the machine's own drift cancels
+ * out), and no request failed or answered 5xx. The p99's drift over the run (first third against last, the
+ * machine's drift in it) is printed beside them. Per period: where the time went (the store's and this process's
+ * event-loop delays, the store's garbage collections, its CPU per request, PostgreSQL's CPU and work per request).
+ * Per kind of request: the thirds' p50 and p99, and which kinds make up each third's slowest 1 %. Periods are
+ * minutes (`--quick`: tenths of the run). `--samples FILE` writes every measured request (start, duration, kind)
+ * of the soaked store as JSON.
  */
 import fs from 'node:fs'
 import os from 'node:os'
+import path from 'node:path'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import zlib from 'node:zlib'
 import pg from 'pg'
@@ -33,8 +37,9 @@ import {
   rssKb,
   startStore,
   type DbKind,
+  type Prepared,
 } from './harness.ts'
-import { steadyMachine, typicalP99 } from './latency.ts'
+import { abba, driftAgainstFresh, steadyMachine, typicalP99, type Side } from './latency.ts'
 import { startMachineMeter } from './machine-speed.ts'
 import { percentile } from './lib.ts'
 
@@ -47,11 +52,28 @@ const RSS_LIMIT = 0.1
 const P99_DRIFT_LIMIT = 0.2
 /** A window in which this process's CPU per request was over this × its median, or under it ÷ this, is not judged. */
 const MACHINE_SLOW_LIMIT = 1.15
-/** The windows each judged third needs counted (a minute's), else the run says nothing and fails. */
-const MIN_COUNTED_WINDOWS = 6
+/** The control's turns: how many, and how long each. */
+const CONTROL_SLOTS = quick ? 8 : 16
+const CONTROL_SLOT_MS = quick ? 3_000 : 15_000
 
 ensureBuild()
 const prepared = await prepareStoreData(kind)
+/**
+ * The data the control's fresh store runs on after the soak: a copy of the store's as the soak begins (a copy,
+ * as the soaked store will have changed its own). PostgreSQL copies a database only while nobody is connected
+ * to it, hence before the store starts.
+ */
+function copyOf(prepared: Prepared): Prepared {
+  const dataDir = path.join(path.dirname(prepared.dataDir), 'fresh')
+  if (fs.existsSync(prepared.dataDir)) fs.cpSync(prepared.dataDir, dataDir, { recursive: true })
+  const databaseUrl =
+    prepared.databaseUrl &&
+    prepared.postgres?.createDatabase('codebook_drill_fresh', {
+      template: new URL(prepared.databaseUrl).pathname.slice(1),
+    })
+  return { ...prepared, dataDir, databaseUrl }
+}
+const freshData = copyOf(prepared)
 const port = await freePort()
 const store = await startStore(prepared, port)
 const base = store.url
@@ -105,7 +127,6 @@ class SampleLog {
     return found
   }
 }
-let samples = new SampleLog()
 let measuring = false
 /** Requests answered so far, measured or not: the machine meter's denominator. */
 let answered = 0
@@ -126,18 +147,39 @@ function kindOf(path: string, init: Init): string {
 }
 
 /**
- * The load generator's connections to the store. Undici's own request API, not `fetch` over it: this process
- * shares the machine's two cores with the store and the database, and `fetch` (its streams, decompressing every
- * body, its Headers objects) cost it 1.3 ms of CPU a request, two thirds of what the store spent answering it.
- * The store still compresses (the visits ask for it); a body is decompressed only when the drill reads it.
+ * A store the load goes to: the load generator's connections to it, its visitors, the requests measured on it.
+ * The soak loads one store; its control (below) a fresh one beside it, in turns.
  */
-const connections = new Pool(base, { connections: 64 })
+type Target = {
+  /**
+   * Undici's own request API, not `fetch` over it: this process shares the machine's two cores with the store
+   * and the database, and `fetch` (its streams, decompressing every body, its Headers objects) cost it 1.3 ms of
+   * CPU a request, two thirds of what the store spent answering it. The store still compresses (the visits ask
+   * for it); a body is decompressed only when the drill reads it.
+   */
+  connections: Pool
+  /**
+   * Visitors each holding a cart cookie, so adds and removes land on a few carts, as real visits do; a visitor
+   * makes one change at a time (taken from the pool while it does).
+   */
+  visitors: { cookie: string }[]
+  log: SampleLog
+}
 
-async function request(path: string, init: Init = {}, expect = 399): Promise<Answer | undefined> {
+function targetAt(url: string): Target {
+  return {
+    connections: new Pool(url, { connections: 64 }),
+    visitors: Array.from({ length: 40 }, () => ({ cookie: '' })),
+    log: new SampleLog(),
+  }
+}
+const soaked = targetAt(base)
+
+async function request(to: Target, path: string, init: Init = {}, expect = 399): Promise<Answer | undefined> {
   const method = init.method ?? 'GET'
   const started = performance.now()
   try {
-    const response = await connections.request({
+    const response = await to.connections.request({
       path,
       method: method as Dispatcher.HttpMethod,
       headers: init.body
@@ -149,7 +191,7 @@ async function request(path: string, init: Init = {}, expect = 399): Promise<Ans
     for await (const chunk of response.body) chunks.push(chunk as Buffer)
     const ms = performance.now() - started
     answered++
-    if (measuring) samples.push(started - runStart, ms, kindOf(path, init))
+    if (measuring) to.log.push(started - runStart, ms, kindOf(path, init))
     const encoding = response.headers['content-encoding']
     const text = () => {
       const body = Buffer.concat(chunks)
@@ -183,15 +225,10 @@ async function request(path: string, init: Init = {}, expect = 399): Promise<Ans
 const html = { Accept: 'text/html', 'Accept-Encoding': 'gzip, br' }
 const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)]!
 const searchTerms = ['react', 'typescript', 'node', 'css', 'testing', 'design', 'python', 'zzz-nothing']
-/**
- * Visitors each holding a cart cookie, so adds and removes land on a few carts, as real visits do; a visitor
- * makes one change at a time (taken from the pool while it does).
- */
-const visitors = Array.from({ length: 40 }, () => ({ cookie: '' }))
 let checkouts = 0
 
-function cartPost(cookie: string, intent: 'add' | 'remove', bookId: string) {
-  return request('/cart', {
+function cartPost(to: Target, cookie: string, intent: 'add' | 'remove', bookId: string) {
+  return request(to, '/cart', {
     method: 'POST',
     body: new URLSearchParams({ intent, bookId, redirectTo: '/cart' }),
     headers: { ...html, ...(cookie ? { Cookie: cookie } : {}) },
@@ -199,13 +236,13 @@ function cartPost(cookie: string, intent: 'add' | 'remove', bookId: string) {
 }
 
 /** A new visitor fills a cart, registers (the store's own form) and pays with the test card. */
-async function checkout() {
+async function checkout(to: Target) {
   // Each checkout from its own address: registering is rate limited per address.
   const forwarded = { 'X-Forwarded-For': `10.${rand(256)}.${rand(256)}.${rand(256)}` }
-  const added = await cartPost('', 'add', pick(bookIds))
+  const added = await cartPost(to, '', 'add', pick(bookIds))
   if (!added) return
   let cookie = mergeCookies('', added)
-  const guest = await request('/Register', {
+  const guest = await request(to, '/Register', {
     method: 'POST',
     body: new URLSearchParams({
       email: `soak.${crypto.randomUUID()}@example.com`,
@@ -216,7 +253,7 @@ async function checkout() {
   })
   if (!guest) return
   cookie = mergeCookies(cookie, guest)
-  const page = await request('/checkout', { headers: { ...html, Cookie: cookie } })
+  const page = await request(to, '/checkout', { headers: { ...html, Cookie: cookie } })
   const text = page?.text() ?? ''
   const field = (name: string) => text.match(new RegExp(`name="${name}" value="([^"]+)"`))?.[1]
   const idempotencyKey = field('idempotencyKey')
@@ -225,7 +262,7 @@ async function checkout() {
     if (failures.length < 20) failures.push(`checkout page without a form (${page?.status})`)
     return
   }
-  const paid = await request('/checkout', {
+  const paid = await request(to, '/checkout', {
     method: 'POST',
     body: new URLSearchParams({
       idempotencyKey,
@@ -313,37 +350,83 @@ function rand(n: number) {
 
 const signedIn = { ...html, Cookie: personas.customer.cookie }
 /** The mix, by weight: each entry is one visit step (one request, two for a cart change, five for a checkout). */
-const mix: [weight: number, requests: number, run: () => Promise<unknown>][] = [
-  [25, 1, () => request('/', { headers: html })],
-  [8, 1, () => request('/AllBooks', { headers: html })],
-  [14, 1, () => request(`/books/${pick(bookSlugs)}`, { headers: html })],
-  [3, 1, () => request('/topics', { headers: html })],
-  [6, 1, () => request('/', { headers: signedIn })],
-  [5, 1, () => request('/account/library', { headers: signedIn })],
-  [4, 1, () => request('/cart', { headers: signedIn })],
-  [3, 1, () => request(`/orders/${personas.customer.orderId}`, { headers: signedIn })],
-  [8, 1, () => request(`/search?q=${pick(searchTerms)}`, { headers: html })],
-  [6, 1, () => request(`/search/suggest?q=${pick(searchTerms).slice(0, 3)}`)],
+const mix: [weight: number, requests: number, run: (to: Target) => Promise<unknown>][] = [
+  [25, 1, (to) => request(to, '/', { headers: html })],
+  [8, 1, (to) => request(to, '/AllBooks', { headers: html })],
+  [14, 1, (to) => request(to, `/books/${pick(bookSlugs)}`, { headers: html })],
+  [3, 1, (to) => request(to, '/topics', { headers: html })],
+  [6, 1, (to) => request(to, '/', { headers: signedIn })],
+  [5, 1, (to) => request(to, '/account/library', { headers: signedIn })],
+  [4, 1, (to) => request(to, '/cart', { headers: signedIn })],
+  [3, 1, (to) => request(to, `/orders/${personas.customer.orderId}`, { headers: signedIn })],
+  [8, 1, (to) => request(to, `/search?q=${pick(searchTerms)}`, { headers: html })],
+  [6, 1, (to) => request(to, `/search/suggest?q=${pick(searchTerms).slice(0, 3)}`)],
   [
     10,
     2,
-    async () => {
-      const visitor = visitors.pop() ?? { cookie: '' }
+    async (to) => {
+      const visitor = to.visitors.pop() ?? { cookie: '' }
       const bookId = pick(bookIds)
-      const added = await cartPost(visitor.cookie, 'add', bookId)
+      const added = await cartPost(to, visitor.cookie, 'add', bookId)
       if (added) visitor.cookie = mergeCookies(visitor.cookie, added)
-      await cartPost(visitor.cookie, 'remove', bookId)
-      visitors.push(visitor)
+      await cartPost(to, visitor.cookie, 'remove', bookId)
+      to.visitors.push(visitor)
     },
   ],
   [0.5, 5, checkout],
 ]
 const totalWeight = mix.reduce((sum, [weight]) => sum + weight, 0)
 const requestsPerStep = mix.reduce((sum, [weight, requests]) => sum + weight * requests, 0) / totalWeight
-function step(): Promise<unknown> {
+function step(to: Target): Promise<unknown> {
   let roll = Math.random() * totalWeight
-  for (const [weight, , run] of mix) if ((roll -= weight) < 0) return run()
-  return mix[0]![2]()
+  for (const [weight, , run] of mix) if ((roll -= weight) < 0) return run(to)
+  return mix[0]![2](to)
+}
+
+/** Steps started on a clock, `stepsPerSecond`, on `to` until `until` (`performance.now()`), and answered. */
+async function loadAt(to: Target, stepsPerSecond: number, until: number) {
+  const running = new Set<Promise<unknown>>()
+  const from = performance.now()
+  let started = 0
+  while (performance.now() < until) {
+    const due = Math.floor(((performance.now() - from) / 1000) * stepsPerSecond)
+    for (; started < due; started++) {
+      const visit = step(to).finally(() => running.delete(visit))
+      running.add(visit)
+    }
+    await new Promise((resolve) => setTimeout(resolve, 5))
+  }
+  await Promise.all(running)
+}
+
+type Slot = { side: Side; from: number; to: number; durations: number[] }
+
+/**
+ * The soak's control: the soaked store against the same build started fresh on a copy of the data the soak began
+ * with, the two loaded in turns (abba, `CONTROL_SLOTS` slots of `CONTROL_SLOT_MS`) at the soak's rate, after the
+ * fresh one has warmed up for `warmUpMs` as the soaked one did in the soak's first period (its JIT, its caches,
+ * the database's). Both answer in the same minutes of the same machine: how much slower the soaked one is, is
+ * what ten minutes did to the store (the data it added, what its process grew), whatever the machine did
+ * meanwhile. A slot's requests are those its store was sent in it; each slot ends when they are answered.
+ */
+async function control(stepsPerSecond: number, warmUpMs: number): Promise<Slot[]> {
+  const fresh = await startStore(freshData, await freePort())
+  const freshTarget = targetAt(fresh.url)
+  try {
+    await loadAt(freshTarget, stepsPerSecond, performance.now() + warmUpMs)
+    const slots: Slot[] = []
+    for (const side of abba(CONTROL_SLOTS)) {
+      const to = side === 'soaked' ? soaked : freshTarget
+      const from = performance.now() - runStart
+      await loadAt(to, stepsPerSecond, runStart + from + CONTROL_SLOT_MS)
+      const end = performance.now() - runStart
+      slots.push({ side, from, to: end, durations: to.log.durations(from, end) })
+    }
+    return slots
+  } finally {
+    await freshTarget.connections.destroy()
+    await fresh.stop('SIGKILL')
+  }
 }
 
 let exitCode = 1
@@ -353,7 +436,7 @@ try {
   const flatOut = (until: number) =>
     Promise.all(
       Array.from({ length: concurrency }, async () => {
-        while (Date.now() < until) await step()
+        while (Date.now() < until) await step(soaked)
       }),
     )
   await flatOut(Date.now() + (quick ? 3_000 : 5_000))
@@ -363,15 +446,15 @@ try {
   runStart = performance.now()
   await flatOut(peakEnd)
   measuring = false
-  peakRequests = samples.length
+  peakRequests = soaked.log.length
   const peak = peakRequests / peakSeconds
-  const peakSorted = samples.durations()
+  const peakSorted = soaked.log.durations()
   console.log(
     `peak: ${peak.toFixed(0)} req/s over ${peakSeconds} s with ${concurrency} concurrent visitors ` +
       `(p50 ${percentile(peakSorted, 50).toFixed(1)} ms, p99 ${percentile(peakSorted, 99).toFixed(1)} ms)`,
   )
   const peakFailures = errors + serverErrors
-  samples = new SampleLog()
+  soaked.log = new SampleLog()
 
   // The soak: steps started on a clock at half the peak's request rate.
   const stepsPerSecond = peak / 2 / requestsPerStep
@@ -416,7 +499,7 @@ try {
       }
       const due = Math.floor(((performance.now() - runStart) / 1000) * stepsPerSecond)
       for (; started < due; started++) {
-        const running = step().finally(() => inFlight.delete(running))
+        const running = step(soaked).finally(() => inFlight.delete(running))
         inFlight.add(running)
       }
       await new Promise((resolve) => setTimeout(resolve, 5))
@@ -433,7 +516,7 @@ try {
     const postgresCpu = kind === 'postgres' ? postgresCpuSince(postgresCpuBefore, postgresCpuNow) : 0
     const drillCpu =
       (drillCpuNow.user + drillCpuNow.system - drillCpuBefore.user - drillCpuBefore.system) / 1000
-    const inPeriod = samples.durations(period * periodMs, (period + 1) * periodMs)
+    const inPeriod = soaked.log.durations(period * periodMs, (period + 1) * periodMs)
     const postgresWorkNow = await postgresWork()
     const work =
       postgresWorkNow && postgresWorkBefore
@@ -513,14 +596,32 @@ try {
   }
   await Promise.all(inFlight)
   clientLag.disable()
+  console.table(rows)
+  console.log(
+    `control: a fresh store on the data the soak began with, warmed up for ${periodMs / 1000} s, then ` +
+      `${CONTROL_SLOTS} turns of ${CONTROL_SLOT_MS / 1000} s with the soaked one`,
+  )
+  const slots = await control(stepsPerSecond, periodMs)
   machine.stop()
   measuring = false
-  console.table(rows)
+  console.table(
+    slots.map((slot) => ({
+      store: slot.side,
+      requests: slot.durations.length,
+      'p50 ms': percentile(slot.durations, 50).toFixed(1),
+      'p99 ms': percentile(slot.durations, 99).toFixed(1),
+      // The machine's speed in the slot (machine-speed.ts): the two stores' turns share its slow minutes.
+      'drill CPU ms/req': fixed(machineCostIn(slot.from, slot.to), 2),
+    })),
+  )
+  const controlled = driftAgainstFresh(
+    slots.map(({ side, durations }) => ({ side, p99: percentile(durations, 99) })),
+  )
   // The first third of the periods after the warm-up against the last third (why thirds: below).
   const third = Math.max(1, Math.floor((periods - 1) / 3))
   const inThird = (which: 'first' | 'last') => {
     const [from, to] = which === 'first' ? [1, 1 + third] : [periods - third, periods]
-    return samples.list(from * periodMs, to * periodMs)
+    return soaked.log.list(from * periodMs, to * periodMs)
   }
   const [firstSamples, lastSamples] = [inThird('first'), inThird('last')]
   const sortedMs = (list: Sample[]) => list.map((sample) => sample.ms).sort((a, b) => a - b)
@@ -560,13 +661,12 @@ try {
   // - the lowest RSS of each third, what the store comes back to after its garbage collections: the heap in
   //   use swings between ~100 and ~290 MB between two major collections, and a minute's median RSS with it
   //   (507-679 MB in one PGlite run, heap in use 99-288 MB, no trend); retained memory raises the floor.
-  // p99 drift is judged on the p99 typical of each third (latency.ts): the median of its 10-second windows'
-  // p99s. Pooled, a third's p99 was decided by a few bursts: one stall of the shared machine put a minute's p99
-  // at 894 ms. The pooled figure and each kind's drift weighted by its requests are printed beside it (an
-  // earlier guess, that the pooled figure moved with how many registrations fell in a third, was refuted by the
-  // per-kind table: they make up about half of the slowest 1 % in both thirds). Windows in which this process's
-  // own CPU per request was more than 15 % off its median, either way, are left out: the machine, not the
-  // store, was slower or faster there (machine-speed.ts); the drift over every window is printed beside it.
+  // The p99 over the run is the median of each third's 10-second windows' p99s (latency.ts), counting those in
+  // which the machine ran at its usual speed (machine-speed.ts); pooled, a third's p99 was decided by a few
+  // bursts (one stall of the shared machine put a minute's p99 at 894 ms). Even so, the machine's slow stretches
+  // outlast a window: in one PostgreSQL soak, the store's, PostgreSQL's and this process's CPU per request all
+  // rose 5–7 % from the first third to the last while PostgreSQL's buffers and rows per request stayed flat, and
+  // the p99, at 55–60 % of the machine busy, rose 36 %. Hence the control judges drift, and this is printed.
   const lowestRss = (from: number, to: number) =>
     Math.min(...rss.slice(from, to).map((readings) => readings[0]!))
   const medianRss = (from: number, to: number) =>
@@ -585,7 +685,7 @@ try {
   const lastP99 = percentile(sortedMs(lastSamples), 99)
   const pooledDrift = lastP99 / firstP99 - 1
   const windowMs = quick ? periodMs / 3 : 10_000
-  const durationsIn = (from: number, to: number) => samples.durations(from, to)
+  const durationsIn = (from: number, to: number) => soaked.log.durations(from, to)
   // The machine's usual speed: this process's CPU per request in the median window of the judged periods.
   const windowCosts: number[] = []
   for (let from = periodMs; from < periods * periodMs; from += windowMs) {
@@ -602,7 +702,6 @@ try {
   const [lastAll, lastSteady] = typicalOf(periods - third, periods)
   const allDrift = lastAll.p99 / firstAll.p99 - 1
   const typicalDrift = lastSteady.p99 / firstSteady.p99 - 1
-  const judged = quick || Math.min(firstSteady.counted, lastSteady.counted) >= MIN_COUNTED_WINDOWS
   const weighed = perKind.filter(({ first, last }) => first.length > 0 && last.length > 0)
   const weightOf = ({ first, last }: (typeof perKind)[number]) => first.length + last.length
   const totalWeight = weighed.reduce((sum, kind) => sum + weightOf(kind), 0)
@@ -641,6 +740,16 @@ try {
     console.log(
       `PostgreSQL's work per request, first third → last: buffers ${workDrift('buffers')}, rows ${workDrift('rows')}`,
     )
+  // Over the run, the machine's drift is the store's too: printed, the control above judges (decision 022).
+  console.log(
+    `p99 over the run, periods 2–${1 + third} → ${periods - third + 1}–${periods}: ` +
+      `${firstSteady.p99.toFixed(1)} → ${lastSteady.p99.toFixed(1)} ms (${(typicalDrift * 100).toFixed(1)} %, ` +
+      `median of ${windowMs / 1000} s windows at the machine's usual speed: ${firstSteady.counted} of ` +
+      `${firstSteady.windows} → ${lastSteady.counted} of ${lastSteady.windows}); all windows ` +
+      `${firstAll.p99.toFixed(1)} → ${lastAll.p99.toFixed(1)} ms (${(allDrift * 100).toFixed(1)} %); pooled ` +
+      `${firstP99.toFixed(1)} → ${lastP99.toFixed(1)} ms (${(pooledDrift * 100).toFixed(1)} %); each kind's ` +
+      `pooled, weighted: ${(p99Drift * 100).toFixed(1)} %`,
+  )
   const checks = [
     {
       check: `RSS growth ≤ ${RSS_LIMIT * 100} % (lowest, periods 2–${1 + third} against ${periods - third + 1}–${periods})`,
@@ -652,21 +761,15 @@ try {
       pass: quick || rssGrowth <= RSS_LIMIT,
     },
     {
-      check: `p99 drift ≤ ${P99_DRIFT_LIMIT * 100} % (periods 2–${1 + third} against ${periods - third + 1}–${periods})`,
-      // Six-second periods on a shared CI machine measure its neighbours more than the store: with --quick the
-      // drift is printed, and only the full run (minute-long periods) is held to it.
+      check: `p99 drift ≤ ${P99_DRIFT_LIMIT * 100} % (the soaked store against a fresh one, in turns)`,
+      // Three-second turns on a shared CI machine measure its neighbours more than the store: with --quick the
+      // drift is printed, and only the full run is held to it.
       value:
-        `${firstSteady.p99.toFixed(1)} → ${lastSteady.p99.toFixed(1)} ms (${(typicalDrift * 100).toFixed(1)} %, ` +
-        `median of ${windowMs / 1000} s windows at the machine's usual speed: ${firstSteady.counted} of ` +
-        `${firstSteady.windows} → ${lastSteady.counted} of ${lastSteady.windows}); all windows ` +
-        `${firstAll.p99.toFixed(1)} → ${lastAll.p99.toFixed(1)} ms (${(allDrift * 100).toFixed(1)} %); pooled ` +
-        `${firstP99.toFixed(1)} → ${lastP99.toFixed(1)} ms (${(pooledDrift * 100).toFixed(1)} %); each kind's ` +
-        `pooled, weighted: ${(p99Drift * 100).toFixed(1)} %` +
-        (judged
-          ? ''
-          : `; NOT JUDGED: fewer than ${MIN_COUNTED_WINDOWS} windows of a third at the machine's usual speed, run again`) +
+        `${controlled.soaked.toFixed(1)} ms against ${controlled.fresh.toFixed(1)} ms ` +
+        `(${(controlled.drift * 100).toFixed(1)} %; each store's ${CONTROL_SLOTS / 2} turns' p99s, ` +
+        `the highest and lowest left out, averaged)` +
         (quick ? '; not enforced with --quick' : ''),
-      pass: quick || (judged && typicalDrift <= P99_DRIFT_LIMIT),
+      pass: quick || controlled.drift <= P99_DRIFT_LIMIT,
     },
     {
       check: 'no error, no 5xx',
@@ -690,14 +793,14 @@ try {
   exitCode = checks.every((check) => check.pass) ? 0 : 1
   const samplesFile = argValue('--samples')
   if (samplesFile) {
-    fs.writeFileSync(samplesFile, JSON.stringify({ periodMs, samples: samples.list(-Infinity, Infinity) }))
+    fs.writeFileSync(samplesFile, JSON.stringify({ periodMs, samples: soaked.log.list(-Infinity, Infinity) }))
     console.log(`samples: ${samplesFile}`)
   }
   console.log(exitCode === 0 ? 'soak: PASS' : 'soak: FAIL')
 } catch (error) {
   console.error(error)
 } finally {
-  await connections.destroy()
+  await soaked.connections.destroy()
   await statsClient?.end()
   // With flags for the store's Node (STORE_NODE_ARGS, e.g. `--cpu-prof --cpu-prof-dir=DIR`), it is stopped as
   // a balancer would stop it, so that it writes what they ask for on its way out.
