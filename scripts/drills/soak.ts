@@ -52,9 +52,19 @@ const RSS_LIMIT = 0.1
 const P99_DRIFT_LIMIT = 0.2
 /** A window in which this process's CPU per request was over this × its median, or under it ÷ this, is not judged. */
 const MACHINE_SLOW_LIMIT = 1.15
-/** The control's turns: how many, and how long each. */
+/** The control's turns: how many, how long each, and how long each runs before its requests are measured. */
 const CONTROL_SLOTS = quick ? 8 : 16
-const CONTROL_SLOT_MS = quick ? 3_000 : 15_000
+const CONTROL_SLOT_MS = quick ? 3_000 : 18_000
+/**
+ * A store that sat idle through the other's two turns answers the first second or two of its own slowly, fresh
+ * or soaked alike: in one PostgreSQL run, 150–200 requests of every kind over 100 ms in its turn's first second
+ * (p99 400–900 ms), the second's p99 55–260 ms, from the third on 20–80 ms as in the middle of the turn. After
+ * 20 s idle the first second's p99 was 30–35 ms, after 35 s 360–720 ms: the pool closes connections idle for 30 s
+ * (a burst then opens them again), and V8 drops compiled code and shrinks the heap of a process that sits idle
+ * (with the pool's connections kept, 200–300 ms; with `--no-flush-bytecode --no-memory-reducer` too, 40–120 ms).
+ * A property of a store woken by a burst, the same for both stores, and not a drift: left out of both.
+ */
+const CONTROL_SETTLE_MS = quick ? 500 : 3_000
 
 ensureBuild()
 const prepared = await prepareStoreData(kind)
@@ -166,14 +176,16 @@ type Target = {
   log: SampleLog
 }
 
-function targetAt(url: string): Target {
+function targetAt(url: string, log = new SampleLog()): Target {
   return {
     connections: new Pool(url, { connections: 64 }),
     visitors: Array.from({ length: 40 }, () => ({ cookie: '' })),
-    log: new SampleLog(),
+    log,
   }
 }
 const soaked = targetAt(base)
+/** The requests measured on the control's fresh store. */
+const freshLog = new SampleLog()
 
 async function request(to: Target, path: string, init: Init = {}, expect = 399): Promise<Answer | undefined> {
   const method = init.method ?? 'GET'
@@ -407,11 +419,12 @@ type Slot = { side: Side; from: number; to: number; durations: number[] }
  * fresh one has warmed up for `warmUpMs` as the soaked one did in the soak's first period (its JIT, its caches,
  * the database's). Both answer in the same minutes of the same machine: how much slower the soaked one is, is
  * what ten minutes did to the store (the data it added, what its process grew), whatever the machine did
- * meanwhile. A slot's requests are those its store was sent in it; each slot ends when they are answered.
+ * meanwhile. A slot's requests are those its store was sent in it after its first `CONTROL_SETTLE_MS`; each
+ * slot ends when they are answered.
  */
 async function control(stepsPerSecond: number, warmUpMs: number): Promise<Slot[]> {
   const fresh = await startStore(freshData, await freePort())
-  const freshTarget = targetAt(fresh.url)
+  const freshTarget = targetAt(fresh.url, freshLog)
   try {
     await loadAt(freshTarget, stepsPerSecond, performance.now() + warmUpMs)
     const slots: Slot[] = []
@@ -420,7 +433,7 @@ async function control(stepsPerSecond: number, warmUpMs: number): Promise<Slot[]
       const from = performance.now() - runStart
       await loadAt(to, stepsPerSecond, runStart + from + CONTROL_SLOT_MS)
       const end = performance.now() - runStart
-      slots.push({ side, from, to: end, durations: to.log.durations(from, end) })
+      slots.push({ side, from, to: end, durations: to.log.durations(from + CONTROL_SETTLE_MS, end) })
     }
     return slots
   } finally {
@@ -599,7 +612,8 @@ try {
   console.table(rows)
   console.log(
     `control: a fresh store on the data the soak began with, warmed up for ${periodMs / 1000} s, then ` +
-      `${CONTROL_SLOTS} turns of ${CONTROL_SLOT_MS / 1000} s with the soaked one`,
+      `${CONTROL_SLOTS} turns of ${CONTROL_SLOT_MS / 1000} s with the soaked one, each measured after its ` +
+      `first ${CONTROL_SETTLE_MS / 1000} s`,
   )
   const slots = await control(stepsPerSecond, periodMs)
   machine.stop()
@@ -793,7 +807,15 @@ try {
   exitCode = checks.every((check) => check.pass) ? 0 : 1
   const samplesFile = argValue('--samples')
   if (samplesFile) {
-    fs.writeFileSync(samplesFile, JSON.stringify({ periodMs, samples: soaked.log.list(-Infinity, Infinity) }))
+    fs.writeFileSync(
+      samplesFile,
+      JSON.stringify({
+        periodMs,
+        samples: soaked.log.list(-Infinity, Infinity),
+        fresh: freshLog.list(-Infinity, Infinity),
+        slots: slots.map(({ side, from, to }) => ({ side, from, to })),
+      }),
+    )
     console.log(`samples: ${samplesFile}`)
   }
   console.log(exitCode === 0 ? 'soak: PASS' : 'soak: FAIL')
