@@ -13,7 +13,7 @@
  * event-loop delays, the store's garbage collections, its CPU per request, PostgreSQL's CPU and work per request).
  * Per kind of request: the thirds' p50 and p99, and which kinds make up each third's slowest 1 %. Periods are
  * minutes (`--quick`: tenths of the run). `--samples FILE` writes every measured request (start, duration, kind)
- * of the soaked store as JSON.
+ * of both stores, and the control's turns, as JSON.
  */
 import fs from 'node:fs'
 import os from 'node:os'
