@@ -88,8 +88,9 @@ export function abba(slots: number): Side[] {
  *
  * A side's typical p99 is the mean of its slots' p99s without the highest and the lowest: a stall of the machine
  * in one slot is dropped, as the median would drop it, at half the median's noise. A slot's p99 comes from its
- * few dozen slowest requests; in 60 synthetic runs of 16 slots (latency.test.ts), the same store read −7 to
- * +9 % against itself with this mean, −13 to +15 % with the median, and a store 30 % slower +21 to +41 %.
+ * few dozen slowest requests; in 60 synthetic runs of 16 slots shaped as latency.test.ts's (the machine slowing
+ * by half through them), the same store read −7 to +9 % against itself with this mean, −13 to +15 % with the
+ * median, and a store 30 % slower +21 to +41 %.
  */
 export function driftAgainstFresh(slots: { side: Side; p99: number }[]): {
   soaked: number
