@@ -54,9 +54,9 @@ const P99_DRIFT_LIMIT = 0.2
 const MACHINE_SLOW_LIMIT = 1.15
 /**
  * The control's turns: how many, how long each, and how long each runs before its requests are measured. How
- * many: the same store against itself (a soak's own minutes cut into turns as the control's, 85 placements in
- * each of two runs) read within ±20–24 % with 16 turns of 18 s (8–10 % root mean square), within ±6–15 % with
- * 24 (3.5–6.2 %).
+ * many: the same store against itself (a soak's own minutes after the warm-up cut into turns as the control's,
+ * at every 3 s offset; one PostgreSQL and one PGlite run) read −20 to +24 % with 16 turns of 18 s (8–10 % root
+ * mean square), −13 to +15 % with 24 (3.5–6.2 %).
  */
 const CONTROL_SLOTS = quick ? 8 : 24
 const CONTROL_SLOT_MS = quick ? 3_000 : 18_000
