@@ -661,6 +661,24 @@ describe('cover uploads', () => {
     expect(good).toMatchObject({ status: 303, location: `/admin/books/${id}?saved=cover` })
   }, 60_000)
 
+  test('a notice or cover problem named after an Object property shows nothing (a 500 the fuzz drill found)', async () => {
+    const { id } = await createViaAction()
+    for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
+      const page = await editLoader(
+        routeArgs({
+          db: database.db,
+          path: `/admin/books/${id}?saved=${name}&cover-error=${name}`,
+          cookie: admin.cookie,
+          params: { bookId: id },
+        }),
+      )
+      expect({ notice: page.notice, coverError: page.coverError }, name).toEqual({
+        notice: null,
+        coverError: null,
+      })
+    }
+  })
+
   test('a stale version is a 409 and the stored variants of the refused upload are removed', async () => {
     const { id, row } = await createViaAction()
     await outcomeOf(() => editAction(post(`/admin/books/${id}`, editForm(row, {}, 'archive'))))

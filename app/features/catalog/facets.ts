@@ -120,27 +120,30 @@ export function hasFilters(filters: CatalogFilters): boolean {
   return FILTER_PARAMS.some((name) => filters[name] !== null)
 }
 
-/** Human names for the topic slugs whose title case is wrong; any other slug is title-cased. */
-const TOPIC_NAMES: Record<string, string> = {
-  ai: 'AI',
-  api: 'APIs',
-  async: 'Asynchronous Programming',
-  css: 'CSS',
-  devops: 'DevOps',
-  go: 'Go',
-  html: 'HTML',
-  javascript: 'JavaScript',
-  'machine-learning': 'Machine Learning',
-  node: 'Node.js',
-  typescript: 'TypeScript',
-  ui: 'UI',
-  ux: 'UX',
-  web: 'Web Development',
-}
+/**
+ * Human names for the topic slugs whose title case is wrong; any other slug is title-cased. A Map, so that a
+ * topic named `constructor` finds no property of Object.
+ */
+const TOPIC_NAMES = new Map<string, string>([
+  ['ai', 'AI'],
+  ['api', 'APIs'],
+  ['async', 'Asynchronous Programming'],
+  ['css', 'CSS'],
+  ['devops', 'DevOps'],
+  ['go', 'Go'],
+  ['html', 'HTML'],
+  ['javascript', 'JavaScript'],
+  ['machine-learning', 'Machine Learning'],
+  ['node', 'Node.js'],
+  ['typescript', 'TypeScript'],
+  ['ui', 'UI'],
+  ['ux', 'UX'],
+  ['web', 'Web Development'],
+])
 
 export function topicName(slug: string): string {
   return (
-    TOPIC_NAMES[slug] ??
+    TOPIC_NAMES.get(slug) ??
     slug
       .split('-')
       .map((word) => word.charAt(0).toUpperCase() + word.slice(1))

@@ -63,9 +63,10 @@ export async function loader({ request, context, params, url }: Route.LoaderArgs
     coverPath: book.coverPath,
     coverAlt: book.coverAlt,
     values: bookToFormValues(book),
-    notice: saved ? (notices[saved] ?? null) : null,
+    // Own keys only: `?saved=__proto__` or `constructor` would find Object's and render an object (a 500).
+    notice: saved && Object.hasOwn(notices, saved) ? notices[saved] : null,
     coverError:
-      coverProblem && coverProblem in coverMessages
+      coverProblem && Object.hasOwn(coverMessages, coverProblem)
         ? coverMessages[coverProblem as keyof typeof coverMessages]
         : null,
   }
