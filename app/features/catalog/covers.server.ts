@@ -21,6 +21,13 @@ export const coverMessages = {
     'Someone else changed this book meanwhile, so the cover was not saved. Please reload the page and upload it again.',
 } as const
 
+/** The message for a problem named in a URL (`?cover-error=`); null for a name it does not know, `__proto__` too. */
+export function coverMessageFor(problem: string | null): string | null {
+  return problem !== null && Object.hasOwn(coverMessages, problem)
+    ? coverMessages[problem as keyof typeof coverMessages]
+    : null
+}
+
 export type SourceFormat = 'jpeg' | 'png' | 'webp' | 'avif'
 
 /** The image type the bytes start with, whatever the file is called or claims to be; null for anything else. */

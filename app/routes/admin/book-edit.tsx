@@ -19,7 +19,7 @@ import {
 import { BookCover } from '#app/features/catalog/components/book-cover.tsx'
 import { BookFormFields } from '#app/features/catalog/components/book-form-fields.tsx'
 import { CoverUpload } from '#app/features/catalog/components/cover-upload.tsx'
-import { coverMessages } from '#app/features/catalog/covers.server.ts'
+import { coverMessageFor } from '#app/features/catalog/covers.server.ts'
 import { requireAdmin } from '#app/features/identity/session.server.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import { readForm } from '#app/server/form.server.ts'
@@ -38,21 +38,20 @@ const notFound = () =>
     { status: 404 },
   )
 
-const notices: Record<string, string> = {
-  created: 'The book was created. Add its cover below.',
-  updated: 'Your changes were saved.',
-  archive: 'The book was archived: it is out of the store, and its buyers keep it.',
-  unarchive: 'The book is back in the store.',
-  publish: 'The book was published: it is in the store now.',
-  cover: 'The new cover was saved.',
-}
+/** What `?saved=` says; a Map, so that `?saved=__proto__` or `constructor` finds nothing. */
+const notices = new Map([
+  ['created', 'The book was created. Add its cover below.'],
+  ['updated', 'Your changes were saved.'],
+  ['archive', 'The book was archived: it is out of the store, and its buyers keep it.'],
+  ['unarchive', 'The book is back in the store.'],
+  ['publish', 'The book was published: it is in the store now.'],
+  ['cover', 'The new cover was saved.'],
+])
 
 export async function loader({ request, context, params, url }: Route.LoaderArgs) {
   await requireAdmin({ request, context })
   const book = await getAdminBook(getAppContext(context).db, params.bookId)
   if (!book) throw notFound()
-  const saved = url.searchParams.get('saved')
-  const coverProblem = url.searchParams.get('cover-error')
   return {
     id: book.id,
     title: book.title,
@@ -63,12 +62,8 @@ export async function loader({ request, context, params, url }: Route.LoaderArgs
     coverPath: book.coverPath,
     coverAlt: book.coverAlt,
     values: bookToFormValues(book),
-    // Own keys only: `?saved=__proto__` or `constructor` would find Object's and render an object (a 500).
-    notice: saved && Object.hasOwn(notices, saved) ? notices[saved] : null,
-    coverError:
-      coverProblem && Object.hasOwn(coverMessages, coverProblem)
-        ? coverMessages[coverProblem as keyof typeof coverMessages]
-        : null,
+    notice: notices.get(url.searchParams.get('saved') ?? '') ?? null,
+    coverError: coverMessageFor(url.searchParams.get('cover-error')),
   }
 }
 
