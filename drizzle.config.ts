@@ -1,8 +1,8 @@
 import { defineConfig } from 'drizzle-kit'
 
-// Only `generate` is used: migrations are applied by the store itself (app/server/db/migrate.server.ts).
+// Only `generate` is used: migrations are applied by the store itself (app/server/db/database.server.ts, `migrate`).
 export default defineConfig({
   dialect: 'postgresql',
-  schema: './app/server/db/schema.server.ts',
+  schema: './app/server/db/schema/index.server.ts',
   out: './drizzle',
 })

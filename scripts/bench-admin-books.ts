@@ -13,7 +13,7 @@ import { ADMIN_SORTS, type AdminSort } from '#app/features/catalog/admin-list.ts
 import { listAdminBooks } from '#app/features/catalog/admin-list.server.ts'
 import { seedCatalog } from '#app/features/catalog/catalog.server.ts'
 import { openDatabase } from '#app/server/db/database.server.ts'
-import { books } from '#app/server/db/schema.server.ts'
+import { books } from '#app/server/db/schema/index.server.ts'
 import { findProjectRoot } from '#app/server/project-root.server.ts'
 
 const BOOKS = 100_000

@@ -25,7 +25,7 @@ import { applyAnalyticsRetention } from '#app/features/analytics/retention.serve
 import { utcDay } from '#app/features/analytics/visitor.server.ts'
 import { seedCatalog } from '#app/features/catalog/catalog.server.ts'
 import { openDatabase, type Db } from '#app/server/db/database.server.ts'
-import { analyticsEvents } from '#app/server/db/schema.server.ts'
+import { analyticsEvents } from '#app/server/db/schema/index.server.ts'
 
 const EVENTS = Number(process.argv.find((arg) => arg.startsWith('--events='))?.slice(9) ?? 10_000_000)
 const DAYS = 400

@@ -14,7 +14,7 @@ import { performance } from 'node:perf_hooks'
 import { sql } from 'drizzle-orm'
 import { seedCatalog } from '#app/features/catalog/catalog.server.ts'
 import { openDatabase, type DatabaseHandle } from '#app/server/db/database.server.ts'
-import { books } from '#app/server/db/schema.server.ts'
+import { books } from '#app/server/db/schema/index.server.ts'
 import { findProjectRoot } from '#app/server/project-root.server.ts'
 
 export const BOOKS = 100_000

@@ -1,4 +1,4 @@
-import type { AnalyticsEventName } from './db/schema.server.ts'
+import type { AnalyticsEventName } from './db/schema/index.server.ts'
 import type { BatchBuffer } from './batch-buffer.server.ts'
 
 /**

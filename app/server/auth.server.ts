@@ -5,7 +5,7 @@ import { genericOAuth } from 'better-auth/plugins/generic-oauth'
 import type { Db } from './db/database.server.ts'
 import type { Env } from './env.server.ts'
 import type { Logger } from './logger.server.ts'
-import { account, session, user, verification } from './db/schema.server.ts'
+import { account, session, user, verification } from './db/schema/index.server.ts'
 import { hashPassword, verifyPassword } from './password.server.ts'
 
 const SEVEN_DAYS = 7 * 24 * 60 * 60
@@ -88,7 +88,7 @@ export const PASSWORD_RESET_SECONDS = 60 * 60
 
 /**
  * The store's identity service: Better Auth on our own database and schema (its tables are in
- * schema.server.ts, migrated with everything else), email + password hashed with Argon2id (decision 006),
+ * schema/, migrated with everything else), email + password hashed with Argon2id (decision 006),
  * and anonymous guest sessions. Sessions last 7 days, renewed daily while used.
  *
  * Its HTTP handler is not mounted: the store's own actions call `auth.api.*` (forms that work without

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, isNull, lt, lte, sql } from 'drizzle-orm'
 import type { Db } from './db/database.server.ts'
-import { emailOutbox } from './db/schema.server.ts'
+import { emailOutbox } from './db/schema/index.server.ts'
 import type { Logger } from './logger.server.ts'
 import type { MailMessage, Mailer } from './mail.server.ts'
 

@@ -1,7 +1,7 @@
 import net from 'node:net'
 import { and, eq, gt, lte, sql } from 'drizzle-orm'
 import type { Db } from './db/database.server.ts'
-import { rateLimits } from './db/schema.server.ts'
+import { rateLimits } from './db/schema/index.server.ts'
 
 /** A limit: at most `limit` hits per `windowMs` for each subject (an IP, an account + IP, …). */
 export type RateLimitRule = { name: string; limit: number; windowMs: number }

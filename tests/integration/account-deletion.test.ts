@@ -17,7 +17,7 @@ import {
   reviews,
   session,
   user,
-} from '#app/server/db/schema.server.ts'
+} from '#app/server/db/schema/index.server.ts'
 import { createLogger } from '#app/server/logger.server.ts'
 import { createMailer } from '#app/server/mail.server.ts'
 import { deliverDueEmails } from '#app/server/outbox.server.ts'

@@ -23,7 +23,7 @@ import {
   books,
   orders,
   type AnalyticsEventName,
-} from '#app/server/db/schema.server.ts'
+} from '#app/server/db/schema/index.server.ts'
 import { createLogger, type Logger } from '#app/server/logger.server.ts'
 import { recordPageViews } from '#server/page-views.ts'
 import { createTestDatabase } from '#tests/db.ts'

@@ -15,7 +15,7 @@ import AdminOrder, { action as orderAction, loader as orderLoader } from '#app/r
 import { loader as exportLoader } from '#app/routes/admin/orders-export.ts'
 import AdminOrders, { loader as ordersLoader } from '#app/routes/admin/orders.tsx'
 import { action as webhookAction } from '#app/routes/stripe-webhook.ts'
-import { emailOutbox, libraryItems, orderItems, orders } from '#app/server/db/schema.server.ts'
+import { emailOutbox, libraryItems, orderItems, orders } from '#app/server/db/schema/index.server.ts'
 import { parseEnv } from '#app/server/env.server.ts'
 import { createLogger } from '#app/server/logger.server.ts'
 import { createMailer } from '#app/server/mail.server.ts'

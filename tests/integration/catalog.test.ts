@@ -7,7 +7,7 @@ import {
   seedCatalog,
 } from '#app/features/catalog/catalog.server.ts'
 import { seedBooks } from '#app/features/catalog/seed-books.ts'
-import { books } from '#app/server/db/schema.server.ts'
+import { books } from '#app/server/db/schema/index.server.ts'
 import { createTestDatabase } from '#tests/db.ts'
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>

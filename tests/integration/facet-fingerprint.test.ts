@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { catalogFingerprint } from '#app/features/catalog/facet-index.server.ts'
-import { bookFiles, books } from '#app/server/db/schema.server.ts'
+import { bookFiles, books } from '#app/server/db/schema/index.server.ts'
 import { createTestDatabase } from '#tests/db.ts'
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>

@@ -7,7 +7,7 @@ import { simpleParser } from 'mailparser'
 import pino from 'pino'
 import { afterAll, afterEach, beforeAll, beforeEach, expect, test, vi } from 'vitest'
 import { openDatabase } from '#app/server/db/database.server.ts'
-import { emailOutbox } from '#app/server/db/schema.server.ts'
+import { emailOutbox } from '#app/server/db/schema/index.server.ts'
 import { createLogger } from '#app/server/logger.server.ts'
 import { createMailer, type Mailer } from '#app/server/mail.server.ts'
 import {

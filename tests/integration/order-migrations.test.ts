@@ -10,7 +10,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { refundOrder } from '#app/features/orders/refunds.server.ts'
 import { openDatabase, type DatabaseHandle } from '#app/server/db/database.server.ts'
-import { books, libraryItems, orders } from '#app/server/db/schema.server.ts'
+import { books, libraryItems, orders } from '#app/server/db/schema/index.server.ts'
 import { adminQuery } from '#tests/db.ts'
 
 /**

@@ -20,7 +20,7 @@ import BookDetails, {
   loader as bookLoader,
   meta as bookMeta,
 } from '#app/routes/book.tsx'
-import { books, libraryItems, rateLimits, reviews, user } from '#app/server/db/schema.server.ts'
+import { books, libraryItems, rateLimits, reviews, user } from '#app/server/db/schema/index.server.ts'
 import { createTestDatabase } from '#tests/db.ts'
 import { createAdmin } from '#tests/factories/admins.ts'
 import { createBuyer, createReader } from '#tests/factories/buyers.ts'

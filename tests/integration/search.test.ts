@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { searchBooks, suggestBooks } from '#app/features/search/search.server.ts'
 import { loader as searchLoader } from '#app/routes/search.tsx'
 import { loader as suggestLoader } from '#app/routes/search-suggest.ts'
-import { books } from '#app/server/db/schema.server.ts'
+import { books } from '#app/server/db/schema/index.server.ts'
 import { createTestDatabase } from '#tests/db.ts'
 import { routeArgs } from '#tests/route-args.ts'
 

@@ -11,7 +11,7 @@ import {
 } from '#app/features/seo/sitemap.server.ts'
 import { canonicalUrl } from '#app/features/seo/meta.ts'
 import { clearOgImageCache } from '#app/features/seo/og-image.server.ts'
-import { bookEditions, books } from '#app/server/db/schema.server.ts'
+import { bookEditions, books } from '#app/server/db/schema/index.server.ts'
 import { parseEnv } from '#app/server/env.server.ts'
 import * as root from '#app/root.tsx'
 import * as account from '#app/routes/account.tsx'

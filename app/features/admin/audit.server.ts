@@ -1,6 +1,6 @@
 import { and, desc, eq, lt, sql } from 'drizzle-orm'
 import type { Db } from '#app/server/db/database.server.ts'
-import { auditLog } from '#app/server/db/schema.server.ts'
+import { auditLog } from '#app/server/db/schema/index.server.ts'
 
 type Transaction = Parameters<Parameters<Db['transaction']>[0]>[0]
 

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm'
 import type { Db } from '#app/server/db/database.server.ts'
-import { session, user, type UserRole } from '#app/server/db/schema.server.ts'
+import { session, user, type UserRole } from '#app/server/db/schema/index.server.ts'
 import { forgetSessionsOf } from '#app/server/session-cache.server.ts'
 import { recordAudit, type Actor } from './audit.server.ts'
 

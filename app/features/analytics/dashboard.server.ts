@@ -7,7 +7,7 @@ import {
   analyticsDailyZeroSearches,
   books,
   type AnalyticsEventName,
-} from '#app/server/db/schema.server.ts'
+} from '#app/server/db/schema/index.server.ts'
 import { addDays, type DayRange, type ResolvedRange } from './range.ts'
 
 export type DayFigures = {

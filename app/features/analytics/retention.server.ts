@@ -1,6 +1,6 @@
 import { inArray, lt } from 'drizzle-orm'
 import type { Db } from '#app/server/db/database.server.ts'
-import { analyticsEvents, analyticsSalts, analyticsVisitorDays } from '#app/server/db/schema.server.ts'
+import { analyticsEvents, analyticsSalts, analyticsVisitorDays } from '#app/server/db/schema/index.server.ts'
 import { utcDay } from './visitor.server.ts'
 
 const DAY_MS = 86_400_000

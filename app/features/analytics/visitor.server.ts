@@ -1,7 +1,7 @@
 import crypto from 'node:crypto'
 import { inArray } from 'drizzle-orm'
 import type { Db } from '#app/server/db/database.server.ts'
-import { analyticsSalts } from '#app/server/db/schema.server.ts'
+import { analyticsSalts } from '#app/server/db/schema/index.server.ts'
 
 /** The UTC day of a moment, 'YYYY-MM-DD'. */
 export function utcDay(at: Date): string {

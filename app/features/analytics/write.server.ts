@@ -1,7 +1,7 @@
 import { and, inArray } from 'drizzle-orm'
 import type { RecordedEvent } from '#app/server/analytics-sink.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
-import { analyticsEvents, books, orderItems, orders } from '#app/server/db/schema.server.ts'
+import { analyticsEvents, books, orderItems, orders } from '#app/server/db/schema/index.server.ts'
 import { aggregateEvents } from './aggregate.server.ts'
 import { saltsFor, utcDay, visitorId } from './visitor.server.ts'
 

@@ -1,6 +1,6 @@
 import { and, asc, eq, isNull, lt, sql } from 'drizzle-orm'
 import { isExclusiveDatabase, type Db } from '#app/server/db/database.server.ts'
-import { books, cartItems, carts, libraryItems } from '#app/server/db/schema.server.ts'
+import { books, cartItems, carts, libraryItems } from '#app/server/db/schema/index.server.ts'
 
 /** Anonymous carts with no activity for this long are deleted. */
 export const ABANDONED_CART_DAYS = 30

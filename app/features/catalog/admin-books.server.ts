@@ -8,7 +8,7 @@ import {
   bookSlugRedirects,
   orderItems,
   type CoverImage,
-} from '#app/server/db/schema.server.ts'
+} from '#app/server/db/schema/index.server.ts'
 import { STATUS_ACTIONS, type BookFieldErrors, type BookFormValues, type StatusAction } from './book-form.ts'
 import type { BookInput } from './book-form.server.ts'
 import { invalidateCatalog } from './catalog-cache.server.ts'

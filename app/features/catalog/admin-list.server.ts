@@ -1,6 +1,6 @@
 import { and, asc, desc, sql, type SQL } from 'drizzle-orm'
 import type { Db } from '#app/server/db/database.server.ts'
-import { books } from '#app/server/db/schema.server.ts'
+import { books } from '#app/server/db/schema/index.server.ts'
 
 import { ADMIN_PAGE_SIZE, ADMIN_QUERY_MAX, type AdminSort } from './admin-list.ts'
 

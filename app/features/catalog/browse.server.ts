@@ -1,6 +1,6 @@
 import { and, inArray } from 'drizzle-orm'
 import type { Db } from '#app/server/db/database.server.ts'
-import { books } from '#app/server/db/schema.server.ts'
+import { books } from '#app/server/db/schema/index.server.ts'
 import { asCard, cardColumns, isPublished, type BookCard } from './catalog.server.ts'
 import { readFacetIndex, type FacetIndex } from './facet-index.server.ts'
 import {

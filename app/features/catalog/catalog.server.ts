@@ -1,6 +1,6 @@
 import { and, asc, eq } from 'drizzle-orm'
 import type { Db } from '#app/server/db/database.server.ts'
-import { books, bookSlugRedirects } from '#app/server/db/schema.server.ts'
+import { books, bookSlugRedirects } from '#app/server/db/schema/index.server.ts'
 import { invalidateCatalog } from './catalog-cache.server.ts'
 import { plainText } from './markdown.ts'
 import { seedBooks } from './seed-books.ts'

@@ -4,7 +4,7 @@
  */
 export type CoverFormat = 'avif' | 'webp' | 'jpeg'
 
-/** As stored in books.cover (schema.server.ts CoverImage). */
+/** As stored in books.cover (app/server/db/schema/catalog.server.ts, CoverImage). */
 export type CoverVariants = {
   keyPrefix: string
   widths: number[]

@@ -2,7 +2,7 @@ import crypto from 'node:crypto'
 import { z } from 'zod'
 import { EMAIL_VERIFICATION_SECONDS, type AccountMailHooks } from '#app/server/auth.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
-import { verification } from '#app/server/db/schema.server.ts'
+import { verification } from '#app/server/db/schema/index.server.ts'
 import { enqueueEmail } from '#app/server/outbox.server.ts'
 import {
   confirmNewEmailMessage,

@@ -2,7 +2,7 @@ import { APIError } from 'better-auth/api'
 import { and, desc, eq, gt } from 'drizzle-orm'
 import { getAppContext } from '#app/server/context.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
-import { session } from '#app/server/db/schema.server.ts'
+import { session } from '#app/server/db/schema/index.server.ts'
 import { clearRateLimit } from '#app/server/rate-limit.server.ts'
 import { queuePasswordChanged } from './account-mail.server.ts'
 import {

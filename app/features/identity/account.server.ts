@@ -3,7 +3,7 @@ import { and, eq, gt, lt, notExists } from 'drizzle-orm'
 import type { RouterContextProvider } from 'react-router'
 import { getAppContext, type AppContext } from '#app/server/context.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
-import { session, user } from '#app/server/db/schema.server.ts'
+import { session, user } from '#app/server/db/schema/index.server.ts'
 import {
   clearRateLimit,
   hitRateLimit,

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { getAppContext } from '#app/server/context.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
-import { verification } from '#app/server/db/schema.server.ts'
+import { verification } from '#app/server/db/schema/index.server.ts'
 import { ipSubject } from '#app/server/rate-limit.server.ts'
 import {
   accountFieldErrors,

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { and, eq, lte, ne, sql } from 'drizzle-orm'
 import type { Db } from '#app/server/db/database.server.ts'
-import { bookFiles, books } from '#app/server/db/schema.server.ts'
+import { bookFiles, books } from '#app/server/db/schema/index.server.ts'
 import type { Logger } from '#app/server/logger.server.ts'
 import type { FileStorage } from '#app/server/storage.server.ts'
 import { listNewestEditions } from './editions.server.ts'

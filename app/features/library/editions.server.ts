@@ -9,7 +9,7 @@ import {
   books,
   libraryItems,
   user,
-} from '#app/server/db/schema.server.ts'
+} from '#app/server/db/schema/index.server.ts'
 import type { Logger } from '#app/server/logger.server.ts'
 import { enqueueEmail } from '#app/server/outbox.server.ts'
 import type { FileStorage } from '#app/server/storage.server.ts'

@@ -8,7 +8,7 @@ import {
   libraryItems,
   orders,
   type BookStatus,
-} from '#app/server/db/schema.server.ts'
+} from '#app/server/db/schema/index.server.ts'
 
 /** The ids of the books a reader owns (bought and paid for). */
 export async function listOwnedBookIds(db: Db, userId: string): Promise<string[]> {

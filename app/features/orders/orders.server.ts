@@ -10,7 +10,7 @@ import {
   orderItems,
   orders,
   user,
-} from '#app/server/db/schema.server.ts'
+} from '#app/server/db/schema/index.server.ts'
 import { enqueueEmail } from '#app/server/outbox.server.ts'
 import { paymentMessages, type CardDetails, type PaymentProvider } from './payments.server.ts'
 import { receiptEmail } from './receipt.ts'

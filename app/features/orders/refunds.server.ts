@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm'
 import { recordAudit, type Actor } from '#app/features/admin/audit.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
-import { orderItems, orders, user } from '#app/server/db/schema.server.ts'
+import { orderItems, orders, user } from '#app/server/db/schema/index.server.ts'
 import { enqueueEmail } from '#app/server/outbox.server.ts'
 import { createTestPaymentProvider, type PaymentProvider } from './payments.server.ts'
 import { refundEmail } from './refund-email.ts'

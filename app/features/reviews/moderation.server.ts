@@ -2,7 +2,7 @@ import { and, desc, eq, gt, isNotNull, isNull, lt, or, sql, type SQL } from 'dri
 import { z } from 'zod'
 import { recordAudit, type Actor } from '#app/features/admin/audit.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
-import { books, reviewReports, reviews, user } from '#app/server/db/schema.server.ts'
+import { books, reviewReports, reviews, user } from '#app/server/db/schema/index.server.ts'
 import type { ModerationFilter } from './moderation.ts'
 
 const PAGE_SIZE = 50

@@ -7,7 +7,7 @@ import {
   reviews,
   reviewVotes,
   user,
-} from '#app/server/db/schema.server.ts'
+} from '#app/server/db/schema/index.server.ts'
 import type { RateLimitRule } from '#app/server/rate-limit.server.ts'
 import type { ReviewInput } from './review-form.server.ts'
 import { REVIEWS_PER_PAGE, reviewerName, type ReviewSort } from './review-form.ts'

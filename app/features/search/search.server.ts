@@ -13,7 +13,7 @@ import { asc, desc, sql, type SQL } from 'drizzle-orm'
 import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core'
 import { asCard, cardColumns, type BookCard } from '#app/features/catalog/catalog.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
-import { books } from '#app/server/db/schema.server.ts'
+import { books } from '#app/server/db/schema/index.server.ts'
 import { SUGGESTION_LIMIT, type Suggestion } from './search-query.ts'
 
 export const PAGE_SIZE = 20

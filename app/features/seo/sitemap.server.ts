@@ -1,6 +1,6 @@
 import { and, asc, count, eq, gt, sql } from 'drizzle-orm'
 import type { Db } from '#app/server/db/database.server.ts'
-import { bookEditions, books } from '#app/server/db/schema.server.ts'
+import { bookEditions, books } from '#app/server/db/schema/index.server.ts'
 
 /**
  * The sitemaps (https://www.sitemaps.org/protocol.html): /sitemap.xml is an index of /sitemaps/static.xml (the

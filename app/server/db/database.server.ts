@@ -9,7 +9,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import pg from 'pg'
 import { findProjectRoot } from '../project-root.server.ts'
-import * as schema from './schema.server.ts'
+import * as schema from './schema/index.server.ts'
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>
 

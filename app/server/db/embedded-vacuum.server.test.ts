@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { openDatabase, type DatabaseHandle } from './database.server.ts'
 import { dueAction, vacuumWhereDue } from './embedded-vacuum.server.ts'
-import { rateLimits } from './schema.server.ts'
+import { rateLimits } from './schema/index.server.ts'
 
 let database: DatabaseHandle
 beforeAll(async () => {

@@ -1,0 +1,15 @@
+/**
+ * The store's one database schema, a file per domain. drizzle-kit generates the SQL migrations in `drizzle/` from
+ * this index (drizzle.config.ts); Better Auth's tables live here too so that there is one migration history
+ * (docs/decisions/002).
+ */
+export * from './analytics.server.ts'
+export * from './audit.server.ts'
+export * from './cart.server.ts'
+export * from './catalog.server.ts'
+export * from './identity.server.ts'
+export * from './library.server.ts'
+export * from './orders.server.ts'
+export * from './outbox.server.ts'
+export * from './rate-limits.server.ts'
+export * from './reviews.server.ts'

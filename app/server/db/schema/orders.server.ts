@@ -1,0 +1,97 @@
+/** Orders and their lines as bought. */
+import { sql } from 'drizzle-orm'
+import {
+  check,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core'
+import { timestamps } from './columns.server.ts'
+import { books } from './catalog.server.ts'
+import { user } from './identity.server.ts'
+
+export const ORDER_STATUSES = ['pending', 'paid', 'failed', 'refunded'] as const
+export type OrderStatus = (typeof ORDER_STATUSES)[number]
+
+/**
+ * One checkout. Prices and the total are copied from the catalogue when the order is made (order_items keep
+ * each line as paid). Two keys from the checkout form make it one order per checkout, whatever happens:
+ * - `attempt_id`, fresh in every rendering of the form: a double click or a retried post of that form finds
+ *   the order it made, paid or declined, and is never charged again (unique per buyer, whatever the status);
+ * - `idempotency_key`, naming the cart as it was shown: a second tab on the same cart finds the order already
+ *   made (unique per buyer, except for failed attempts: after a decline the page may try another card).
+ * Card data is never stored: only the brand and last 4 digits.
+ */
+export const orders = pgTable(
+  'orders',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** The number the buyer sees ('Order #1042'). */
+    number: integer('number').notNull().generatedAlwaysAsIdentity({ startWith: 1001 }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'restrict' }),
+    status: text('status', { enum: ORDER_STATUSES }).notNull().default('pending'),
+    totalCents: integer('total_cents').notNull(),
+    currency: text('currency').notNull(),
+    idempotencyKey: text('idempotency_key').notNull(),
+    /** Orders made before attempts were recorded carry their own id here (migration 0006). */
+    attemptId: text('attempt_id').notNull(),
+    paymentProvider: text('payment_provider').notNull(),
+    /** The provider's id for the payment: a test charge id, or a Stripe Checkout Session id. */
+    paymentReference: text('payment_reference'),
+    cardBrand: text('card_brand'),
+    cardLast4: text('card_last4'),
+    failureReason: text('failure_reason'),
+    paidAt: timestamp('paid_at', { withTimezone: true }),
+    /** An admin asked the provider for a refund (Stripe: the order is marked refunded when its webhook confirms). */
+    refundRequestedAt: timestamp('refund_requested_at', { withTimezone: true }),
+    /** The provider's id for the refund (a test refund id, or a Stripe refund id). */
+    refundReference: text('refund_reference'),
+    refundedAt: timestamp('refunded_at', { withTimezone: true }),
+    ...timestamps,
+  },
+  (table) => [
+    uniqueIndex('orders_number_unique').on(table.number),
+    uniqueIndex('orders_idempotency_unique')
+      .on(table.userId, table.idempotencyKey)
+      .where(sql`${table.status} <> 'failed'`),
+    uniqueIndex('orders_attempt_unique').on(table.userId, table.attemptId),
+    uniqueIndex('orders_payment_reference_unique').on(table.paymentProvider, table.paymentReference),
+    index('orders_user_created_at_idx').on(table.userId, table.createdAt),
+    check('orders_status_check', sql`${table.status} in ('pending', 'paid', 'failed', 'refunded')`),
+    check('orders_total_check', sql`${table.totalCents} >= 0`),
+    check('orders_currency_check', sql`${table.currency} ~ '^[A-Z]{3}$'`),
+    check('orders_card_last4_check', sql`${table.cardLast4} is null or ${table.cardLast4} ~ '^[0-9]{4}$'`),
+    check(
+      'orders_paid_at_check',
+      sql`(${table.status} in ('paid', 'refunded')) = (${table.paidAt} is not null)`,
+    ),
+  ],
+)
+
+/** A line of an order as it was bought: the title and price are a snapshot, whatever the catalogue says later. */
+export const orderItems = pgTable(
+  'order_items',
+  {
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    bookId: uuid('book_id')
+      .notNull()
+      .references(() => books.id, { onDelete: 'restrict' }),
+    title: text('title').notNull(),
+    priceCents: integer('price_cents').notNull(),
+    currency: text('currency').notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.orderId, table.bookId] }),
+    index('order_items_book_id_idx').on(table.bookId),
+    check('order_items_price_check', sql`${table.priceCents} >= 0`),
+  ],
+)
