@@ -23,7 +23,7 @@ import {
 import { resolveRange } from '#app/features/analytics/range.ts'
 import { applyAnalyticsRetention } from '#app/features/analytics/retention.server.ts'
 import { utcDay } from '#app/features/analytics/visitor.server.ts'
-import { seedCatalog } from '#app/features/catalog/catalog.server.ts'
+import { seedCatalog } from '#app/features/catalog/seed-catalog.server.ts'
 import { openDatabase, type Db } from '#app/server/db/database.server.ts'
 import { analyticsEvents } from '#app/server/db/schema/index.server.ts'
 

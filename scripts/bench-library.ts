@@ -8,14 +8,15 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { performance } from 'node:perf_hooks'
-import { listBooks, seedCatalog } from '#app/features/catalog/catalog.server.ts'
+import { listBooks } from '#app/features/catalog/catalog.server.ts'
+import { seedCatalog } from '#app/features/catalog/seed-catalog.server.ts'
 import { publishBookFiles } from '#app/features/library/book-files.server.ts'
 import { prepareDownload } from '#app/features/library/downloads.server.ts'
 import type { PurchasedFormat } from '#app/features/library/library.server.ts'
 import { openDatabase } from '#app/server/db/database.server.ts'
 import { createLogger } from '#app/server/logger.server.ts'
 import { createLocalStorage } from '#app/server/storage.server.ts'
-import { createBuyer } from '#tests/factories/buyers.ts'
+import { createBuyer } from '#harness/factories/buyers.ts'
 
 const BUYERS = 20
 const REPEATS = 5

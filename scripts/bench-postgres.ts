@@ -2,24 +2,25 @@
  * The PostgreSQL half of `npm run bench` (scripts/bench.ts hands over to it):
  * - `-- --db postgres`: the standard single-instance cases against a throwaway PostgreSQL 15 server instead of
  *   PGlite, the store called directly as bench.ts calls it (same-machine figures beside the PGlite ones);
- * - `-- --instances 1,2`: the same cases through nginx (tests/cluster-process.ts) for 1 instance and for 2, in
+ * - `-- --instances 1,2`: the same cases through nginx (harness/cluster-process.ts) for 1 instance and for 2, in
  *   one run (both clusters side by side, each case measured on one then the other, twice), with the ratio of
  *   each case's req/s. Beside req/s and p99 it prints each process's CPU time per
  *   request (Linux /proc): the store instances, nginx, PostgreSQL, and this process (autocannon, the load
  *   generator), which all share the machine's cores; and the throughput those costs allow on them. With
- *   `--cpu-share S`, each instance is held to S of a core (a cgroup quota, tests/cpu-limit.ts) in both runs:
+ *   `--cpu-share S`, each instance is held to S of a core (a cgroup quota, harness/cpu-limit.ts) in both runs:
  *   one instance's fair share of the machine, the same whether it runs alone or beside another.
  * Prints numbers; asserts nothing. Design and figures: docs/decisions/022-scale-out.md.
  */
 import os from 'node:os'
 import autocannon from 'autocannon'
-import { listBooks, seedCatalog } from '#app/features/catalog/catalog.server.ts'
+import { listBooks } from '#app/features/catalog/catalog.server.ts'
+import { seedCatalog } from '#app/features/catalog/seed-catalog.server.ts'
 import { openDatabase } from '#app/server/db/database.server.ts'
-import { postmasterPid, processCpuMs, startCluster, type Cluster } from '#tests/cluster-process.ts'
-import { cpuQuotaHierarchy, limitCpu, pinProcess, type CpuLimit } from '#tests/cpu-limit.ts'
-import { createBuyer } from '#tests/factories/buyers.ts'
-import { startPostgres, type PostgresServer } from '#tests/postgres-server.ts'
-import { spawnStore, waitUntilReady, type StoreProcess } from '#tests/store-process.ts'
+import { postmasterPid, processCpuMs, startCluster, type Cluster } from '#harness/cluster-process.ts'
+import { cpuQuotaHierarchy, limitCpu, pinProcess, type CpuLimit } from '#harness/cpu-limit.ts'
+import { createBuyer } from '#harness/factories/buyers.ts'
+import { startPostgres, type PostgresServer } from '#harness/postgres-server.ts'
+import { spawnStore, waitUntilReady, type StoreProcess } from '#harness/store-process.ts'
 
 /** The secret the test factories sign sessions with (as in bench.ts): the stores must share it. */
 const FACTORY_AUTH_SECRET = 'test-secret-that-is-long-enough-0123456789'

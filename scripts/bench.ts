@@ -14,11 +14,12 @@ import os from 'node:os'
 import path from 'node:path'
 import autocannon from 'autocannon'
 import { sql } from 'drizzle-orm'
-import { listBooks, seedCatalog } from '#app/features/catalog/catalog.server.ts'
+import { listBooks } from '#app/features/catalog/catalog.server.ts'
+import { seedCatalog } from '#app/features/catalog/seed-catalog.server.ts'
 import { seedBooks } from '#app/features/catalog/seed-books.ts'
 import { openDatabase } from '#app/server/db/database.server.ts'
-import { createBuyer } from '#tests/factories/buyers.ts'
-import { spawnStore, tempDataDir, waitUntilReady } from '#tests/store-process.ts'
+import { createBuyer } from '#harness/factories/buyers.ts'
+import { spawnStore, tempDataDir, waitUntilReady } from '#harness/store-process.ts'
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
 if (!fs.existsSync('build/server/index.js') || process.argv.includes('--build')) {

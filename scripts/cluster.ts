@@ -9,7 +9,7 @@
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import { parseArgs } from 'node:util'
-import { MissingNginxError, NGINX, startCluster, type Cluster } from '#tests/cluster-process.ts'
+import { MissingNginxError, NGINX, startCluster, type Cluster } from '#harness/cluster-process.ts'
 
 const usage =
   'usage: npm run cluster -- --instances N [--port P] [--files DIR]   (N from 1 to 16; P default 8080; DIR: the shared files folder, kept; default a temporary one)'

@@ -3,7 +3,7 @@
 // anything is compiled. package.json's `start` gives Node `--max-old-space-size=1024`: past a major collection
 // V8 then lets the heap grow to at most 1.3-2× what is live, not up to 4× as under its default limit, so the
 // store's memory follows what it holds rather than how busy the machine is (docs/decisions/022). Change it there; the drills and tests
-// start the store with the same flags (tests/store-process.ts).
+// start the store with the same flags (harness/store-process.ts).
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'

@@ -2,7 +2,7 @@ import crypto from 'node:crypto'
 import fs from 'node:fs'
 import pg from 'pg'
 import { inject } from 'vitest'
-import { seedCatalog } from '#app/features/catalog/catalog.server.ts'
+import { seedCatalog } from '#app/features/catalog/seed-catalog.server.ts'
 import { openDatabase, type DatabaseHandle } from '#app/server/db/database.server.ts'
 
 /**

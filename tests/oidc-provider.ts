@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net'
 import type { Server } from 'node:http'
 import Provider from 'oidc-provider'
-import { freePort } from '#tests/store-process.ts'
+import { freePort } from '#harness/store-process.ts'
 
 /** A person who can sign in at the test provider: its login form takes the `login` as the account id. */
 export type ProviderAccount = { email: string; emailVerified: boolean; name: string }

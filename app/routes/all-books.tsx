@@ -1,4 +1,4 @@
-import { CatalogBrowser } from '#app/components/catalog-browser.tsx'
+import { CatalogBrowser } from '#app/compositions/catalog-browser.tsx'
 import { SectionHeading } from '#app/components/ui/section-heading.tsx'
 import { browseCatalog } from '#app/features/catalog/browse.server.ts'
 import { redirect } from 'react-router'

@@ -1,4 +1,4 @@
-import { BookAction } from '#app/components/book-action.tsx'
+import { BookAction } from '#app/compositions/book-action.tsx'
 import { recordEvent } from '#app/features/analytics/record.server.ts'
 import { bookNotFound } from '#app/features/catalog/book-not-found.server.ts'
 import { data, redirect } from 'react-router'

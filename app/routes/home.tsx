@@ -6,7 +6,7 @@ import { testimonials } from '#app/features/catalog/testimonials.ts'
 import { storeJsonLd } from '#app/features/seo/json-ld.ts'
 import { pageMeta, publicOrigin } from '#app/features/seo/meta.ts'
 import { getAppContext } from '#app/server/context.server.ts'
-import { BookGrid } from '#app/components/book-grid.tsx'
+import { BookGrid } from '#app/compositions/book-grid.tsx'
 import type { Route } from './+types/home'
 
 export const meta: Route.MetaFunction = (args) => {

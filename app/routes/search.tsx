@@ -14,7 +14,7 @@ import {
 import { bookListJsonLd } from '#app/features/seo/json-ld.ts'
 import { errorPageMeta, pageMeta, publicOrigin } from '#app/features/seo/meta.ts'
 import { getAppContext } from '#app/server/context.server.ts'
-import { CatalogBrowser } from '#app/components/catalog-browser.tsx'
+import { CatalogBrowser } from '#app/compositions/catalog-browser.tsx'
 import type { Route } from './+types/search'
 
 export const meta: Route.MetaFunction = (args) => {

@@ -1,5 +1,5 @@
 import { data, Link, redirect } from 'react-router'
-import { CatalogBrowser } from '#app/components/catalog-browser.tsx'
+import { CatalogBrowser } from '#app/compositions/catalog-browser.tsx'
 import { errorData } from '#app/components/error-boundary.tsx'
 import { SectionHeading } from '#app/components/ui/section-heading.tsx'
 import { browseCatalog, topicExists } from '#app/features/catalog/browse.server.ts'

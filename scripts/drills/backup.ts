@@ -10,8 +10,8 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { sql } from 'drizzle-orm'
 import type { Db } from '#app/server/db/database.server.ts'
-import { startPostgres } from '#tests/postgres-server.ts'
-import { spawnStore, waitUntilReady, type StoreProcess } from '#tests/store-process.ts'
+import { startPostgres } from '#harness/postgres-server.ts'
+import { spawnStore, waitUntilReady, type StoreProcess } from '#harness/store-process.ts'
 import {
   ensureBuild,
   FACTORY_AUTH_SECRET,

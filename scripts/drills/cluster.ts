@@ -1,6 +1,6 @@
 /**
  * `npm run drill:cluster [-- --quick]`: two store instances on one PostgreSQL database behind nginx
- * (tests/cluster-process.ts), and proof that the store behaves as one: a session made on one instance is valid
+ * (harness/cluster-process.ts), and proof that the store behaves as one: a session made on one instance is valid
  * on the other (directly and through nginx); a cart filled on one is seen on the other; failed logins count
  * across instances exactly as on one, keyed on the client address nginx saw; a revoked session stops on the
  * other instance within SESSION_CACHE_SECONDS; a back-office change shows on the other within the page
@@ -18,8 +18,8 @@ import sharp from 'sharp'
 import { sql } from 'drizzle-orm'
 import { openDatabase } from '#app/server/db/database.server.ts'
 import { enqueueEmail } from '#app/server/outbox.server.ts'
-import { startCluster, type Cluster } from '#tests/cluster-process.ts'
-import { createReader, testPassword } from '#tests/factories/buyers.ts'
+import { startCluster, type Cluster } from '#harness/cluster-process.ts'
+import { createReader, testPassword } from '#harness/factories/buyers.ts'
 
 const quick = process.argv.includes('--quick') || process.env.DRILL_QUICK === '1'
 const MAILS = quick ? 200 : 1_000

@@ -40,7 +40,7 @@ import {
   type DbKind,
   type Prepared,
 } from './harness.ts'
-import type { StoreProcess } from '#tests/store-process.ts'
+import type { StoreProcess } from '#harness/store-process.ts'
 
 const quick = process.argv.includes('--quick')
 const runsPerRoute = Number(argValue('--runs') ?? (quick ? 200 : 10_000))

@@ -6,14 +6,21 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { addToCart, requireUserCart } from '#app/features/cart/cart.server.ts'
-import { listBooks, seedCatalog } from '#app/features/catalog/catalog.server.ts'
+import { listBooks } from '#app/features/catalog/catalog.server.ts'
+import { seedCatalog } from '#app/features/catalog/seed-catalog.server.ts'
 import { reportReview, saveReview } from '#app/features/reviews/reviews.server.ts'
 import { openDatabase, type DatabaseHandle } from '#app/server/db/database.server.ts'
-import { createAdmin } from '#tests/factories/admins.ts'
-import { createBuyer, createGuestCookie, testPassword } from '#tests/factories/buyers.ts'
-import { startPostgres, type PostgresServer } from '#tests/postgres-server.ts'
+import { createAdmin } from '#harness/factories/admins.ts'
+import { createBuyer, createGuestCookie, testPassword } from '#harness/factories/buyers.ts'
+import { startPostgres, type PostgresServer } from '#harness/postgres-server.ts'
 import { FACTORY_AUTH_SECRET, onExit, type DbKind } from './lib.ts'
-import { freePort, spawnStore, tempDataDir, waitUntilReady, type StoreProcess } from '#tests/store-process.ts'
+import {
+  freePort,
+  spawnStore,
+  tempDataDir,
+  waitUntilReady,
+  type StoreProcess,
+} from '#harness/store-process.ts'
 
 export { cleanUp, ensureBuild, FACTORY_AUTH_SECRET, onExit, type DbKind } from './lib.ts'
 export const METRICS_TOKEN = 'drill-metrics-token-0123456789abcdef0123'

@@ -6,8 +6,8 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { startPostgres } from '#tests/postgres-server.ts'
-import { freePort, spawnStore, waitUntilReady, type StoreProcess } from '#tests/store-process.ts'
+import { startPostgres } from '#harness/postgres-server.ts'
+import { freePort, spawnStore, waitUntilReady, type StoreProcess } from '#harness/store-process.ts'
 import {
   checkOrders,
   checkPgliteFolder,

@@ -9,8 +9,9 @@ import os from 'node:os'
 import path from 'node:path'
 import { sql } from 'drizzle-orm'
 import { openDatabase, type DatabaseHandle, type Db } from '#app/server/db/database.server.ts'
-import { createReader } from '#tests/factories/buyers.ts'
-import { listBooks, seedCatalog } from '#app/features/catalog/catalog.server.ts'
+import { createReader } from '#harness/factories/buyers.ts'
+import { listBooks } from '#app/features/catalog/catalog.server.ts'
+import { seedCatalog } from '#app/features/catalog/seed-catalog.server.ts'
 
 /** The secret the test factories sign sessions with: the store must share it to accept the buyers' cookies. */
 export const FACTORY_AUTH_SECRET = 'test-secret-that-is-long-enough-0123456789'

@@ -6,8 +6,8 @@
  * by a timeout); the store is ready and serves pages within 5 s of the server accepting connections again;
  * and every order a buyer was sent to is in the database, paid once, with its books.
  */
-import { startPostgres } from '#tests/postgres-server.ts'
-import { spawnStore, waitUntilReady } from '#tests/store-process.ts'
+import { startPostgres } from '#harness/postgres-server.ts'
+import { spawnStore, waitUntilReady } from '#harness/store-process.ts'
 import {
   checkOrders,
   ensureBuild,

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { freePort, spawnStore, waitUntilReady, type StoreProcess } from '#tests/store-process.ts'
+import { freePort, spawnStore, waitUntilReady, type StoreProcess } from '#harness/store-process.ts'
 import { startSmtpServer, type ReceivedMail, type TestSmtpServer } from '#tests/smtp.ts'
 import { expectHealthyPage, launchBrowser, newPage, themes, visit } from './browser.ts'
 

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { startStoreWithAdmin, type StoreProcess } from '#tests/store-process.ts'
+import { startStoreWithAdmin, type StoreProcess } from '#harness/store-process.ts'
 import { expectHealthyPage, launchBrowser, newPage, themes, visit } from './browser.ts'
 import {
   addToCart,

@@ -4,8 +4,8 @@ import { AxeBuilder } from '@axe-core/playwright'
 import type { Browser, Page } from 'playwright-core'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { testPassword } from '#tests/factories/buyers.ts'
-import { startStoreWithAdmin, type StoreProcess } from '#tests/store-process.ts'
+import { testPassword } from '#harness/factories/buyers.ts'
+import { startStoreWithAdmin, type StoreProcess } from '#harness/store-process.ts'
 import { expectHealthyPage, launchBrowser, newPage, themes, visit } from './browser.ts'
 
 /**

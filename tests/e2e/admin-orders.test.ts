@@ -2,10 +2,10 @@ import { eq } from 'drizzle-orm'
 import { AxeBuilder } from '@axe-core/playwright'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { seedCatalog } from '#app/features/catalog/catalog.server.ts'
+import { seedCatalog } from '#app/features/catalog/seed-catalog.server.ts'
 import { books } from '#app/server/db/schema/index.server.ts'
-import { createBuyer, testPassword } from '#tests/factories/buyers.ts'
-import { startStoreWithAdmin, type StoreProcess } from '#tests/store-process.ts'
+import { createBuyer, testPassword } from '#harness/factories/buyers.ts'
+import { startStoreWithAdmin, type StoreProcess } from '#harness/store-process.ts'
 import { expectHealthyPage, launchBrowser, newPage, themes, visit } from './browser.ts'
 
 /**

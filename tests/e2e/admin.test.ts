@@ -6,7 +6,7 @@ import { simpleParser, type ParsedMail } from 'mailparser'
 import type { Browser, Download, Page } from 'playwright-core'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
-import { startStoreWithAdmin } from '#tests/store-process.ts'
+import { startStoreWithAdmin } from '#harness/store-process.ts'
 import { expectHealthyPage, launchBrowser, newPage, themes, visit } from './browser.ts'
 import { addToCart, bookCard, fillCard, payButton, register, submit, uniqueEmail } from './shopper.ts'
 

@@ -1,7 +1,7 @@
 import { AxeBuilder } from '@axe-core/playwright'
 import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core'
 import { expect } from 'vitest'
-import { chromiumFlags, chromiumPath } from '#tests/chromium.ts'
+import { chromiumFlags, chromiumPath } from '#harness/chromium.ts'
 
 /** Debian's Chromium; browser downloads do not work here (docs/decisions/001). */
 export function launchBrowser(): Promise<Browser> {

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
 import { books } from '#app/server/db/schema/index.server.ts'
-import { startStoreWithAdmin, type StoreProcess } from '#tests/store-process.ts'
+import { startStoreWithAdmin, type StoreProcess } from '#harness/store-process.ts'
 import { expectHealthyPage, launchBrowser, newPage, themes, visit } from './browser.ts'
 
 const baseURL = inject('baseURL')

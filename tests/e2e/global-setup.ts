@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node'
-import { startStoreWithAdmin, type StoreProcess } from '#tests/store-process.ts'
+import { startStoreWithAdmin, type StoreProcess } from '#harness/store-process.ts'
 
 declare module 'vitest' {
   export interface ProvidedContext {

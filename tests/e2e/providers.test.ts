@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { startOidcProvider, type TestOidcProvider } from '#tests/oidc-provider.ts'
 import { startSmtpServer, type TestSmtpServer } from '#tests/smtp.ts'
-import { freePort, spawnStore, waitUntilReady, type StoreProcess } from '#tests/store-process.ts'
+import { freePort, spawnStore, waitUntilReady, type StoreProcess } from '#harness/store-process.ts'
 import { expectHealthyPage, launchBrowser, newPage, themes, visit } from './browser.ts'
 import { register, uniqueEmail } from './shopper.ts'
 

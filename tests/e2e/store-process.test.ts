@@ -4,7 +4,7 @@ import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import { afterEach, describe, expect, test } from 'vitest'
-import { spawnStore, tempDataDir, waitUntilReady, type StoreProcess } from '#tests/store-process.ts'
+import { spawnStore, tempDataDir, waitUntilReady, type StoreProcess } from '#harness/store-process.ts'
 
 /**
  * Sends a GET on its own connection; resolves once the connection is established and the request written,

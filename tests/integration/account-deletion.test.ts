@@ -21,7 +21,7 @@ import {
 import { createLogger } from '#app/server/logger.server.ts'
 import { createMailer } from '#app/server/mail.server.ts'
 import { deliverDueEmails } from '#app/server/outbox.server.ts'
-import { createBuyer, createReader, testPassword } from '#tests/factories/buyers.ts'
+import { createBuyer, createReader, testPassword } from '#harness/factories/buyers.ts'
 import { createTestDatabase } from '#tests/db.ts'
 import { routeArgs, servicesFor, thrownBy } from '#tests/route-args.ts'
 import { startSmtpServer } from '#tests/smtp.ts'

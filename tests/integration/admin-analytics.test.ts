@@ -27,8 +27,8 @@ import {
 import { createLogger, type Logger } from '#app/server/logger.server.ts'
 import { recordPageViews } from '#server/page-views.ts'
 import { createTestDatabase } from '#tests/db.ts'
-import { createAdmin } from '#tests/factories/admins.ts'
-import { createBuyer, createReader } from '#tests/factories/buyers.ts'
+import { createAdmin } from '#harness/factories/admins.ts'
+import { createBuyer, createReader } from '#harness/factories/buyers.ts'
 import { addToCart, requireUserCart } from '#app/features/cart/cart.server.ts'
 import { routeArgs, servicesFor, thrownBy } from '#tests/route-args.ts'
 

@@ -23,8 +23,8 @@ import { loader as mediaLoader } from '#app/routes/media-cover.ts'
 import { books, bookSlugRedirects } from '#app/server/db/schema/index.server.ts'
 import { createLogger } from '#app/server/logger.server.ts'
 import { createTestDatabase } from '#tests/db.ts'
-import { createAdmin } from '#tests/factories/admins.ts'
-import { createBuyer, createReader } from '#tests/factories/buyers.ts'
+import { createAdmin } from '#harness/factories/admins.ts'
+import { createBuyer, createReader } from '#harness/factories/buyers.ts'
 import { routeArgs, servicesFor } from '#tests/route-args.ts'
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>

@@ -18,15 +18,21 @@ import { action, loader } from '#app/routes/admin/book-manuscript.tsx'
 import { loader as sampleLoader } from '#app/routes/book-sample.ts'
 import { loader as downloadLoader } from '#app/routes/library-download.ts'
 import { loader as libraryLoader } from '#app/routes/library.tsx'
-import { bookEditions, bookFiles, bookManuscripts, books, emailOutbox } from '#app/server/db/schema/index.server.ts'
+import {
+  bookEditions,
+  bookFiles,
+  bookManuscripts,
+  books,
+  emailOutbox,
+} from '#app/server/db/schema/index.server.ts'
 import { createLogger } from '#app/server/logger.server.ts'
 import { createMailer } from '#app/server/mail.server.ts'
 import { deliverDueEmails } from '#app/server/outbox.server.ts'
 import { createLocalStorage } from '#app/server/storage.server.ts'
 import { limitRequestBodies } from '#server/http.ts'
 import { createTestDatabase } from '#tests/db.ts'
-import { createAdmin } from '#tests/factories/admins.ts'
-import { createBuyer, createReader } from '#tests/factories/buyers.ts'
+import { createAdmin } from '#harness/factories/admins.ts'
+import { createBuyer, createReader } from '#harness/factories/buyers.ts'
 import { routeArgs, servicesFor, thrownBy } from '#tests/route-args.ts'
 import { startSmtpServer } from '#tests/smtp.ts'
 

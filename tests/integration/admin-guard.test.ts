@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import routes from '#app/routes.ts'
 import { listBooks } from '#app/features/catalog/catalog.server.ts'
 import { createTestDatabase } from '#tests/db.ts'
-import { createAdmin } from '#tests/factories/admins.ts'
-import { createBuyer, createGuestCookie, createReader } from '#tests/factories/buyers.ts'
+import { createAdmin } from '#harness/factories/admins.ts'
+import { createBuyer, createGuestCookie, createReader } from '#harness/factories/buyers.ts'
 import { routeArgs, thrownBy } from '#tests/route-args.ts'
 
 /**

@@ -3,8 +3,8 @@ import { listBooks } from '#app/features/catalog/catalog.server.ts'
 import { loader as exportLoader } from '#app/routes/admin/orders-export.ts'
 import { loader as ordersLoader } from '#app/routes/admin/orders.tsx'
 import { createTestDatabase } from '#tests/db.ts'
-import { createAdmin } from '#tests/factories/admins.ts'
-import { createBuyer } from '#tests/factories/buyers.ts'
+import { createAdmin } from '#harness/factories/admins.ts'
+import { createBuyer } from '#harness/factories/buyers.ts'
 import { routeArgs } from '#tests/route-args.ts'
 
 // The orders back office's date filters at the ends of what its form accepts (four-digit years). Found by

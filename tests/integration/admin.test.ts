@@ -14,8 +14,8 @@ import { openDatabase } from '#app/server/db/database.server.ts'
 import { user } from '#app/server/db/schema/index.server.ts'
 import { parseEnv } from '#app/server/env.server.ts'
 import { createTestDatabase } from '#tests/db.ts'
-import { createAdmin } from '#tests/factories/admins.ts'
-import { createGuestCookie, createReader } from '#tests/factories/buyers.ts'
+import { createAdmin } from '#harness/factories/admins.ts'
+import { createGuestCookie, createReader } from '#harness/factories/buyers.ts'
 import { routeArgs, servicesFor, thrownBy } from '#tests/route-args.ts'
 
 const run = promisify(execFile)

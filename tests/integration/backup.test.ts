@@ -5,12 +5,12 @@ import os from 'node:os'
 import path from 'node:path'
 import { count, eq } from 'drizzle-orm'
 import { afterAll, expect, test } from 'vitest'
-import { seedCatalog } from '#app/features/catalog/catalog.server.ts'
+import { seedCatalog } from '#app/features/catalog/seed-catalog.server.ts'
 import { openDatabase, type DatabaseOptions } from '#app/server/db/database.server.ts'
 import { books, libraryItems, orders, user } from '#app/server/db/schema/index.server.ts'
 import { createBackup, restoreBackup } from '#server/backup.ts'
 import { adminQuery } from '#tests/db.ts'
-import { createBuyer } from '#tests/factories/buyers.ts'
+import { createBuyer } from '#harness/factories/buyers.ts'
 
 const folders: string[] = []
 function tempFolder(): string {

@@ -15,7 +15,7 @@ import { action as cartAction, loader as cartLoader } from '#app/routes/cart.tsx
 import { action as loginAction } from '#app/routes/login.tsx'
 import { books, carts, user } from '#app/server/db/schema/index.server.ts'
 import { createTestDatabase } from '#tests/db.ts'
-import { createBuyer, testPassword } from '#tests/factories/buyers.ts'
+import { createBuyer, testPassword } from '#harness/factories/buyers.ts'
 import { routeArgs } from '#tests/route-args.ts'
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>

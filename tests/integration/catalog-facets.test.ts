@@ -18,7 +18,7 @@ import { loader as topicLoader } from '#app/routes/topic.tsx'
 import { loader as topicsLoader } from '#app/routes/topics.tsx'
 import { bookFiles, books } from '#app/server/db/schema/index.server.ts'
 import { createTestDatabase } from '#tests/db.ts'
-import { createBuyer } from '#tests/factories/buyers.ts'
+import { createBuyer } from '#harness/factories/buyers.ts'
 import { routeArgs, thrownBy } from '#tests/route-args.ts'
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>

@@ -1,11 +1,7 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import {
-  getBookBySlug,
-  listBooks,
-  listFeaturedBooks,
-  seedCatalog,
-} from '#app/features/catalog/catalog.server.ts'
+import { getBookBySlug, listBooks, listFeaturedBooks } from '#app/features/catalog/catalog.server.ts'
+import { seedCatalog } from '#app/features/catalog/seed-catalog.server.ts'
 import { seedBooks } from '#app/features/catalog/seed-books.ts'
 import { books } from '#app/server/db/schema/index.server.ts'
 import { createTestDatabase } from '#tests/db.ts'

@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest'
-import { startNginx, type Nginx } from '#tests/cluster-process.ts'
-import { freePort } from '#tests/store-process.ts'
+import { startNginx, type Nginx } from '#harness/cluster-process.ts'
+import { freePort } from '#harness/store-process.ts'
 
 // The nginx configuration `npm run cluster` writes (docs/decisions/022-scale-out.md), run by the real nginx in
 // front of two small HTTP servers: one that answers, one that drops every connection it is sent a request on.

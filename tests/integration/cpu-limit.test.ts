@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import { expect, test } from 'vitest'
-import { processCpuMs } from '#tests/cluster-process.ts'
-import { cpuQuotaHierarchy, limitCpu } from '#tests/cpu-limit.ts'
+import { processCpuMs } from '#harness/cluster-process.ts'
+import { cpuQuotaHierarchy, limitCpu } from '#harness/cpu-limit.ts'
 
-// The quota `npm run bench -- --instances 1,2 --cpu-share S` puts on each store instance (tests/cpu-limit.ts):
+// The quota `npm run bench -- --instances 1,2 --cpu-share S` puts on each store instance (harness/cpu-limit.ts):
 // a process spinning flat out gets no more than its share of a core, on the core it was pinned to, and is free of
 // both when released.
 const unavailable = cpuQuotaHierarchy()

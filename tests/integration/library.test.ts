@@ -22,7 +22,7 @@ import { bookFiles, libraryItems, rateLimits } from '#app/server/db/schema/index
 import { createLogger } from '#app/server/logger.server.ts'
 import { createLocalStorage, type FileStorage } from '#app/server/storage.server.ts'
 import { createTestDatabase } from '#tests/db.ts'
-import { createBuyer, createReader } from '#tests/factories/buyers.ts'
+import { createBuyer, createReader } from '#harness/factories/buyers.ts'
 import { routeArgs, servicesFor, thrownBy } from '#tests/route-args.ts'
 
 const run = promisify(execFile)

@@ -10,7 +10,7 @@ import { account, carts, session, user } from '#app/server/db/schema/index.serve
 import { parseEnv } from '#app/server/env.server.ts'
 import { createLogger } from '#app/server/logger.server.ts'
 import { createStoreServices, type StoreServices } from '#app/services.server.ts'
-import { createGuestCookie, createReader } from '#tests/factories/buyers.ts'
+import { createGuestCookie, createReader } from '#harness/factories/buyers.ts'
 import { createTestDatabase } from '#tests/db.ts'
 import { signInAtProvider, startOidcProvider, type TestOidcProvider } from '#tests/oidc-provider.ts'
 import { routeArgs, servicesFor, thrownBy } from '#tests/route-args.ts'

@@ -22,8 +22,8 @@ import BookDetails, {
 } from '#app/routes/book.tsx'
 import { books, libraryItems, rateLimits, reviews, user } from '#app/server/db/schema/index.server.ts'
 import { createTestDatabase } from '#tests/db.ts'
-import { createAdmin } from '#tests/factories/admins.ts'
-import { createBuyer, createReader } from '#tests/factories/buyers.ts'
+import { createAdmin } from '#harness/factories/admins.ts'
+import { createBuyer, createReader } from '#harness/factories/buyers.ts'
 import { routeArgs, thrownBy } from '#tests/route-args.ts'
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>

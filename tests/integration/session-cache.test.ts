@@ -12,7 +12,7 @@ import { parseEnv } from '#app/server/env.server.ts'
 import { createLogger } from '#app/server/logger.server.ts'
 import { createStoreServices, type StoreServices } from '#app/services.server.ts'
 import { createTestDatabase } from '#tests/db.ts'
-import { createReader, testPassword } from '#tests/factories/buyers.ts'
+import { createReader, testPassword } from '#harness/factories/buyers.ts'
 import { routeArgs } from '#tests/route-args.ts'
 
 /**

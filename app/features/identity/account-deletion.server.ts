@@ -7,7 +7,14 @@ import { deleteReaderReviews, exportReviewsOf } from '#app/features/reviews/revi
 import { z } from 'zod'
 import type { AppContext } from '#app/server/context.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
-import { account, carts, libraryItems, session, user, verification } from '#app/server/db/schema/index.server.ts'
+import {
+  account,
+  carts,
+  libraryItems,
+  session,
+  user,
+  verification,
+} from '#app/server/db/schema/index.server.ts'
 import { enqueueEmail } from '#app/server/outbox.server.ts'
 import { verifyPassword } from '#app/server/password.server.ts'
 import { hitRateLimit, tooManyAttemptsMessage, type RateLimitRule } from '#app/server/rate-limit.server.ts'

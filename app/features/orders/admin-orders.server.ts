@@ -1,6 +1,13 @@
 import { and, asc, desc, eq, exists, gte, ilike, lt, sql, type SQL } from 'drizzle-orm'
 import type { Db } from '#app/server/db/database.server.ts'
-import { books, emailOutbox, libraryItems, orderItems, orders, user } from '#app/server/db/schema/index.server.ts'
+import {
+  books,
+  emailOutbox,
+  libraryItems,
+  orderItems,
+  orders,
+  user,
+} from '#app/server/db/schema/index.server.ts'
 import type { OrderFilters } from './admin-order-filters.server.ts'
 
 export const ADMIN_ORDERS_PAGE_SIZE = 50

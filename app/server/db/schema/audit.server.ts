@@ -1,5 +1,5 @@
 /** The back office's audit log. */
-import { bigint, index, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core'
+import { bigint, index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
 import { user } from './identity.server.ts'
 
 /**

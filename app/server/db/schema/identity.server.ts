@@ -1,6 +1,6 @@
 /** Better Auth's tables (email + password, anonymous plugin) and the store's role on a user. */
 import { sql } from 'drizzle-orm'
-import { boolean, check, index, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core'
+import { boolean, check, index, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
 import { timestamps } from './columns.server.ts'
 
 export const USER_ROLES = ['customer', 'admin'] as const

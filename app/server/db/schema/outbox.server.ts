@@ -1,6 +1,6 @@
 /** The mail outbox. */
 import { sql } from 'drizzle-orm'
-import { index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
+import { index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
 
 /**
  * Mail waiting to go out (receipts). A receipt is queued inside the purchase's transaction, so it exists

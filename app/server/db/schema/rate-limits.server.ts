@@ -1,5 +1,5 @@
 /** Rate-limit counters shared by every instance. */
-import { index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core'
+import { index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
 
 /**
  * Rate-limit counters (fixed windows), in the database so that every app instance counts the same

@@ -127,7 +127,7 @@ export async function startStoreWithAdmin(
 ) {
   // Imported here so that the store-process helpers stay light for the tests that do not need a database.
   const { openDatabase } = await import('#app/server/db/database.server.ts')
-  const { createReader, testPassword } = await import('#tests/factories/buyers.ts')
+  const { createReader, testPassword } = await import('#harness/factories/buyers.ts')
   const dataDir = env.DATA_DIR ?? tempDataDir()
   const admin = { email: `owner-${crypto.randomUUID().slice(0, 8)}@codebook.test`, password: testPassword }
   const database = await openDatabase({ kind: 'pglite', dataDir: path.join(dataDir, 'db') })

@@ -4,7 +4,7 @@ import { cardBrand } from '#app/features/orders/card.ts'
 import { getCheckout, getOrderForUser, placeOrderWithCard } from '#app/features/orders/orders.server.ts'
 import { createTestPaymentProvider } from '#app/features/orders/payments.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
-import { servicesFor } from '#tests/route-args.ts'
+import { servicesFor } from '#harness/services.ts'
 
 export const testPassword = 'correct horse battery staple'
 
