@@ -196,7 +196,7 @@ async function migrateOnce(databaseUrl: string): Promise<void> {
 }
 
 /**
- * nginx in front of the instances (docs/decisions/022-scale-out.md):
+ * nginx in front of the instances (docs/deploying.md explains each line):
  * - passive health checks: an instance that refuses or drops a connection twice is left out for 5 s;
  * - a request is tried on the next instance only when it is idempotent (nginx's default since 1.9.13) or was
  *   never sent (the connection was refused), and only on a connection error, a timeout, a 502 or a 504: not on

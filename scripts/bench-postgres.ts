@@ -9,7 +9,8 @@
  *   generator), which all share the machine's cores; and the throughput those costs allow on them. With
  *   `--cpu-share S`, each instance is held to S of a core (a cgroup quota, harness/cpu-limit.ts) in both runs:
  *   one instance's fair share of the machine, the same whether it runs alone or beside another.
- * Prints numbers; asserts nothing. Design and figures: docs/decisions/022-scale-out.md.
+ * Prints numbers; asserts nothing. Design: docs/decisions/022-scale-out.md; figures:
+ * docs/measurements/022-scale-out.md.
  */
 import os from 'node:os'
 import autocannon from 'autocannon'

@@ -138,8 +138,8 @@ const scenarios = [
 /**
  * Issue 17: pages rendered for one visitor on every request. Signed in: a reader who bought two books (the
  * session is checked on every request). The baseline is the same case measured on the code before issue 17
- * (docs/decisions/021), in the same session, on this 2-core machine shared with other work (load average
- * about 3.4 then): noisy. `-- --personal` runs these cases alone.
+ * (docs/measurements/021-signed-in-speed.md), in the same session, on this 2-core machine shared with other
+ * work (load average about 3.4 then): noisy. `-- --personal` runs these cases alone.
  */
 const personalScenarios = [
   { name: 'signed in: /', path: '/', headers: signedIn, baseline: { rps: 93, p99: 948 } },

@@ -4,7 +4,7 @@
  * once); unset: a throwaway PostgreSQL server, removed on exit. Every instance's DATA_DIR/files is one shared
  * folder (book files, stamped copies, covers): `--files DIR` keeps it (use it with DATABASE_URL, whose rows name
  * those files), else a temporary one. Needs Debian's nginx: `apt-get install -y nginx`.
- * Design and figures: docs/decisions/022-scale-out.md.
+ * Design: docs/decisions/022-scale-out.md; the setup explained, line by line: docs/deploying.md.
  */
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'

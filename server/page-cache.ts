@@ -9,7 +9,7 @@ import { ExpiringMap } from '#app/server/expiring-map.ts'
  * Why it is correct: a page differs between visitors only through what they send. What our pages read of
  * a visitor is the theme and the cart (the root loader); everything else comes from the URL and the
  * catalogue. So the key is URL + theme + the set of books in the cart — two visitors with the same key are
- * shown identical HTML, and each sees their own cart. A request with any other cookie (a session, later)
+ * shown identical HTML, and each sees their own cart. A request with any other cookie (a session's too)
  * is never served from nor stored in the cache; nor is a response that sets a cookie or is marked
  * private/no-store. What changes for everyone (the catalogue) shows within the TTL. A feature that makes
  * pages depend on another per-visitor input must add it to the key (`visitorKey`) or leave it out of

@@ -5,8 +5,9 @@ import path from 'node:path'
 import { Readable } from 'node:stream'
 
 /**
- * Where the store keeps files (book editions today). Keys look like `books/<slug>/<file>`; the local folder is the
- * default and an object store can implement the same five calls.
+ * Where the store keeps files: the books' editions (`books/<slug>/…` for the seed's, `editions/<book id>/<n>/…`
+ * for those published in the back office), uploaded covers (`covers/…`) and buyers' stamped copies
+ * (`stamped/…`). The local folder is the default and an object store can implement the same five calls.
  */
 export type FileStorage = {
   /** Stores the bytes under the key, replacing any previous file atomically. */

@@ -23,9 +23,9 @@ export type TypicalP99 = {
  * Why not the stretch's requests pooled: on a 2-core machine shared with the database, the load generator and
  * other tenants, the slowest 1 % of a stretch come in bursts (dozens of requests slow together for a few
  * hundred milliseconds, of every kind, cached pages included), a few a minute; one stall of the whole machine
- * put a minute's p99 at 894 ms against 40–80 ms for its neighbours (docs/decisions/022). Pooled, a third's p99
- * is decided by its few worst bursts. The median over windows is the p99 most of the stretch had: a store
- * that gets slower moves every window's p99, and so the median; one stalled window does not.
+ * put a minute's p99 at 894 ms against 40–80 ms for its neighbours (docs/measurements/022-soak.md). Pooled, a
+ * third's p99 is decided by its few worst bursts. The median over windows is the p99 most of the stretch had: a
+ * store that gets slower moves every window's p99, and so the median; one stalled window does not.
  *
  * Why `steady`: the machine also slows down for minutes at a time, every process on it alike, and two such
  * minutes in a third of three move its median. A window in which a fixed piece of work (machine-speed.ts) cost

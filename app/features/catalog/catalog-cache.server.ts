@@ -4,8 +4,8 @@ import { invalidateFacetIndex } from './facet-index.server.ts'
 
 /**
  * The catalogue lists are the same for every visitor and change rarely, so pages read them from memory:
- * fetched at most once per TTL per database. A change made through this process (seeding, later the
- * admin) clears them at once; another instance's change shows within the TTL.
+ * fetched at most once per TTL per database. A change made through this process (seeding, the back office)
+ * clears them at once; another instance's change shows within the TTL.
  */
 const TTL_MS = 10_000
 

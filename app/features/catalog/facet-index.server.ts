@@ -7,8 +7,9 @@ import { shownRating } from './rating.ts'
  * The facet index: what filtering, counting and sorting need of every published book (no text), in typed
  * arrays indexed by the book's position, plus each sort's order as a permutation of positions. One pass over
  * it filters and counts every facet at once in a few milliseconds at 100,000 books, where PostgreSQL needs a
- * grouped scan per facet (docs/decisions/019 has the measurements). It is read from the database at most once
- * per TTL per database (like catalog-cache.server.ts), reloaded in the background before it gets stale.
+ * grouped scan per facet (docs/decisions/019; the measurements: docs/measurements/019-faceted-catalogue.md).
+ * It is read from the database at most once per TTL per database (like catalog-cache.server.ts), checked in the
+ * background before it gets stale and reloaded when the catalogue changed.
  */
 export type FacetIndex = {
   size: number

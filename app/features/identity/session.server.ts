@@ -51,8 +51,8 @@ export async function requireUser(args: Args & { url: URL }): Promise<SessionUse
 
 /**
  * The back office's one guard: a signed-in admin, or a 404 for anyone else (a guest, a customer, nobody), so
- * that /admin does not reveal it exists. The admin layout runs it as middleware before any /admin loader or
- * action; loaders and actions call it again for the admin's identity (the session is looked up once).
+ * that /admin does not reveal it exists. The /admin layout's loader and every admin route's own loader and
+ * action call it (not a middleware: routes/admin/layout.tsx says why); the session is looked up once a request.
  */
 export async function requireAdmin(args: Args): Promise<SessionUser> {
   const user = await getSessionUser(args)
