@@ -1,6 +1,7 @@
 import crypto from 'node:crypto'
 import { and, asc, desc, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm'
-import { deleteOwnedCartItems, forgetCarts } from '#app/features/cart/cart.server.ts'
+import { deleteOwnedCartItems, forgetCarts, removeBooks } from '#app/features/cart/cart.server.ts'
+import { grantBooks } from '#app/features/library/library.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
 import {
   books,
@@ -278,10 +279,10 @@ export async function completePaidOrder(
   db: Db,
   input: { orderId: string; reference: string; orderUrl: string },
 ): Promise<'paid' | 'paid-twice' | 'already-paid' | 'not-pending' | 'not-found' | 'unknown-reference'> {
-  let userId: string | undefined
+  let cartId: string | undefined
   const outcome = await db.transaction(async (tx) => {
     const [order] = await tx
-      .select({ status: orders.status, userId: orders.userId, paymentReference: orders.paymentReference })
+      .select({ status: orders.status, paymentReference: orders.paymentReference })
       .from(orders)
       .where(eq(orders.id, input.orderId))
       .for('update')
@@ -289,18 +290,12 @@ export async function completePaidOrder(
     if (order.paymentReference !== input.reference) return 'unknown-reference' as const
     if (order.status === 'paid') return 'already-paid' as const
     if (order.status !== 'pending') return 'not-pending' as const
-    userId = order.userId
-    const { alreadyOwned } = await markPaid(tx, input.orderId, {
-      reference: input.reference,
-      orderUrl: input.orderUrl,
-    })
+    const paid = await markPaid(tx, input.orderId, { reference: input.reference, orderUrl: input.orderUrl })
+    cartId = paid.cartId
     // Two Checkout Sessions for the same book, both paid (two tabs): the order stands, someone must refund.
-    return alreadyOwned > 0 ? ('paid-twice' as const) : ('paid' as const)
+    return paid.alreadyOwned > 0 ? ('paid-twice' as const) : ('paid' as const)
   })
-  if (userId) {
-    const [cart] = await db.select({ id: carts.id }).from(carts).where(eq(carts.userId, userId))
-    if (cart) forgetCarts(db, cart.id)
-  }
+  if (cartId) forgetCarts(db, cartId)
   return outcome
 }
 
@@ -411,24 +406,9 @@ async function markPaid(
     .select({ bookId: orderItems.bookId, title: orderItems.title, priceCents: orderItems.priceCents })
     .from(orderItems)
     .where(eq(orderItems.orderId, orderId))
-  const granted = await tx
-    .insert(libraryItems)
-    .values(lines.map((line) => ({ userId: order!.userId, bookId: line.bookId, orderId })))
-    .onConflictDoNothing()
-    .returning({ bookId: libraryItems.bookId })
-  const [cart] = await tx.select({ id: carts.id }).from(carts).where(eq(carts.userId, order!.userId))
-  if (cart) {
-    await tx.delete(cartItems).where(
-      and(
-        eq(cartItems.cartId, cart.id),
-        inArray(
-          cartItems.bookId,
-          lines.map((line) => line.bookId),
-        ),
-      ),
-    )
-    await tx.update(carts).set({ updatedAt: new Date() }).where(eq(carts.id, cart.id))
-  }
+  const bookIds = lines.map((line) => line.bookId)
+  const granted = await grantBooks(tx, { userId: order!.userId, orderId, bookIds })
+  const cartId = await removeBooks(tx, order!.userId, bookIds)
   const [buyer] = await tx.select({ email: user.email }).from(user).where(eq(user.id, order!.userId))
   await enqueueEmail(tx, {
     kind: 'receipt',
@@ -442,8 +422,12 @@ async function markPaid(
       orderUrl: payment.orderUrl,
     }),
   })
-  /** Books of this order the buyer owned already (paid for twice: only a redirect provider can get here). */
-  return { alreadyOwned: lines.length - granted.length }
+  return {
+    /** Books of this order the buyer owned already (paid for twice: only a redirect provider can get here). */
+    alreadyOwned: lines.length - granted.length,
+    /** The buyer's cart, which the caller forgets (`forgetCarts`) once the transaction has committed. */
+    cartId,
+  }
 }
 
 export type OrderSummary = {
