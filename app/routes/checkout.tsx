@@ -19,7 +19,6 @@ import {
   placeOrderWithCard,
   setPaymentReference,
 } from '#app/features/orders/orders.server.ts'
-import { paymentProviderFor } from '#app/features/orders/payment-provider.server.ts'
 import type { PaymentProvider } from '#app/features/orders/payments.server.ts'
 import { getAppContext, type AppContext } from '#app/server/context.server.ts'
 import { readForm } from '#app/server/form.server.ts'
@@ -36,7 +35,7 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   const user = await requireUser({ request, context, url })
   const app = getAppContext(context)
   const checkout = await getCheckout(app.db, user.id)
-  const provider = paymentProviderFor(app.env)
+  const provider = app.payments
   if (checkout.lines.length > 0) recordEvent(app, request, { name: 'begin_checkout' })
   return { checkout, provider: provider.name, email: user.email }
 }
@@ -47,7 +46,7 @@ export async function action({ request, context, url }: Route.ActionArgs) {
   const user = await requireUser({ request, context, url })
   const app = getAppContext(context)
   const form = await readForm(request)
-  const provider = paymentProviderFor(app.env)
+  const provider = app.payments
   const orderUrl = (orderId: string) => new URL(`/orders/${orderId}`, app.env.publicUrl).toString()
 
   if (form.get('intent') === 'remove-owned') {

@@ -1,6 +1,5 @@
 import { recordPurchase } from '#app/features/analytics/record.server.ts'
 import { completePaidOrder, failPendingOrder } from '#app/features/orders/orders.server.ts'
-import { paymentProviderFor } from '#app/features/orders/payment-provider.server.ts'
 import { confirmRefund, failRefund } from '#app/features/orders/refunds.server.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import type { Route } from './+types/stripe-webhook'
@@ -18,7 +17,7 @@ export function loader() {
 export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== 'POST') return methodNotAllowed()
   const app = getAppContext(context)
-  const provider = paymentProviderFor(app.env)
+  const provider = app.payments
   if (provider.name !== 'stripe') return Response.json({ error: 'Not found.' }, { status: 404 })
 
   // The signature covers the exact bytes Stripe sent, so the body is read raw, never parsed first.

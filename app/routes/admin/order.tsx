@@ -7,7 +7,6 @@ import { REFUND_REASON_MAX_LENGTH } from '#app/features/orders/admin-order-filte
 import { RefundFormSchema } from '#app/features/orders/admin-order-filters.server.ts'
 import { getOrderForAdmin } from '#app/features/orders/admin-orders.server.ts'
 import { OrderStatus } from '#app/features/orders/components/order-status.tsx'
-import { paymentProviderFor } from '#app/features/orders/payment-provider.server.ts'
 import { refundOrderAsAdmin } from '#app/features/orders/refunds.server.ts'
 import { requireAdmin } from '#app/features/identity/session.server.ts'
 import { getAppContext } from '#app/server/context.server.ts'
@@ -140,7 +139,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     orderId,
     actor: { id: admin.id, email: admin.email },
     reason: parsed.data.reason,
-    provider: paymentProviderFor(app.env),
+    provider: app.payments,
     orderUrl: new URL(`/orders/${orderId}`, app.env.publicUrl).toString(),
   })
   switch (result.outcome) {
