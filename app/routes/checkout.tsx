@@ -8,6 +8,7 @@ import { formatPrice } from '#app/features/catalog/format.ts'
 import { requireUser } from '#app/features/identity/session.server.ts'
 import { removeOwnedBooksFromCart } from '#app/features/cart/cart.server.ts'
 import { checkoutWithCard } from '#app/features/orders/card-checkout.server.ts'
+import { OrderLines } from '#app/features/orders/components/order-lines.tsx'
 import { parseCardForm, parseCheckoutKeys } from '#app/features/orders/checkout-form.server.ts'
 import { checkoutMessages, type CheckoutField } from '#app/features/orders/checkout-messages.ts'
 import { revalidateAfterCheckoutPost } from '#app/features/orders/checkout-revalidation.ts'
@@ -127,21 +128,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
         <div className="grid gap-10 md:grid-cols-2">
           <div>
             <h2 className="mb-4 text-xl font-semibold">Your order</h2>
-            <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200 dark:divide-gray-700 dark:border-gray-700">
-              {checkout.lines.map((line) => (
-                <li key={line.bookId} className="flex items-center gap-3 p-3">
-                  <img
-                    src={line.coverPath}
-                    alt=""
-                    width={400}
-                    height={600}
-                    className="h-16 w-11 rounded object-cover"
-                  />
-                  <span className="flex-1">{line.title}</span>
-                  <span>{price(line.priceCents)}</span>
-                </li>
-              ))}
-            </ul>
+            <OrderLines lines={checkout.lines} />
             <dl className="mt-4 flex justify-between text-xl font-semibold">
               <dt>Total</dt>
               <dd>{price(checkout.totalCents)}</dd>
