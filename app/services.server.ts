@@ -2,6 +2,8 @@ import path from 'node:path'
 import { createAnalyticsSink } from '#app/features/analytics/record.server.ts'
 import { moveUserCart } from '#app/features/cart/cart.server.ts'
 import { createAccountMailHooks } from '#app/features/identity/account-mail.server.ts'
+import { createPaymentProvider } from '#app/features/orders/payment-provider.server.ts'
+import type { PaymentProvider } from '#app/features/orders/payments.server.ts'
 import { createAuth, signInProvidersOf } from '#app/server/auth.server.ts'
 import type { AnalyticsSink } from '#app/server/analytics-sink.server.ts'
 import type { AppContext } from '#app/server/context.server.ts'
@@ -10,6 +12,13 @@ import type { Env } from '#app/server/env.server.ts'
 import type { Logger } from '#app/server/logger.server.ts'
 import { createSessionCache, forgetSessionsOf } from '#app/server/session-cache.server.ts'
 import { createLocalStorage, type FileStorage } from '#app/server/storage.server.ts'
+
+declare module '#app/server/context.server.ts' {
+  interface AppContext {
+    /** How the store is paid: Stripe when configured, otherwise the test provider. One per process. */
+    payments: PaymentProvider
+  }
+}
 
 export type StoreServices = Omit<AppContext, 'clientIp'>
 
@@ -29,6 +38,8 @@ export function createStoreServices(options: {
   storage?: FileStorage
   /** The process's analytics sink (server/app.ts stops it); tests get their own. */
   analytics?: AnalyticsSink
+  /** The payment provider; default the one the environment configures (tests hand in their own). */
+  payments?: PaymentProvider
 }): StoreServices {
   const { db, env, authSecret, logger } = options
   const kickOutbox = options.kickOutbox ?? (() => {})
@@ -53,5 +64,6 @@ export function createStoreServices(options: {
     kickOutbox,
     storage: options.storage ?? createLocalStorage(path.join(env.DATA_DIR, 'files')),
     analytics: options.analytics ?? createAnalyticsSink({ db, logger, site: env.publicUrl.host }),
+    payments: options.payments ?? createPaymentProvider(env),
   }
 }

@@ -19,6 +19,7 @@ import {
   requireVisitorCart,
 } from '#app/features/cart/visitor-cart.server.ts'
 import { formatPrice } from '#app/features/catalog/format.ts'
+import { OrderLines } from '#app/features/orders/components/order-lines.tsx'
 import { getSessionUser } from '#app/features/identity/session.server.ts'
 import { listOwnedBookIds } from '#app/features/library/library.server.ts'
 import { getAppContext } from '#app/server/context.server.ts'
@@ -98,24 +99,12 @@ export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
         </div>
       ) : (
         <>
-          <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200 dark:divide-gray-700 dark:border-gray-700">
-            {lines.map((line) => (
-              <li key={line.bookId} id={`book-${line.bookId}`} className="flex items-center gap-4 p-4">
-                <img
-                  src={line.coverPath}
-                  alt=""
-                  width={400}
-                  height={600}
-                  className="h-24 w-16 rounded object-cover"
-                />
-                <Link to={`/books/${line.slug}`} className="flex-1 text-lg font-semibold hover:underline">
-                  {line.title}
-                </Link>
-                <p className="text-lg">{formatPrice(line.priceCents, line.currency)}</p>
-                <CartButton bookId={line.bookId} />
-              </li>
-            ))}
-          </ul>
+          <OrderLines
+            lines={lines}
+            size="large"
+            linkTitles
+            action={(line) => <CartButton bookId={line.bookId} />}
+          />
           <dl className="mt-6 flex justify-end gap-4 text-xl">
             <dt className="font-semibold">Total</dt>
             {totals.map((total) => (

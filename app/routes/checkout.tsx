@@ -3,25 +3,22 @@ import { data, Form, Link, redirect, useNavigation } from 'react-router'
 import { primaryButton } from '#app/components/ui/button-styles.ts'
 import { SectionHeading } from '#app/components/ui/section-heading.tsx'
 import { TextField } from '#app/components/ui/text-field.tsx'
-import { recordEvent, recordPurchase } from '#app/features/analytics/record.server.ts'
+import { recordEvent } from '#app/features/analytics/record.server.ts'
 import { formatPrice } from '#app/features/catalog/format.ts'
 import { requireUser } from '#app/features/identity/session.server.ts'
 import { removeOwnedBooksFromCart } from '#app/features/cart/cart.server.ts'
+import { checkoutWithCard } from '#app/features/orders/card-checkout.server.ts'
+import { OrderLines } from '#app/features/orders/components/order-lines.tsx'
 import { parseCardForm, parseCheckoutKeys } from '#app/features/orders/checkout-form.server.ts'
 import { checkoutMessages, type CheckoutField } from '#app/features/orders/checkout-messages.ts'
 import { revalidateAfterCheckoutPost } from '#app/features/orders/checkout-revalidation.ts'
 import {
-  createPendingOrder,
-  failPendingOrder,
-  listOpenPayments,
   getCheckout,
-  getOrderForUser,
-  placeOrderWithCard,
-  setPaymentReference,
-} from '#app/features/orders/orders.server.ts'
-import { paymentProviderFor } from '#app/features/orders/payment-provider.server.ts'
-import type { PaymentProvider } from '#app/features/orders/payments.server.ts'
-import { getAppContext, type AppContext } from '#app/server/context.server.ts'
+  type CheckoutRefusal,
+  type CheckoutResult,
+} from '#app/features/orders/checkout.server.ts'
+import { checkoutWithRedirect } from '#app/features/orders/redirect-checkout.server.ts'
+import { getAppContext } from '#app/server/context.server.ts'
 import { readForm } from '#app/server/form.server.ts'
 import type { Route } from './+types/checkout'
 import { privatePageMeta } from '#app/features/seo/meta.ts'
@@ -36,9 +33,8 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   const user = await requireUser({ request, context, url })
   const app = getAppContext(context)
   const checkout = await getCheckout(app.db, user.id)
-  const provider = paymentProviderFor(app.env)
   if (checkout.lines.length > 0) recordEvent(app, request, { name: 'begin_checkout' })
-  return { checkout, provider: provider.name, email: user.email }
+  return { checkout, provider: app.payments.name, email: user.email }
 }
 
 export const shouldRevalidate = revalidateAfterCheckoutPost
@@ -47,118 +43,32 @@ export async function action({ request, context, url }: Route.ActionArgs) {
   const user = await requireUser({ request, context, url })
   const app = getAppContext(context)
   const form = await readForm(request)
-  const provider = paymentProviderFor(app.env)
-  const orderUrl = (orderId: string) => new URL(`/orders/${orderId}`, app.env.publicUrl).toString()
-
   if (form.get('intent') === 'remove-owned') {
     await removeOwnedBooksFromCart(app.db, user.id)
     return redirect('/checkout', 303)
   }
-
-  if (provider.kind === 'redirect') {
+  let result: CheckoutResult
+  if (app.payments.kind === 'redirect') {
     const keys = parseCheckoutKeys(form)
-    if (!keys.ok) return failure(400, { formError: keys.formError })
-    const pending = await createPendingOrder(app.db, {
-      userId: user.id,
-      idempotencyKey: keys.idempotencyKey,
-      attemptId: keys.attemptId,
-      providerName: provider.name,
-    })
-    if (
-      pending.outcome === 'empty-cart' ||
-      pending.outcome === 'cart-changed' ||
-      pending.outcome === 'mixed-currencies'
-    )
-      return nothingToBuy(pending.outcome)
-    // This page's order was closed unpaid (its Stripe page expired or was replaced): the page, loaded
-    // again, offers a new attempt.
-    if (pending.status === 'failed')
-      return failure(409, {
-        formError:
-          'That payment page was closed before it was paid, so nothing was charged. Please check your order below and pay again.',
-      })
-    if (pending.status !== 'pending') return redirect(`/orders/${pending.orderId}`, 303)
-    const order = (await getOrderForUser(app.db, user.id, pending.orderId))!
-    let session: { reference: string; url: string }
-    try {
-      session = await provider.startCheckout({
-        orderId: order.id,
-        orderNumber: order.number,
-        customerEmail: user.email,
-        lines: order.lines,
-        successUrl: orderUrl(order.id),
-        cancelUrl: new URL('/checkout', app.env.publicUrl).toString(),
-      })
-    } catch (error) {
-      // The order stays pending and the cart as it was: the next attempt reuses both.
-      // Stripe's error messages may quote the request (the buyer's email): log what identifies the failure.
-      const { type, code, requestId } = (error ?? {}) as { type?: string; code?: string; requestId?: string }
-      app.logger.error(
-        { type, code, requestId, orderId: order.id },
-        'could not start a Stripe Checkout session',
-      )
-      return failure(502, {
-        formError: 'We could not reach the payment service, and nothing was charged. Please try again.',
-      })
-    }
-    await setPaymentReference(app.db, order.id, session.reference)
-    await closeOtherCheckouts(app, provider, user.id, order.id)
-    return redirect(session.url, 303)
+    if (!keys.ok) return data<CheckoutActionData>({ formError: keys.formError }, { status: 400 })
+    result = await checkoutWithRedirect(app, app.payments, { user, ...keys.data })
+  } else {
+    const parsed = parseCardForm(form)
+    if (!parsed.ok) return data<CheckoutActionData>(parsed.errors, { status: 400 })
+    result = await checkoutWithCard(app, app.payments, { userId: user.id, ...parsed.data })
   }
-
-  const parsed = parseCardForm(form)
-  if (!parsed.ok) return failure(400, { fieldErrors: parsed.fieldErrors, formError: parsed.formError })
-  const result = await placeOrderWithCard(app.db, {
-    userId: user.id,
-    idempotencyKey: parsed.idempotencyKey,
-    attemptId: parsed.attemptId,
-    card: parsed.card,
-    provider,
-    orderUrl,
-  })
-  if (result.outcome === 'paid') app.kickOutbox()
-  if (result.outcome === 'paid') recordPurchase(app, result.orderId)
-  if (result.outcome === 'paid' || result.outcome === 'existing')
-    return redirect(`/orders/${result.orderId}`, 303)
-  if (result.outcome === 'declined') return failure(402, { formError: result.message })
-  return nothingToBuy(result.outcome)
+  if (result.outcome === 'order') return redirect(`/orders/${result.orderId}`, 303)
+  if (result.outcome === 'payment-page') return redirect(result.url, 303)
+  return data<CheckoutActionData>({ formError: result.message }, { status: refusalStatus[result.reason] })
 }
 
-/**
- * A buyer who changed the cart and checked out again may still have the older Stripe page open in another
- * tab: it is expired, so the same book cannot be paid for twice. One that was paid meanwhile is left to its
- * webhook; a failure here is logged and never stops this checkout.
- */
-async function closeOtherCheckouts(
-  app: AppContext,
-  provider: Extract<PaymentProvider, { kind: 'redirect' }>,
-  userId: string,
-  orderId: string,
-) {
-  for (const open of await listOpenPayments(app.db, userId, orderId)) {
-    try {
-      if ((await provider.expireCheckout(open.reference)) === 'expired')
-        await failPendingOrder(app.db, { ...open, reason: 'replaced by a newer checkout' })
-    } catch (error) {
-      const { type, code } = (error ?? {}) as { type?: string; code?: string }
-      app.logger.warn({ type, code, orderId: open.orderId }, 'could not expire an older Checkout Session')
-    }
-  }
-}
-
-function failure(status: number, body: CheckoutActionData) {
-  return data(body, { status })
-}
-
-const nothingToBuyMessages = {
-  'empty-cart': 'Your cart is empty: there is nothing to pay for.',
-  'cart-changed':
-    'Your cart or its prices changed since this page was opened, so nothing was charged. Please check your order below and pay again.',
-  'mixed-currencies': 'These eBooks are priced in different currencies and cannot be bought together.',
-} as const
-
-function nothingToBuy(outcome: keyof typeof nothingToBuyMessages) {
-  return failure(409, { formError: nothingToBuyMessages[outcome] })
+const refusalStatus: Record<CheckoutRefusal, number> = {
+  declined: 402,
+  'empty-cart': 409,
+  'cart-changed': 409,
+  'mixed-currencies': 409,
+  'closed-unpaid': 409,
+  'provider-unreachable': 502,
 }
 
 export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
@@ -218,21 +128,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
         <div className="grid gap-10 md:grid-cols-2">
           <div>
             <h2 className="mb-4 text-xl font-semibold">Your order</h2>
-            <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200 dark:divide-gray-700 dark:border-gray-700">
-              {checkout.lines.map((line) => (
-                <li key={line.bookId} className="flex items-center gap-3 p-3">
-                  <img
-                    src={line.coverPath}
-                    alt=""
-                    width={400}
-                    height={600}
-                    className="h-16 w-11 rounded object-cover"
-                  />
-                  <span className="flex-1">{line.title}</span>
-                  <span>{price(line.priceCents)}</span>
-                </li>
-              ))}
-            </ul>
+            <OrderLines lines={checkout.lines} />
             <dl className="mt-4 flex justify-between text-xl font-semibold">
               <dt>Total</dt>
               <dd>{price(checkout.totalCents)}</dd>

@@ -5,8 +5,9 @@ import { errorData } from '#app/components/error-boundary.tsx'
 import { SectionHeading } from '#app/components/ui/section-heading.tsx'
 import { formatPrice } from '#app/features/catalog/format.ts'
 import { requireUser } from '#app/features/identity/session.server.ts'
+import { OrderLines } from '#app/features/orders/components/order-lines.tsx'
 import { OrderStatus } from '#app/features/orders/components/order-status.tsx'
-import { getOrderForUser } from '#app/features/orders/orders.server.ts'
+import { getOrderForUser } from '#app/features/orders/order-history.server.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import type { Route } from './+types/order'
 import { privatePageMeta } from '#app/features/seo/meta.ts'
@@ -72,23 +73,7 @@ export default function Order({ loaderData }: Route.ComponentProps) {
           <dd className="mt-1">{price(order.totalCents)}</dd>
         </div>
       </dl>
-      <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200 dark:divide-gray-700 dark:border-gray-700">
-        {order.lines.map((line) => (
-          <li key={line.bookId} className="flex items-center gap-3 p-3">
-            <img
-              src={line.coverPath}
-              alt=""
-              width={400}
-              height={600}
-              className="h-16 w-11 rounded object-cover"
-            />
-            <Link to={`/books/${line.slug}`} className="flex-1 font-medium hover:underline">
-              {line.title}
-            </Link>
-            <span>{price(line.priceCents)}</span>
-          </li>
-        ))}
-      </ul>
+      <OrderLines lines={order.lines} linkTitles />
       <p className="mt-8 flex flex-wrap justify-center gap-6">
         {order.status === 'paid' ? (
           <Link to="/account/library" className="font-medium text-blue-700 underline dark:text-sky-300">

@@ -7,8 +7,12 @@ import type { Logger } from './logger.server.ts'
 import type { SessionCache } from './session-cache.server.ts'
 import type { FileStorage } from './storage.server.ts'
 
-/** What every loader and action may use, set once per request by the HTTP host (server/app.ts). */
-export type AppContext = {
+/**
+ * What every loader and action may use, set once per request by the HTTP host (server/app.ts). An interface, so
+ * that app/services.server.ts can add the store's own services (the payment provider) without this layer
+ * importing a feature.
+ */
+export interface AppContext {
   db: Db
   env: Env
   /** The client's address, as Express derives it under TRUST_PROXY. Rate limits key on it. */

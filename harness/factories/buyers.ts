@@ -1,7 +1,9 @@
 import crypto from 'node:crypto'
 import { addToCart, requireUserCart } from '#app/features/cart/cart.server.ts'
 import { cardBrand } from '#app/features/orders/card.ts'
-import { getCheckout, getOrderForUser, placeOrderWithCard } from '#app/features/orders/orders.server.ts'
+import { placeOrderWithCard } from '#app/features/orders/card-checkout.server.ts'
+import { getCheckout } from '#app/features/orders/checkout.server.ts'
+import { getOrderForUser } from '#app/features/orders/order-history.server.ts'
 import { createTestPaymentProvider } from '#app/features/orders/payments.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
 import { servicesFor } from '#harness/services.ts'
@@ -33,10 +35,7 @@ export async function createBuyer(db: Db, bookIds: string[], overrides: { email?
     userId: reader.userId,
     idempotencyKey,
     card: { number, brand: cardBrand(number), name: 'Ada Reader', expiry: '12/34', cvc: '123' },
-    provider: createTestPaymentProvider() as Extract<
-      ReturnType<typeof createTestPaymentProvider>,
-      { kind: 'card-form' }
-    >,
+    provider: createTestPaymentProvider(),
     orderUrl: (orderId) => `http://localhost:3000/orders/${orderId}`,
   })
   if (placed.outcome !== 'paid') throw new Error(`the purchase did not go through: ${placed.outcome}`)

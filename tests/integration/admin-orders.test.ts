@@ -9,7 +9,6 @@ import { listAuditLog } from '#app/features/admin/audit.server.ts'
 import { listBooks } from '#app/features/catalog/catalog.server.ts'
 import { recordDownload } from '#app/features/library/library.server.ts'
 import { csvCell, streamOrdersCsv } from '#app/features/orders/admin-orders.server.ts'
-import { paymentProviderFor } from '#app/features/orders/payment-provider.server.ts'
 import { createStripePaymentProvider } from '#app/features/orders/stripe.server.ts'
 import AdminOrder, { action as orderAction, loader as orderLoader } from '#app/routes/admin/order.tsx'
 import { loader as exportLoader } from '#app/routes/admin/orders-export.ts'
@@ -558,17 +557,13 @@ describe('refunding with Stripe', () => {
       authSecret: 'test-secret-that-is-long-enough-0123456789',
       logger,
       kickOutbox,
+      // The store's own Stripe provider, talking to the local fake below, never Stripe.
+      payments: createStripePaymentProvider({
+        secretKey: STRIPE_ENV.STRIPE_SECRET_KEY,
+        webhookSecret: WEBHOOK_SECRET,
+        httpClient: stripeApi.httpClient,
+      }),
     })
-    // The store's own Stripe provider for this configuration, talking to the local fake below, never Stripe.
-    const viaFakeApi = createStripePaymentProvider({
-      secretKey: STRIPE_ENV.STRIPE_SECRET_KEY,
-      webhookSecret: WEBHOOK_SECRET,
-      httpClient: stripeApi.httpClient,
-    })
-    const provider = paymentProviderFor(services.env)
-    if (provider.kind !== 'redirect') throw new Error('expected the Stripe provider')
-    vi.spyOn(provider, 'requestRefund').mockImplementation(viaFakeApi.requestRefund)
-    vi.spyOn(provider, 'readWebhook').mockImplementation(viaFakeApi.readWebhook)
   })
 
   /**

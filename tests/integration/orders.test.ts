@@ -2,12 +2,15 @@ import crypto from 'node:crypto'
 import { Writable } from 'node:stream'
 import { and, eq, inArray, sql } from 'drizzle-orm'
 import pino from 'pino'
-import { afterAll, beforeAll, describe, expect, test, vi, type MockInstance } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import { addToCart, listCartBookIds, requireUserCart } from '#app/features/cart/cart.server.ts'
 import { listBooks } from '#app/features/catalog/catalog.server.ts'
 import { formatPrice } from '#app/features/catalog/format.ts'
-import { paymentProviderFor } from '#app/features/orders/payment-provider.server.ts'
-import { paymentMessages, type PaymentProvider } from '#app/features/orders/payments.server.ts'
+import {
+  createTestPaymentProvider,
+  paymentMessages,
+  type PaymentProvider,
+} from '#app/features/orders/payments.server.ts'
 import { refundOrder } from '#app/features/orders/refunds.server.ts'
 import { checkoutMessages } from '#app/features/orders/checkout-messages.ts'
 import { loader as rootLoader } from '#app/root.tsx'
@@ -54,7 +57,7 @@ async function readerWithCart(bookCount: number) {
 }
 
 async function checkoutPage(cookie: string) {
-  return checkoutLoader(routeArgs({ db: database.db, path: '/checkout', cookie }))
+  return checkoutLoader(routeArgs({ db: database.db, path: '/checkout', cookie, services: storeServices() }))
 }
 
 /** What a rendering of the checkout form carries besides the card: the cart's key and its attempt id. */
@@ -72,7 +75,7 @@ async function pay(
       db: database.db,
       path: '/checkout',
       cookie,
-      services: options.services,
+      services: options.services ?? storeServices(),
       init: { method: 'POST', body: new URLSearchParams(fields) },
     }),
   )
@@ -86,18 +89,18 @@ const ordersOf = (userId: string) => database.db.select().from(orders).where(eq(
 
 type CardFormProvider = Extract<PaymentProvider, { kind: 'card-form' }>
 
-/** The test provider the store uses here, its charges counted (and, when a test asks, slowed down). */
-let charges: MockInstance<CardFormProvider['charge']>
+/**
+ * The store's services here, with a test provider of this file's own (createStoreServices takes one): its
+ * charges counted and, when a test asks, slowed down.
+ */
+const testProvider = createTestPaymentProvider()
 let chargeDelayMs = 0
-beforeAll(() => {
-  const provider = paymentProviderFor(servicesFor(database.db).env)
-  if (provider.kind !== 'card-form') throw new Error('expected the test provider')
-  const charge = provider.charge.bind(provider)
-  charges = vi.spyOn(provider, 'charge').mockImplementation(async (input) => {
-    if (chargeDelayMs) await new Promise((resolve) => setTimeout(resolve, chargeDelayMs))
-    return charge(input)
-  })
+const charges = vi.fn<CardFormProvider['charge']>(async (input) => {
+  if (chargeDelayMs) await new Promise((resolve) => setTimeout(resolve, chargeDelayMs))
+  return testProvider.charge(input)
 })
+const payments: CardFormProvider = { ...testProvider, charge: charges }
+const storeServices = (): StoreServices => ({ ...servicesFor(database.db), payments })
 
 describe('who may buy', () => {
   test('a signed-out visitor is sent to log in, a guest to register, and both are brought back to checkout', async () => {
@@ -497,6 +500,7 @@ describe('after the purchase', () => {
       authSecret: 'test-secret-that-is-long-enough-0123456789',
       logger,
       kickOutbox: worker.kick,
+      payments,
     })
     const reader = await readerWithCart(1)
     const { checkout } = await checkoutPage(reader.cookie)
@@ -738,6 +742,7 @@ describe('card data', () => {
       env: servicesFor(database.db).env,
       authSecret: 'test-secret-that-is-long-enough-0123456789',
       logger,
+      payments,
     })
     const reader = await readerWithCart(1)
     const cvc = '7391'

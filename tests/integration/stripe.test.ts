@@ -7,8 +7,8 @@ import Stripe from 'stripe'
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import { addToCart, listCartBookIds, requireUserCart } from '#app/features/cart/cart.server.ts'
 import { listBooks } from '#app/features/catalog/catalog.server.ts'
-import { completePaidOrder } from '#app/features/orders/orders.server.ts'
-import { paymentProviderFor } from '#app/features/orders/payment-provider.server.ts'
+import { completePaidOrder } from '#app/features/orders/payment-events.server.ts'
+import { createPaymentProvider } from '#app/features/orders/payment-provider.server.ts'
 import { refundOrder } from '#app/features/orders/refunds.server.ts'
 import { createStripePaymentProvider } from '#app/features/orders/stripe.server.ts'
 import Checkout, { action as checkoutAction, loader as checkoutLoader } from '#app/routes/checkout.tsx'
@@ -39,6 +39,8 @@ let catalogue: Awaited<ReturnType<typeof listBooks>>
 let services: StoreServices
 const kickOutbox = vi.fn()
 const stripeApi = fakeStripeApi()
+// The store's own Stripe provider, handed to its services: it talks to the fake API below instead of Stripe.
+const stripe = createStripePaymentProvider({ ...secrets(), httpClient: stripeApi.httpClient })
 
 beforeAll(async () => {
   database = await createTestDatabase()
@@ -49,13 +51,8 @@ beforeAll(async () => {
     authSecret: 'test-secret-that-is-long-enough-0123456789',
     logger: createLogger('silent'),
     kickOutbox,
+    payments: stripe,
   })
-  // The store's own Stripe provider for this configuration, talking to the fake API below instead of Stripe.
-  const viaFakeApi = createStripePaymentProvider({ ...secrets(), httpClient: stripeApi.httpClient })
-  const provider = paymentProviderFor(services.env)
-  if (provider.kind !== 'redirect') throw new Error('expected the Stripe provider')
-  vi.spyOn(provider, 'startCheckout').mockImplementation(viaFakeApi.startCheckout)
-  vi.spyOn(provider, 'expireCheckout').mockImplementation(viaFakeApi.expireCheckout)
 })
 afterAll(() => database.dispose())
 
@@ -272,11 +269,10 @@ async function stateOf(reader: { userId: string; cartId: string }, orderId: stri
 }
 
 describe('choosing the provider', () => {
-  test('Stripe when both keys are set, the test provider otherwise; one instance per configuration', () => {
-    const stripe = paymentProviderFor(parseEnv(STRIPE_ENV))
-    expect(stripe).toMatchObject({ kind: 'redirect', name: 'stripe' })
-    expect(paymentProviderFor(parseEnv({}))).toMatchObject({ kind: 'card-form', name: 'test' })
-    expect(paymentProviderFor(services.env)).toBe(paymentProviderFor(services.env))
+  test('Stripe when both keys are set, the test provider otherwise; the services use the one handed in', () => {
+    expect(createPaymentProvider(parseEnv(STRIPE_ENV))).toMatchObject({ kind: 'redirect', name: 'stripe' })
+    expect(createPaymentProvider(parseEnv({}))).toMatchObject({ kind: 'card-form', name: 'test' })
+    expect(services.payments).toBe(stripe)
   })
 
   test('the checkout page offers no card form in Stripe mode', async () => {

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, lt, sql } from 'drizzle-orm'
+import { and, asc, eq, inArray, isNull, lt, sql } from 'drizzle-orm'
 import { isExclusiveDatabase, type Db } from '#app/server/db/database.server.ts'
 import { books, cartItems, carts, libraryItems } from '#app/server/db/schema/index.server.ts'
 
@@ -253,6 +253,23 @@ export async function deleteOwnedCartItems(db: Db | Transaction, cartId: string)
       select ${libraryItems.bookId} from ${libraryItems}
       join ${carts} on ${carts.userId} = ${libraryItems.userId}
       where ${carts.id} = ${cartId})`)
+}
+
+/**
+ * Takes books just bought out of the buyer's cart, inside the purchase's transaction (a book in the cart is one
+ * not yet owned). Returns the cart's id, if the buyer has one: the caller calls `forgetCarts` with it once the
+ * transaction has committed.
+ */
+export async function removeBooks(
+  tx: Transaction,
+  userId: string,
+  bookIds: string[],
+): Promise<string | undefined> {
+  const [cart] = await tx.select({ id: carts.id }).from(carts).where(eq(carts.userId, userId))
+  if (!cart) return undefined
+  await tx.delete(cartItems).where(and(eq(cartItems.cartId, cart.id), inArray(cartItems.bookId, bookIds)))
+  await tx.update(carts).set({ updatedAt: new Date() }).where(eq(carts.id, cart.id))
+  return cart.id
 }
 
 /** Deletes anonymous carts (and their lines) idle for ABANDONED_CART_DAYS. Returns how many went. */

@@ -201,6 +201,26 @@ export async function getOwnership(
   return row ?? null
 }
 
+type Transaction = Parameters<Parameters<Db['transaction']>[0]>[0]
+
+/**
+ * Puts the books of a paid order in the buyer's library, inside the payment's transaction. A book the buyer
+ * owns already (through another order) stays theirs through that order. Returns the ids of the books granted
+ * now.
+ */
+export async function grantBooks(
+  tx: Transaction,
+  grant: { userId: string; orderId: string; bookIds: string[] },
+): Promise<string[]> {
+  if (grant.bookIds.length === 0) return []
+  const granted = await tx
+    .insert(libraryItems)
+    .values(grant.bookIds.map((bookId) => ({ userId: grant.userId, bookId, orderId: grant.orderId })))
+    .onConflictDoNothing()
+    .returning({ bookId: libraryItems.bookId })
+  return granted.map((row) => row.bookId)
+}
+
 /** Counts one download of an owned book ('downloaded N times'). */
 export async function recordDownload(db: Db, userId: string, bookId: string): Promise<void> {
   await db

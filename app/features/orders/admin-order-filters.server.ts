@@ -59,12 +59,15 @@ export function parseOrderFilters(params: URLSearchParams):
   }
   const parsed = OrderFiltersSchema.safeParse(values)
   if (parsed.success) return { ok: true, filters: parsed.data, values }
-  const errors: Partial<Record<OrderFilterField, string>> = {}
-  for (const issue of parsed.error.issues) {
-    const field = issue.path[0] as OrderFilterField
-    errors[field] ??= issue.message
-  }
-  return { ok: false, errors, values }
+  return { ok: false, errors: firstErrors(parsed.error), values }
+}
+
+/** Each field's first problem, as a form shows it next to the field. */
+function firstErrors<Field extends string>(error: z.ZodError<Partial<Record<Field, unknown>>>) {
+  const { fieldErrors } = z.flattenError(error)
+  const errors: Partial<Record<Field, string>> = {}
+  for (const field of Object.keys(fieldErrors) as Field[]) errors[field] = fieldErrors[field]?.[0]
+  return errors
 }
 
 /** The refund form on an order's page: a ticked confirmation, and an optional reason for the audit log. */
@@ -76,3 +79,25 @@ export const RefundFormSchema = z.object({
     .max(REFUND_REASON_MAX_LENGTH, `At most ${REFUND_REASON_MAX_LENGTH} characters.`)
     .default(''),
 })
+
+/**
+ * The refund form as posted: its confirmation and reason, or each field's first problem and the reason as
+ * typed (the form shows it again).
+ */
+export function parseRefundForm(
+  form: FormData,
+):
+  | { ok: true; data: z.infer<typeof RefundFormSchema> }
+  | { ok: false; fieldErrors: Partial<Record<'confirm' | 'reason', string>>; reason: string } {
+  const reason = form.get('reason')
+  const parsed = RefundFormSchema.safeParse({
+    confirm: form.get('confirm') ?? undefined,
+    reason: reason ?? undefined,
+  })
+  if (parsed.success) return { ok: true, data: parsed.data }
+  return {
+    ok: false,
+    fieldErrors: firstErrors(parsed.error),
+    reason: typeof reason === 'string' ? reason : '',
+  }
+}

@@ -1,13 +1,6 @@
 import { and, asc, desc, eq, exists, gte, ilike, lt, sql, type SQL } from 'drizzle-orm'
 import type { Db } from '#app/server/db/database.server.ts'
-import {
-  books,
-  emailOutbox,
-  libraryItems,
-  orderItems,
-  orders,
-  user,
-} from '#app/server/db/schema/index.server.ts'
+import { books, orderItems, orders, user } from '#app/server/db/schema/index.server.ts'
 import type { OrderFilters } from './admin-order-filters.server.ts'
 
 export const ADMIN_ORDERS_PAGE_SIZE = 50
@@ -191,85 +184,4 @@ export function streamOrdersCsv(
     // One batch waits at most: the next is read only when the client has taken this one.
     { highWaterMark: 1 },
   )
-}
-
-export type AdminOrderDetail = NonNullable<Awaited<ReturnType<typeof getOrderForAdmin>>>
-
-/**
- * Everything the back office shows about one order: buyer, lines, payment, refund, the mail sent about it
- * (outbox rows whose subject is this order) and, per line, what the buyer did with the book (downloads of
- * their library item, or that it is no longer theirs).
- */
-export async function getOrderForAdmin(db: Db, orderId: string) {
-  const [order] = await db
-    .select({
-      id: orders.id,
-      number: orders.number,
-      status: orders.status,
-      totalCents: orders.totalCents,
-      currency: orders.currency,
-      createdAt: orders.createdAt,
-      paidAt: orders.paidAt,
-      paymentProvider: orders.paymentProvider,
-      paymentReference: orders.paymentReference,
-      cardBrand: orders.cardBrand,
-      cardLast4: orders.cardLast4,
-      failureReason: orders.failureReason,
-      refundRequestedAt: orders.refundRequestedAt,
-      refundReference: orders.refundReference,
-      refundedAt: orders.refundedAt,
-      buyer: { id: user.id, email: user.email, name: user.name },
-    })
-    .from(orders)
-    .innerJoin(user, eq(user.id, orders.userId))
-    .where(eq(orders.id, orderId))
-  if (!order) return undefined
-  const lineRows = await db
-    .select({
-      bookId: orderItems.bookId,
-      title: orderItems.title,
-      priceCents: orderItems.priceCents,
-      currency: orderItems.currency,
-      libraryOrderId: libraryItems.orderId,
-      downloadCount: libraryItems.downloadCount,
-      lastDownloadedAt: libraryItems.lastDownloadedAt,
-    })
-    .from(orderItems)
-    .leftJoin(
-      libraryItems,
-      and(eq(libraryItems.bookId, orderItems.bookId), eq(libraryItems.userId, order.buyer.id)),
-    )
-    .where(eq(orderItems.orderId, orderId))
-    .orderBy(asc(orderItems.title))
-  const mail = await db
-    .select({
-      id: emailOutbox.id,
-      kind: emailOutbox.kind,
-      to: emailOutbox.to,
-      subject: emailOutbox.subject,
-      attempts: emailOutbox.attempts,
-      sentAt: emailOutbox.sentAt,
-      lastError: emailOutbox.lastError,
-      createdAt: emailOutbox.createdAt,
-    })
-    .from(emailOutbox)
-    .where(eq(emailOutbox.subjectKey, orderId))
-    .orderBy(asc(emailOutbox.createdAt))
-  return {
-    ...order,
-    lines: lineRows.map(({ libraryOrderId, downloadCount, lastDownloadedAt, ...line }) => ({
-      ...line,
-      /**
-       * The buyer's copy of this book: through this order (with its downloads), through another paid order,
-       * or gone (refunded, or never granted because the order was not paid).
-       */
-      library:
-        libraryOrderId === null
-          ? ({ kind: 'none' } as const)
-          : libraryOrderId === orderId
-            ? ({ kind: 'this-order', downloadCount: downloadCount!, lastDownloadedAt } as const)
-            : ({ kind: 'other-order', downloadCount: downloadCount!, lastDownloadedAt } as const),
-    })),
-    mail,
-  }
 }

@@ -5,7 +5,7 @@ import type { CardDetails } from './payments.server.ts'
 
 /**
  * What every checkout form carries besides the card: the cart's key and this rendering's attempt id
- * (orders.server.ts, getCheckout). A page that lacks them is out of date.
+ * (checkout.server.ts, getCheckout). A page that lacks them is out of date.
  */
 export const CheckoutKeysSchema = z.object({
   idempotencyKey: z.string().min(1).max(100),
@@ -17,12 +17,12 @@ const outOfDate = 'This checkout page is out of date. Please review your order a
 /** The keys of a checkout form that has no card fields (the redirect provider's). */
 export function parseCheckoutKeys(
   form: FormData,
-): { ok: true; idempotencyKey: string; attemptId: string } | { ok: false; formError: string } {
+): { ok: true; data: { idempotencyKey: string; attemptId: string } } | { ok: false; formError: string } {
   const parsed = CheckoutKeysSchema.safeParse({
     idempotencyKey: form.get('idempotencyKey') ?? undefined,
     attemptId: form.get('attemptId') ?? undefined,
   })
-  return parsed.success ? { ok: true, ...parsed.data } : { ok: false, formError: outOfDate }
+  return parsed.success ? { ok: true, data: parsed.data } : { ok: false, formError: outOfDate }
 }
 
 /**
@@ -62,8 +62,8 @@ export const CardFormSchema = CheckoutKeysSchema.extend({
 export function parseCardForm(
   form: FormData,
 ):
-  | { ok: true; idempotencyKey: string; attemptId: string; card: CardDetails }
-  | { ok: false; fieldErrors: Partial<Record<CheckoutField, string>>; formError?: string } {
+  | { ok: true; data: { idempotencyKey: string; attemptId: string; card: CardDetails } }
+  | { ok: false; errors: { fieldErrors: Partial<Record<CheckoutField, string>>; formError?: string } } {
   const text = (name: string) => {
     const value = form.get(name)
     return typeof value === 'string' ? value : undefined
@@ -77,21 +77,19 @@ export function parseCardForm(
     cvc: text('cvc'),
   })
   if (!parsed.success) {
-    const fieldErrors: Partial<Record<CheckoutField, string>> = {}
-    let formError: string | undefined
-    for (const issue of parsed.error.issues) {
-      const field = issue.path[0]
-      if (field === 'idempotencyKey' || field === 'attemptId') formError = outOfDate
-      else if (typeof field === 'string' && !fieldErrors[field as CheckoutField])
-        fieldErrors[field as CheckoutField] = issue.message
+    const { idempotencyKey, attemptId, ...fields } = z.flattenError(parsed.error).fieldErrors
+    // Each field's first problem; a page without its keys is out of date, whatever else is wrong.
+    const fieldErrors = Object.fromEntries(
+      Object.entries(fields).map(([field, messages]) => [field, messages[0]]),
+    ) as Partial<Record<CheckoutField, string>>
+    return {
+      ok: false,
+      errors: { fieldErrors, formError: idempotencyKey || attemptId ? outOfDate : undefined },
     }
-    return { ok: false, fieldErrors, formError }
   }
   const { idempotencyKey, attemptId, number, name, expiry, cvc } = parsed.data
   return {
     ok: true,
-    idempotencyKey,
-    attemptId,
-    card: { number, brand: cardBrand(number), name, expiry, cvc },
+    data: { idempotencyKey, attemptId, card: { number, brand: cardBrand(number), name, expiry, cvc } },
   }
 }

@@ -4,14 +4,11 @@ import { dangerButton } from '#app/components/ui/button-styles.ts'
 import { listAuditLog } from '#app/features/admin/audit.server.ts'
 import { formatPrice } from '#app/features/catalog/format.ts'
 import { REFUND_REASON_MAX_LENGTH } from '#app/features/orders/admin-order-filters.ts'
-import { RefundFormSchema } from '#app/features/orders/admin-order-filters.server.ts'
-import { getOrderForAdmin } from '#app/features/orders/admin-orders.server.ts'
+import { parseRefundForm } from '#app/features/orders/admin-order-filters.server.ts'
+import { getOrderForAdmin, refundFromBackOffice } from '#app/features/orders/admin-order.server.ts'
 import { OrderStatus } from '#app/features/orders/components/order-status.tsx'
-import { paymentProviderFor } from '#app/features/orders/payment-provider.server.ts'
-import { refundOrderAsAdmin } from '#app/features/orders/refunds.server.ts'
 import { requireAdmin } from '#app/features/identity/session.server.ts'
 import { getAppContext } from '#app/server/context.server.ts'
-import { maxEmailAttempts } from '#app/server/outbox.server.ts'
 import { readForm } from '#app/server/form.server.ts'
 import type { Route } from './+types/order'
 import { errorPageMeta, privatePageMeta } from '#app/features/seo/meta.ts'
@@ -66,14 +63,14 @@ export async function loader({ request, context, params, url }: Route.LoaderArgs
         reference: order.refundReference,
         refundedAt: iso(order.refundedAt),
       },
-      canRefund: order.status === 'paid' && order.refundRequestedAt === null,
+      canRefund: order.canRefund,
       lines: order.lines.map((line) => ({
         bookId: line.bookId,
         title: line.title,
         price: formatPrice(line.priceCents, line.currency),
         library:
-          line.library.kind === 'none'
-            ? { kind: order.status === 'refunded' ? ('revoked' as const) : ('none' as const) }
+          line.library.kind === 'none' || line.library.kind === 'revoked'
+            ? { kind: line.library.kind }
             : {
                 kind: line.library.kind,
                 downloadCount: line.library.downloadCount,
@@ -86,11 +83,7 @@ export async function loader({ request, context, params, url }: Route.LoaderArgs
         to: mail.to,
         subject: mail.subject,
         attempts: mail.attempts,
-        state: mail.sentAt
-          ? ('sent' as const)
-          : mail.attempts >= maxEmailAttempts
-            ? ('failed' as const)
-            : ('pending' as const),
+        state: mail.state,
         sentAt: iso(mail.sentAt),
         lastError: mail.lastError,
       })),
@@ -119,40 +112,23 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const admin = await requireAdmin({ request, context })
   const orderId = orderIdOf(params)
   const app = getAppContext(context)
-  const form = await readForm(request)
-  const parsed = RefundFormSchema.safeParse({
-    confirm: form.get('confirm') ?? undefined,
-    reason: form.get('reason') ?? undefined,
-  })
-  if (!parsed.success) {
-    const fieldErrors: ActionData['fieldErrors'] = {}
-    for (const issue of parsed.error.issues) {
-      const field = issue.path[0] as 'confirm' | 'reason'
-      fieldErrors[field] ??= issue.message
-    }
-    const reason = form.get('reason')
-    return data<ActionData>(
-      { fieldErrors, reason: typeof reason === 'string' ? reason : '' },
-      { status: 400 },
-    )
-  }
-  const result = await refundOrderAsAdmin(app.db, {
+  const parsed = parseRefundForm(await readForm(request))
+  if (!parsed.ok)
+    return data<ActionData>({ fieldErrors: parsed.fieldErrors, reason: parsed.reason }, { status: 400 })
+  const { reason } = parsed.data
+  const result = await refundFromBackOffice(app, {
     orderId,
     actor: { id: admin.id, email: admin.email },
-    reason: parsed.data.reason,
-    provider: paymentProviderFor(app.env),
-    orderUrl: new URL(`/orders/${orderId}`, app.env.publicUrl).toString(),
+    reason,
   })
   switch (result.outcome) {
     case 'not-found':
       return notFound()
     case 'conflict':
-      return data<ActionData>({ formError: result.message, reason: parsed.data.reason }, { status: 409 })
+      return data<ActionData>({ formError: result.message, reason }, { status: 409 })
     case 'provider-error':
-      app.logger.error({ orderId, error: result.message }, 'refund refused by the payment provider')
-      return data<ActionData>({ formError: result.message, reason: parsed.data.reason }, { status: 502 })
+      return data<ActionData>({ formError: result.message, reason }, { status: 502 })
     case 'refunded':
-      app.kickOutbox()
       return redirect(`/admin/orders/${orderId}?refund=done`)
     case 'requested':
       return redirect(`/admin/orders/${orderId}?refund=requested`)

@@ -1,0 +1,223 @@
+import crypto from 'node:crypto'
+import { and, asc, eq, sql, type SQL } from 'drizzle-orm'
+import { deleteOwnedCartItems } from '#app/features/cart/cart.server.ts'
+import type { Db } from '#app/server/db/database.server.ts'
+import {
+  books,
+  cartItems,
+  carts,
+  libraryItems,
+  orderItems,
+  orders,
+  type OrderStatus,
+} from '#app/server/db/schema/index.server.ts'
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
+
+export type CheckoutLine = {
+  bookId: string
+  slug: string
+  title: string
+  coverPath: string
+  priceCents: number
+  currency: string
+}
+
+export type Checkout = {
+  /** The lines to pay for, at today's prices from the catalogue. */
+  lines: CheckoutLine[]
+  /** Books in the cart the buyer already owns: taken out at checkout, never charged twice. */
+  alreadyOwned: CheckoutLine[]
+  /** Books withdrawn from sale since they were put in the cart: not sold, left in the cart. */
+  unavailable: CheckoutLine[]
+  totalCents: number
+  currency: string
+  /**
+   * Names this cart as it is now (its id, books and last change): the form carries it, so a double click,
+   * a retried post or a second tab on the same cart all name the same order.
+   */
+  idempotencyKey: string
+}
+
+/**
+ * What a buyer is about to pay for, and a fresh attempt id for this rendering of the checkout form: posting
+ * that form twice (a double click, a retried post) names the same attempt, which is charged at most once.
+ */
+export async function getCheckout(db: Db, userId: string): Promise<Checkout & { attemptId: string }> {
+  const attemptId = crypto.randomUUID()
+  const [cart] = await db
+    .select({ id: carts.id, updatedAt: carts.updatedAt })
+    .from(carts)
+    .where(eq(carts.userId, userId))
+    .limit(1)
+  if (!cart) return { ...summarize([], 'empty'), attemptId }
+  return {
+    ...summarize(await readLines(db, userId, cart.id), (lines) => idempotencyKeyOf(cart, lines)),
+    attemptId,
+  }
+}
+
+async function readLines(db: Db | Tx, userId: string, cartId: string) {
+  return db
+    .select({
+      bookId: books.id,
+      slug: books.slug,
+      title: books.title,
+      coverPath: books.coverPath,
+      priceCents: books.priceCents,
+      currency: books.currency,
+      // A book archived (or put back to draft) since it was added is not sold either.
+      available: sql<boolean>`${books.available} and ${books.status} = 'published'`,
+      owned: sql<boolean>`exists (select 1 from ${libraryItems} where ${libraryItems.userId} = ${userId} and ${libraryItems.bookId} = ${books.id})`,
+    })
+    .from(cartItems)
+    .innerJoin(books, eq(books.id, cartItems.bookId))
+    .where(eq(cartItems.cartId, cartId))
+    .orderBy(asc(cartItems.addedAt), asc(books.title))
+}
+
+type CartRow = CheckoutLine & { owned: boolean; available: boolean }
+
+function summarize(rows: CartRow[], idempotencyKey: string | ((lines: CheckoutLine[]) => string)): Checkout {
+  const strip = ({ owned: _owned, available: _available, ...line }: CartRow): CheckoutLine => line
+  const lines = rows.filter((row) => !row.owned && row.available).map(strip)
+  return {
+    lines,
+    alreadyOwned: rows.filter((row) => row.owned).map(strip),
+    unavailable: rows.filter((row) => !row.owned && !row.available).map(strip),
+    totalCents: lines.reduce((sum, line) => sum + line.priceCents, 0),
+    currency: lines[0]?.currency ?? 'USD',
+    idempotencyKey: typeof idempotencyKey === 'string' ? idempotencyKey : idempotencyKey(lines),
+  }
+}
+
+/**
+ * The checkout's identity: the cart, the books to be paid for with their prices, and the cart's last change.
+ * The form carries it; an order is made only if the cart still gives the same key, so a buyer is never
+ * charged for another cart or price than the page showed (a book added in another tab, a price changed).
+ */
+function idempotencyKeyOf(cart: { id: string; updatedAt: Date }, lines: CheckoutLine[]) {
+  const books = lines.map((line) => `${line.bookId}:${line.priceCents}:${line.currency}`).toSorted()
+  return crypto
+    .createHash('sha256')
+    .update(`${cart.id}|${books.join(',')}|${cart.updatedAt.toISOString()}`)
+    .digest('base64url')
+}
+
+/** Why a checkout made no order: nothing left to pay for, not the cart the page showed, or two currencies. */
+export type NothingToBuy = 'empty-cart' | 'cart-changed' | 'mixed-currencies'
+
+/** Why a checkout post was refused: the route answers each with its status and the message. */
+export type CheckoutRefusal = NothingToBuy | 'declined' | 'closed-unpaid' | 'provider-unreachable'
+
+/** How a checkout post ends, whichever the provider (card-checkout.server.ts, redirect-checkout.server.ts). */
+export type CheckoutResult =
+  /** Paid now, or made by this attempt or this cart already: the order's page. */
+  | { outcome: 'order'; orderId: string }
+  /** The provider's own payment page (Stripe Checkout). */
+  | { outcome: 'payment-page'; url: string }
+  | { outcome: 'refused'; reason: CheckoutRefusal; message: string }
+
+const refusalMessages: Record<Exclude<CheckoutRefusal, 'declined'>, string> = {
+  'empty-cart': 'Your cart is empty: there is nothing to pay for.',
+  'cart-changed':
+    'Your cart or its prices changed since this page was opened, so nothing was charged. Please check your order below and pay again.',
+  'mixed-currencies': 'These eBooks are priced in different currencies and cannot be bought together.',
+  'closed-unpaid':
+    'That payment page was closed before it was paid, so nothing was charged. Please check your order below and pay again.',
+  'provider-unreachable':
+    'We could not reach the payment service, and nothing was charged. Please try again.',
+}
+
+export function refusedCheckout(reason: Exclude<CheckoutRefusal, 'declined'>): CheckoutResult {
+  return { outcome: 'refused', reason, message: refusalMessages[reason] }
+}
+
+export type Reservation = {
+  /**
+   * The cart the books the buyer owns were taken out of: the caller forgets it (`forgetCarts`) once the
+   * transaction has committed.
+   */
+  changedCartId: string | null
+} & (
+  | /** A new order, not yet paid, made from the cart at today's prices. */
+    { outcome: 'reserved'; orderId: string; checkout: Checkout }
+    /** The order this attempt, or this cart as it is now, made already: whatever became of it. */
+  | { outcome: 'existing'; orderId: string; status: OrderStatus; failureReason: string | null }
+  | { outcome: NothingToBuy }
+)
+
+/**
+ * The one way a checkout becomes an order, whichever the provider, inside the caller's transaction. The
+ * buyer's cart is locked (a second checkout of the same cart waits, then finds the order made); the order
+ * this attempt or this cart's key made already is answered as it is; books the buyer owns leave the cart; and
+ * an order is made, not yet paid, from the catalogue's prices at this moment, only if the cart still gives
+ * the key its page showed and is priced in one currency.
+ */
+export async function reserveCheckout(
+  tx: Tx,
+  input: { userId: string; idempotencyKey: string; attemptId: string; providerName: string },
+): Promise<Reservation> {
+  const [cart] = await tx
+    .select({ id: carts.id, updatedAt: carts.updatedAt })
+    .from(carts)
+    .where(eq(carts.userId, input.userId))
+    .for('update')
+  const existing =
+    (await findOrder(tx, input.userId, eq(orders.attemptId, input.attemptId))) ??
+    // The live order (not failed) made from this cart as it is now, from whichever tab.
+    (await findOrder(
+      tx,
+      input.userId,
+      and(eq(orders.idempotencyKey, input.idempotencyKey), sql`${orders.status} <> 'failed'`),
+    ))
+  if (existing) return { outcome: 'existing', ...existing, changedCartId: null }
+  if (!cart) return { outcome: 'empty-cart', changedCartId: null }
+  const checkout = summarize(await readLines(tx, input.userId, cart.id), input.idempotencyKey)
+  await deleteOwnedCartItems(tx, cart.id)
+  const refused = (outcome: NothingToBuy) => ({ outcome, changedCartId: cart.id })
+  if (checkout.lines.length === 0) return refused('empty-cart')
+  if (idempotencyKeyOf(cart, checkout.lines) !== input.idempotencyKey) return refused('cart-changed')
+  if (checkout.lines.some((line) => line.currency !== checkout.currency)) return refused('mixed-currencies')
+  const orderId = await insertOrder(tx, input.userId, checkout, input.attemptId, input.providerName)
+  return { outcome: 'reserved', orderId, checkout, changedCartId: cart.id }
+}
+
+async function findOrder(tx: Tx, userId: string, which: SQL | undefined) {
+  const [order] = await tx
+    .select({ orderId: orders.id, status: orders.status, failureReason: orders.failureReason })
+    .from(orders)
+    .where(and(eq(orders.userId, userId), which))
+    .limit(1)
+  return order
+}
+
+async function insertOrder(
+  tx: Tx,
+  userId: string,
+  checkout: Checkout,
+  attemptId: string,
+  providerName: string,
+) {
+  const [order] = await tx
+    .insert(orders)
+    .values({
+      userId,
+      totalCents: checkout.totalCents,
+      currency: checkout.currency,
+      idempotencyKey: checkout.idempotencyKey,
+      attemptId,
+      paymentProvider: providerName,
+    })
+    .returning({ id: orders.id })
+  await tx.insert(orderItems).values(
+    checkout.lines.map((line) => ({
+      orderId: order!.id,
+      bookId: line.bookId,
+      title: line.title,
+      priceCents: line.priceCents,
+      currency: line.currency,
+    })),
+  )
+  return order!.id
+}

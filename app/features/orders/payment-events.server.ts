@@ -1,0 +1,193 @@
+import { eq } from 'drizzle-orm'
+import { recordPurchase } from '#app/features/analytics/record.server.ts'
+import { forgetCarts, removeBooks } from '#app/features/cart/cart.server.ts'
+import { grantBooks } from '#app/features/library/library.server.ts'
+import type { AppContext } from '#app/server/context.server.ts'
+import type { Db } from '#app/server/db/database.server.ts'
+import { orderItems, orders, user } from '#app/server/db/schema/index.server.ts'
+import { enqueueEmail } from '#app/server/outbox.server.ts'
+import { orderUrl } from './order-history.server.ts'
+import type { PaymentProvider } from './payments.server.ts'
+import { receiptEmail } from './receipt.ts'
+import { confirmRefund, failRefund } from './refunds.server.ts'
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
+
+/**
+ * An order is paid, inside the payment's transaction: the payment recorded, the books granted (the library's
+ * `grantBooks`), the cart emptied of them (the cart's `removeBooks`) and the receipt queued. Once the
+ * transaction has committed, the caller forgets the cart (`forgetCarts`) and calls `afterPaid`.
+ */
+export async function markPaid(
+  tx: Tx,
+  orderId: string,
+  payment: { reference: string; cardBrand?: string; cardLast4?: string; orderUrl: string },
+) {
+  const [order] = await tx
+    .update(orders)
+    .set({
+      status: 'paid',
+      paidAt: new Date(),
+      paymentReference: payment.reference,
+      cardBrand: payment.cardBrand,
+      cardLast4: payment.cardLast4,
+    })
+    .where(eq(orders.id, orderId))
+    .returning({
+      userId: orders.userId,
+      number: orders.number,
+      totalCents: orders.totalCents,
+      currency: orders.currency,
+    })
+  const lines = await tx
+    .select({ bookId: orderItems.bookId, title: orderItems.title, priceCents: orderItems.priceCents })
+    .from(orderItems)
+    .where(eq(orderItems.orderId, orderId))
+  const bookIds = lines.map((line) => line.bookId)
+  const granted = await grantBooks(tx, { userId: order!.userId, orderId, bookIds })
+  const cartId = await removeBooks(tx, order!.userId, bookIds)
+  const [buyer] = await tx.select({ email: user.email }).from(user).where(eq(user.id, order!.userId))
+  await enqueueEmail(tx, {
+    kind: 'receipt',
+    subjectKey: orderId,
+    to: buyer!.email,
+    ...receiptEmail({
+      number: order!.number,
+      lines,
+      totalCents: order!.totalCents,
+      currency: order!.currency,
+      orderUrl: payment.orderUrl,
+    }),
+  })
+  return {
+    /** Books of this order the buyer owned already (paid for twice: only a redirect provider can get here). */
+    alreadyOwned: lines.length - granted.length,
+    /** The buyer's cart, which the caller forgets (`forgetCarts`) once the transaction has committed. */
+    cartId,
+  }
+}
+
+/**
+ * What follows a payment once it has committed, whichever way it came (the card form, a provider's webhook):
+ * the outbox is asked to send the receipt now, and the purchase is counted for the analytics.
+ */
+export function afterPaid(app: Pick<AppContext, 'kickOutbox' | 'analytics'>, orderId: string) {
+  app.kickOutbox()
+  recordPurchase(app, orderId)
+}
+
+/**
+ * A redirect provider confirmed the payment (Stripe's signed webhook): the order is marked paid, its books
+ * granted, the cart emptied of them and the receipt queued, in one transaction. Only the payment this order
+ * was sent to pay counts: a reference other than the one recorded by `setPaymentReference` (an unknown or
+ * older Checkout Session) changes nothing. Idempotent: a replayed confirmation finds the order paid and
+ * changes nothing.
+ */
+export async function completePaidOrder(
+  db: Db,
+  input: { orderId: string; reference: string; orderUrl: string },
+): Promise<'paid' | 'paid-twice' | 'already-paid' | 'not-pending' | 'not-found' | 'unknown-reference'> {
+  let cartId: string | undefined
+  const outcome = await db.transaction(async (tx) => {
+    const [order] = await tx
+      .select({ status: orders.status, paymentReference: orders.paymentReference })
+      .from(orders)
+      .where(eq(orders.id, input.orderId))
+      .for('update')
+    if (!order) return 'not-found' as const
+    if (order.paymentReference !== input.reference) return 'unknown-reference' as const
+    if (order.status === 'paid') return 'already-paid' as const
+    if (order.status !== 'pending') return 'not-pending' as const
+    const paid = await markPaid(tx, input.orderId, { reference: input.reference, orderUrl: input.orderUrl })
+    cartId = paid.cartId
+    // Two Checkout Sessions for the same book, both paid (two tabs): the order stands, someone must refund.
+    return paid.alreadyOwned > 0 ? ('paid-twice' as const) : ('paid' as const)
+  })
+  if (cartId) forgetCarts(db, cartId)
+  return outcome
+}
+
+/**
+ * A redirect provider says a pending order will not be paid (its Checkout Session expired, or a delayed
+ * payment failed): the order is marked failed, so that the same cart may be checked out again as a new
+ * order. Nothing else changes: the cart was never touched. As with `completePaidOrder`, only the payment
+ * this order was sent to pay counts.
+ */
+export async function failPendingOrder(
+  db: Db,
+  input: { orderId: string; reference: string; reason: string },
+): Promise<'failed' | 'not-pending' | 'not-found' | 'unknown-reference'> {
+  return db.transaction(async (tx) => {
+    const [order] = await tx
+      .select({ status: orders.status, paymentReference: orders.paymentReference })
+      .from(orders)
+      .where(eq(orders.id, input.orderId))
+      .for('update')
+    if (!order) return 'not-found' as const
+    if (order.paymentReference !== input.reference) return 'unknown-reference' as const
+    if (order.status !== 'pending') return 'not-pending' as const
+    await tx
+      .update(orders)
+      .set({ status: 'failed', failureReason: input.reason })
+      .where(eq(orders.id, input.orderId))
+    return 'failed' as const
+  })
+}
+
+/**
+ * A redirect provider's webhook (docs/decisions/009-stripe-checkout.md): only a correctly signed, recent
+ * event is read: anything else is 'refused' and changes nothing. A verified event is applied and logged
+ * whatever it names: an order paid, one that ended unpaid, a refund confirmed or failed, or nothing the store
+ * acts on. A failure of our own (the database down) is thrown.
+ */
+export async function receivePaymentWebhook(
+  app: Pick<AppContext, 'db' | 'env' | 'logger' | 'kickOutbox' | 'analytics'>,
+  provider: Extract<PaymentProvider, { kind: 'redirect' }>,
+  payload: string,
+  signature: string | null,
+): Promise<'refused' | 'received'> {
+  const webhook = await provider.readWebhook(payload, signature)
+  if (!webhook.ok) {
+    app.logger.warn({ reason: webhook.message }, 'stripe webhook refused')
+    return 'refused'
+  }
+  const { effect, eventId, eventType } = webhook
+  const log = { eventId, eventType, ...effect }
+  if (effect.kind === 'ignored') {
+    app.logger.info(log, 'stripe webhook ignored')
+  } else if (effect.kind === 'paid') {
+    const outcome = await completePaidOrder(app.db, {
+      orderId: effect.orderId,
+      reference: effect.reference,
+      orderUrl: orderUrl(app.env.publicUrl, effect.orderId),
+    })
+    if (outcome === 'paid' || outcome === 'paid-twice') afterPaid(app, effect.orderId)
+    if (outcome === 'paid' || outcome === 'already-paid')
+      app.logger.info({ ...log, outcome }, 'stripe payment')
+    // The buyer paid for a book they already owned (two Checkout tabs paid): refund it by hand.
+    else if (outcome === 'paid-twice')
+      app.logger.error({ ...log, outcome }, 'stripe payment for books the buyer already owns: refund needed')
+    // Money was taken for an order we will not fulfil as it stands: someone must grant or refund it by hand.
+    else if (outcome === 'not-pending')
+      app.logger.error({ ...log, outcome }, 'stripe payment for an order that is not pending')
+    else app.logger.warn({ ...log, outcome }, 'stripe payment for an unknown order or session ignored')
+  } else if (effect.kind === 'refunded') {
+    // A refund asked for in the back office, or made in Stripe's dashboard (decision 014).
+    const outcome = await confirmRefund(app.db, {
+      ...effect,
+      orderUrl: orderUrl(app.env.publicUrl, effect.orderId),
+    })
+    if (outcome === 'refunded') app.kickOutbox()
+    if (outcome === 'not-paid')
+      app.logger.error({ ...log, outcome }, 'stripe refund for an order that is not paid: check it by hand')
+    else app.logger.info({ ...log, outcome }, 'stripe refund')
+  } else if (effect.kind === 'refund-failed') {
+    const outcome = await failRefund(app.db, effect)
+    // The buyer still has the books and has not had the money: someone should look at it.
+    app.logger.error({ ...log, outcome }, 'stripe refund failed; the order can be refunded again')
+  } else {
+    const outcome = await failPendingOrder(app.db, effect)
+    app.logger.info({ ...log, outcome }, 'stripe checkout ended unpaid')
+  }
+  return 'received'
+}
