@@ -8,6 +8,7 @@ import type { AppContext } from '#app/server/context.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
 import type { Env } from '#app/server/env.server.ts'
 import type { Logger } from '#app/server/logger.server.ts'
+import { RenderMemo } from '#app/server/render-memo.server.ts'
 import { createSessionCache, forgetSessionsOf } from '#app/server/session-cache.server.ts'
 import { createLocalStorage, type FileStorage } from '#app/server/storage.server.ts'
 
@@ -53,5 +54,6 @@ export function createStoreServices(options: {
     kickOutbox,
     storage: options.storage ?? createLocalStorage(path.join(env.DATA_DIR, 'files')),
     analytics: options.analytics ?? createAnalyticsSink({ db, logger, site: env.publicUrl.host }),
+    renderMemo: new RenderMemo({ maxEntries: env.RENDER_MEMO_ENTRIES }),
   }
 }
