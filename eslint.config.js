@@ -82,6 +82,4 @@ export default tseslint.config(
       ],
     },
   },
-  // Until start-up, sweeps and the page cache's visitor key leave the host (issue 27): the last wrong-way imports.
-  { files: ['server/app.ts', 'server/page-views.ts'], rules: { 'boundaries/dependencies': 'off' } },
 )

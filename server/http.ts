@@ -4,15 +4,14 @@ import compression from 'compression'
 import express, { type RequestHandler } from 'express'
 import { RouterContextProvider, type ServerBuild } from 'react-router'
 import type { ViteDevServer } from 'vite'
-import type { AnalyticsSink } from '#app/server/analytics-sink.server.ts'
 import { appContext, cspNonceContext } from '#app/server/context.server.ts'
 import type { DatabaseHandle } from '#app/server/db/database.server.ts'
 import type { Env } from '#app/server/env.server.ts'
 import type { Logger } from '#app/server/logger.server.ts'
 import { findProjectRoot } from '#app/server/project-root.server.ts'
-import type { FileStorage } from '#app/server/storage.server.ts'
-import { createStoreServices } from '#app/services.server.ts'
-import type { PageCache } from './page-cache.ts'
+import type { StoreServices } from '#app/services.server.ts'
+import { visitorKey } from '#app/visitor-key.server.ts'
+import { PageCache } from './page-cache.ts'
 import { createMetrics, metricsEndpoint } from './metrics.ts'
 import { serveAssets } from './precompressed-assets.ts'
 import { recordPageViews } from './page-views.ts'
@@ -21,21 +20,14 @@ import { databaseDownProbe, sendUnavailable } from './unavailable.ts'
 import { withTimeout } from './with-timeout.ts'
 
 export type HttpAppOptions = {
-  env: Env
   database: DatabaseHandle
-  authSecret: string
-  logger: Logger
+  /** The store's per-process services (app/services.server.ts): each request's context is these and its address. */
+  services: StoreServices
   build: ServerBuild | (() => Promise<ServerBuild>)
   /** Development: Vite serves the assets and transforms modules. */
   vite?: ViteDevServer
-  /** Pages for visitors who carry no state, rendered once per TTL (server/page-cache.ts). */
-  pageCache?: PageCache
-  /** Wakes the mail outbox worker (server/app.ts). */
-  kickOutbox?: () => void
-  /** Book files (server/app.ts publishes them at start); default DATA_DIR/files. */
-  storage?: FileStorage
-  /** Where store events go (server/app.ts stops it on shutdown); default one of its own. */
-  analytics?: AnalyticsSink
+  /** Pages for visitors who carry no state, rendered once per TTL (server/page-cache.ts); none without it. */
+  pageCache?: { ttlMs: number; maxEntries: number; maxBytes: number }
   /** Turns true when the process is stopping: /readyz then fails so a load balancer stops sending work. */
   isStopping?: () => boolean
 }
@@ -43,16 +35,11 @@ export type HttpAppOptions = {
 const READY_TIMEOUT_MS = 2_000
 
 export function createHttpApp(options: HttpAppOptions): express.Express {
-  const { env, database, logger, vite } = options
-  const services = createStoreServices({
-    db: database.db,
-    env,
-    authSecret: options.authSecret,
-    logger,
-    kickOutbox: options.kickOutbox,
-    storage: options.storage,
-    analytics: options.analytics,
-  })
+  const { database, services, vite } = options
+  const { env, logger } = services
+  const pageCache =
+    options.pageCache &&
+    new PageCache({ ...options.pageCache, visitorKey: (request) => visitorKey(request, services) })
   const app = express()
   app.disable('x-powered-by')
   app.set('trust proxy', env.TRUST_PROXY)
@@ -114,7 +101,7 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
     reactRouterHandler({
       build: options.build,
       mode: vite ? 'development' : 'production',
-      pageCache: options.pageCache,
+      pageCache,
       cachedPagePolicy: (scriptHashes) =>
         contentSecurityPolicy(scriptHashes, Boolean(vite), formTargetsOf(env)),
       getLoadContext: (req, res) => {

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net'
 import { parseEnv } from '#app/server/env.server.ts'
 import { createLogger } from '#app/server/logger.server.ts'
+import { createStoreServices } from '#app/services.server.ts'
 import { createHttpApp } from '#server/http.ts'
 import { createTestDatabase } from '#tests/db.ts'
 
@@ -10,11 +11,15 @@ import { createTestDatabase } from '#tests/db.ts'
  */
 export async function startHttpApp(env: Record<string, string> = {}) {
   const database = await createTestDatabase()
-  const app = createHttpApp({
+  const services = createStoreServices({
+    db: database.db,
     env: parseEnv(env),
-    database,
     authSecret: 'test-secret-that-is-long-enough-0123456789',
     logger: createLogger('silent'),
+  })
+  const app = createHttpApp({
+    database,
+    services,
     build: () => Promise.reject(new Error('reached React Router')),
   })
   const server = app.listen(0, '127.0.0.1')
@@ -24,6 +29,7 @@ export async function startHttpApp(env: Record<string, string> = {}) {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     close: async () => {
       server.close()
+      await services.analytics.stop()
       await database.dispose()
     },
   }
