@@ -12,8 +12,11 @@ import { getAppContext } from '#app/server/context.server.ts'
 import { readForm } from '#app/server/form.server.ts'
 import type { Route } from './+types/book-cover'
 
-/** Multipart framing and the other fields around the image (server/http.ts allows the same on this URL). */
+/** Multipart framing and the other fields around the image (the host allows the same on this URL: `handle`). */
 export const COVER_UPLOAD_OVERHEAD = 64 * 1024
+export const handle = {
+  requestBody: { maxBytes: MAX_COVER_BYTES + COVER_UPLOAD_OVERHEAD, tooLarge: coverMessages.tooLarge },
+}
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   await requireAdmin({ request, context })
