@@ -26,7 +26,7 @@ const layers = [
 /** The files directly in app/, the first matching category each. */
 const appFiles = [
   { category: 'url-map', pattern: 'app/routes.ts' },
-  // The store as the HTTP host sees it: the services container, start-up and sweeps, the page cache's visitor key.
+  // The store as the HTTP host sees it: services, start-up and sweeps, the page cache's visitor key.
   { category: 'store-entry', pattern: 'app/{services,startup,visitor-key}.server.ts' },
   // root.tsx, entry.server.tsx, sign-in.server.ts: where the pages are wired.
   { category: 'app-entry', pattern: 'app/*.{ts,tsx}' },

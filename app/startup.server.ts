@@ -18,8 +18,8 @@ import type { FileStorage } from '#app/server/storage.server.ts'
  */
 
 /**
- * Before the first request: the seed catalogue, every book's PDF, EPUB and sample (rendered from content/books
- * when new or changed, under a second) and the ADMIN_EMAILS' roles. A failure stops the start.
+ * Before the first request: the seed catalogue, every book's PDF, EPUB and sample (rendered from
+ * content/books when new or changed, under a second) and the ADMIN_EMAILS' roles. A failure stops the start.
  */
 export async function prepareStore(options: {
   db: Db

@@ -5,11 +5,11 @@ import type { Theme } from '#app/features/theme/theme.ts'
 import type { AppContext } from '#app/server/context.server.ts'
 
 /**
- * What a page reads of its visitor besides their session: the theme and the books in the cart. The root loader
- * renders every page from it, and the host's page cache keys on it (server/page-cache.ts), so two visitors
- * without a session whose keys are equal are shown identical HTML. A page that comes to depend on another
- * per-visitor input adds it here, with its cookie in PAGE_VISITOR_COOKIES; a cookie left out of that list
- * keeps its visitors out of the page cache.
+ * What a page reads of its visitor besides their session: the theme and the books in the cart. The root
+ * loader renders every page from it, and the host's page cache keys on it (server/page-cache.ts), so two
+ * visitors without a session whose keys are equal are shown identical HTML. A page that comes to depend on
+ * another per-visitor input adds it here, with its cookie in PAGE_VISITOR_COOKIES; a cookie left out of that
+ * list keeps its visitors out of the page cache.
  */
 export type PageVisitor = { theme: Theme; cartBookIds: string[] }
 
@@ -32,8 +32,8 @@ export async function readPageVisitor(
 }
 
 /**
- * The page cache's key for the visitor behind `request` (the URL is added by the cache), or undefined when the
- * page must be rendered for them alone: they send a cookie the key does not capture, a session's included.
+ * The page cache's key for the visitor behind `request` (the cache adds the URL), or undefined when the page
+ * must be rendered for them alone: they send a cookie the key does not capture, a session's included.
  */
 export async function visitorKey(request: Request, services: Services): Promise<string | undefined> {
   const names = Object.keys(parse(request.headers.get('Cookie') ?? ''))

@@ -23,7 +23,7 @@ import { withTimeout } from './with-timeout.ts'
 
 export type HttpAppOptions = {
   database: DatabaseHandle
-  /** The store's per-process services (app/services.server.ts): each request's context is these and its address. */
+  /** The store's services (app/services.server.ts): a request's context is these and its address. */
   services: StoreServices
   build: ServerBuild | (() => Promise<ServerBuild>)
   /** Development: Vite serves the assets and transforms modules. */

@@ -13,7 +13,7 @@ test('the routes that take more than a small form declare it in their module, in
   })
   expect(Object.fromEntries(declared)).toEqual({
     'routes/stripe-webhook': { maxBytes: 1024 * 1024, anyContentType: true },
-    // The cover's limit is written out in the route (its handle reaches the browser): the same as the feature's.
+    // The cover's limit is written out in the route (its handle reaches the browser): the feature's own.
     'routes/admin/book-cover': {
       maxBytes: MAX_COVER_BYTES + COVER_UPLOAD_OVERHEAD,
       tooLarge: coverMessages.tooLarge,

@@ -19,7 +19,7 @@ export type RenderMemoOptions = {
   maxEntries: number
   /** Default 32 MiB. */
   maxBytes?: number
-  /** Default a minute: the footer's year is the only clock a page shows, so a remembered page is at most this old. */
+  /** Default a minute: a remembered page is at most this old (its footer's year is the only clock it shows). */
   ttlMs?: number
   /** The clock, for tests. */
   now?: () => number

@@ -61,7 +61,7 @@ export class SessionCache<Value> {
     this.#entries = new LRUCache({
       max: options.maxEntries ?? 10_000,
       maxSize: options.maxBytes ?? 16 * 1024 * 1024,
-      // Two bytes a character of the key and of the value as JSON: an estimate, which is what the bound needs.
+      // Two bytes a character of the key and of the value as JSON: an estimate, what the bound needs.
       sizeCalculation: (entry, key) => 2 * (key.length + (JSON.stringify(entry.value)?.length ?? 0)),
       // Each entry gets its own TTL (`set`); this turns the library's TTL tracking on.
       ttl: Math.max(1, options.ttlMs),

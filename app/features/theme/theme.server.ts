@@ -1,7 +1,7 @@
 import { parse, serialize } from 'cookie'
 import { isTheme, type Theme } from './theme.ts'
 
-/** The theme's cookie: a page reads it (the root loader), so the page cache keys on it (app/visitor-key.server.ts). */
+/** The theme's cookie: every page reads it, so the page cache keys on it (app/visitor-key.server.ts). */
 export const THEME_COOKIE = 'cb_theme'
 const ONE_YEAR = 365 * 24 * 60 * 60
 
