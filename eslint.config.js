@@ -7,19 +7,29 @@ import tseslint from 'typescript-eslint'
  * The layers of the house and which may import which (docs/architecture.md). Imports are resolved to files
  * (the `#app/…` aliases and relative paths alike), so a wrong-way import fails `npm run lint` whatever it is
  * spelled like. Colocated `*.test.ts` files are tests: they may import anything.
+ *
+ * Folders are elements; the files directly in app/ are told apart by file category (boundaries/files), as the
+ * plugin matches element patterns against folders only: an element pattern naming files classified nothing,
+ * so imports of app/routes.ts or app/root.tsx went unchecked.
  */
 const layers = [
   { type: 'infrastructure', pattern: 'app/server/**' },
   { type: 'ui', pattern: 'app/components/**' },
   { type: 'feature', pattern: 'app/features/**' },
   { type: 'composition', pattern: 'app/compositions/**' },
-  { type: 'url-map', pattern: 'app/routes.*' },
   { type: 'route', pattern: 'app/routes/**' },
-  { type: 'app-entry', pattern: 'app/*' },
   { type: 'host', pattern: 'server/**' },
   { type: 'harness', pattern: 'harness/**' },
   { type: 'script', pattern: 'scripts/**' },
   { type: 'test', pattern: 'tests/**' },
+]
+/** The files directly in app/, the first matching category each. */
+const appFiles = [
+  { category: 'url-map', pattern: 'app/routes.ts' },
+  // The store as the HTTP host sees it: services, start-up and sweeps, the page cache's visitor key.
+  { category: 'store-entry', pattern: 'app/{services,startup,visitor-key}.server.ts' },
+  // root.tsx, entry.server.tsx, sign-in.server.ts: where the pages are wired.
+  { category: 'app-entry', pattern: 'app/*.{ts,tsx}' },
 ]
 export const mayImport = {
   // Database, auth, env, mail, storage: nothing of the store's domains.
@@ -33,15 +43,19 @@ export const mayImport = {
   'url-map': [],
   // Thin HTTP adapters.
   route: ['infrastructure', 'ui', 'feature', 'composition', 'route', 'app-entry'],
-  // root.tsx, entry.server.tsx, services.server.ts, startup.server.ts: where everything is wired.
-  'app-entry': ['infrastructure', 'ui', 'feature', 'composition', 'app-entry'],
-  // The HTTP host knows no domain: infrastructure and the one services/start-up entry.
-  host: ['infrastructure', 'app-entry', 'host'],
+  'store-entry': ['infrastructure', 'feature', 'store-entry'],
+  'app-entry': ['infrastructure', 'ui', 'feature', 'composition', 'store-entry', 'app-entry'],
+  // The HTTP host knows no domain: infrastructure and the store's entry (services, start-up, visitor key).
+  host: ['infrastructure', 'store-entry', 'host'],
   // Processes and data for tests, benchmarks and drills (the store, a cluster, PostgreSQL, buyers).
-  harness: ['infrastructure', 'feature', 'app-entry', 'host', 'harness'],
-  script: ['infrastructure', 'feature', 'url-map', 'app-entry', 'host', 'harness', 'script'],
-  test: layers.map((layer) => layer.type),
+  harness: ['infrastructure', 'feature', 'store-entry', 'app-entry', 'host', 'harness'],
+  script: ['infrastructure', 'feature', 'url-map', 'store-entry', 'app-entry', 'host', 'harness', 'script'],
+  test: [...layers.map((layer) => layer.type), ...appFiles.map((file) => file.category)],
 }
+const appFileCategories = new Set(appFiles.map((file) => file.category))
+/** How a policy selects a layer: a folder by its element type, a file in app/ by its category. */
+const selectorOf = (layer) =>
+  appFileCategories.has(layer) ? { file: { categories: layer } } : { element: { type: layer } }
 
 export default tseslint.config(
   { ignores: ['build/', 'data/', 'drizzle/', '.react-router/', 'node_modules/', 'coverage/', '.tmp/'] },
@@ -67,21 +81,21 @@ export default tseslint.config(
     settings: {
       'import/resolver': { typescript: { alwaysTryTypes: true } },
       'boundaries/elements': layers.map((layer) => ({ ...layer, partialMatch: false })),
+      'boundaries/files': appFiles,
+      'boundaries/files-single-match': true,
     },
     rules: {
       'boundaries/dependencies': [
         'error',
         {
           default: 'disallow',
-          message: 'A {{from.type}} must not import a {{to.type}} (the layers: docs/architecture.md).',
-          policies: Object.entries(mayImport).map(([from, to]) => ({
-            from: { element: { type: from } },
-            allow: { to: { element: { types: { anyOf: to } } } },
-          })),
+          message:
+            'A {{from.type}}{{from.file.categories}} must not import a {{to.type}}{{to.file.categories}} (the layers: docs/architecture.md).',
+          policies: Object.entries(mayImport)
+            .filter(([, to]) => to.length > 0)
+            .map(([from, to]) => ({ from: selectorOf(from), allow: { to: to.map(selectorOf) } })),
         },
       ],
     },
   },
-  // Until start-up, sweeps and the page cache's visitor key leave the host (issue 27): the last wrong-way imports.
-  { files: ['server/app.ts', 'server/page-views.ts'], rules: { 'boundaries/dependencies': 'off' } },
 )

@@ -9,14 +9,8 @@ import {
 } from 'react-router'
 import { NonceProvider } from '#app/components/nonce.tsx'
 import { appContext, cspNonceContext } from '#app/server/context.server.ts'
-import { RenderMemo } from '#app/server/render-memo.server.ts'
 
 export const streamTimeout = 5_000
-
-/** The footer's year is the only clock a page shows: a remembered page is at most this old. */
-const RENDER_MEMO_TTL_MS = 60_000
-const RENDER_MEMO_MAX_BYTES = 32 * 1024 * 1024
-let memo: RenderMemo | undefined
 
 /**
  * Renders the whole document before answering. The store's pages load all their data up front (no deferred
@@ -24,8 +18,8 @@ let memo: RenderMemo | undefined
  * cache than React's many small chunks through web streams (measured: see docs/decisions/004).
  *
  * A GET whose URL and freshly loaded data equal those of a page rendered in the last minute is answered with
- * that page's HTML and this response's nonce, without rendering it again (app/server/render-memo.server.ts,
- * decision 021).
+ * that page's HTML and this response's nonce, without rendering it again (the services' render memo:
+ * app/server/render-memo.server.ts, decision 021).
  */
 export default function handleRequest(
   request: Request,
@@ -35,11 +29,7 @@ export default function handleRequest(
   loadContext: RouterContextProvider,
 ) {
   const nonce = loadContext.get(cspNonceContext)
-  memo ??= new RenderMemo({
-    maxEntries: loadContext.get(appContext).env.RENDER_MEMO_ENTRIES,
-    maxBytes: RENDER_MEMO_MAX_BYTES,
-    ttlMs: RENDER_MEMO_TTL_MS,
-  })
+  const memo = loadContext.get(appContext).renderMemo
   const state = routerContext.staticHandlerContext
   const key =
     request.method === 'GET' && responseStatusCode === 200 && !state.errors && !state.actionData
@@ -61,7 +51,7 @@ export default function handleRequest(
       },
       final(callback) {
         const html = loadScriptsAfterPage(Buffer.concat(chunks).toString())
-        if (key && responseStatusCode === 200) memo!.set(key, html, nonce)
+        if (key && responseStatusCode === 200) memo.set(key, html, nonce)
         resolve(new Response(html, { headers: responseHeaders, status: responseStatusCode }))
         callback()
       },

@@ -1,6 +1,5 @@
 import { useEffect, type ReactNode } from 'react'
 import { data, isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration } from 'react-router'
-import { getVisitorCartBookIds } from '#app/features/cart/visitor-cart.server.ts'
 import type { RootCartData } from '#app/features/cart/use-cart.ts'
 import { getSessionUser, sessionCookieMiddleware } from '#app/features/identity/session.server.ts'
 import type { RootUserData } from '#app/features/identity/use-user.ts'
@@ -8,9 +7,9 @@ import { UnverifiedEmailBanner } from '#app/features/identity/components/unverif
 import { readOwnedBookIds } from '#app/features/library/library.server.ts'
 import { revalidateAfterCheckoutPost } from '#app/features/orders/checkout-revalidation.ts'
 import type { RootLibraryData } from '#app/features/library/use-owned-books.ts'
-import { readTheme } from '#app/features/theme/theme.server.ts'
 import { useTheme, type Theme } from '#app/features/theme/theme.ts'
 import { getAppContext } from '#app/server/context.server.ts'
+import { readPageVisitor } from '#app/visitor-key.server.ts'
 import { GeneralErrorBoundary, type ErrorData } from '#app/components/error-boundary.tsx'
 import { errorPageMeta } from '#app/features/seo/meta.ts'
 import { SiteFooter } from '#app/compositions/layout/site-footer.tsx'
@@ -37,8 +36,7 @@ export const middleware: Route.MiddlewareFunction[] = [sessionCookieMiddleware]
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const app = getAppContext(context)
-  const theme = readTheme(request)
-  const { sessionUser, cartBookIds, ownedBookIds } = await readVisitor(request, context).catch(
+  const { sessionUser, theme, cartBookIds, ownedBookIds } = await readVisitor(request, context).catch(
     (error: unknown) => {
       // Every page needs who the visitor is; without the database the honest answer is 'unavailable', not a
       // 500 that reads like a bug (a load balancer retries elsewhere on 503).
@@ -69,15 +67,18 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     RootLibraryData & { theme: Theme; publicOrigin: string }
 }
 
-/** Who the visitor is, what is in their cart and which books they own. */
+/**
+ * Who the visitor is, their theme and cart (what the page cache keys on for visitors without a session:
+ * app/visitor-key.server.ts) and which books they own.
+ */
 async function readVisitor(request: Request, context: Route.LoaderArgs['context']) {
   const app = getAppContext(context)
   const sessionUser = await getSessionUser({ request, context })
-  const [cartBookIds, ownedBookIds] = await Promise.all([
-    getVisitorCartBookIds(request, app, sessionUser?.id),
+  const [{ theme, cartBookIds }, ownedBookIds] = await Promise.all([
+    readPageVisitor(request, app, sessionUser?.id),
     sessionUser && !sessionUser.isGuest ? readOwnedBookIds(context, app.db, sessionUser.id) : [],
   ])
-  return { sessionUser, cartBookIds, ownedBookIds }
+  return { sessionUser, theme, cartBookIds, ownedBookIds }
 }
 
 export const shouldRevalidate = revalidateAfterCheckoutPost

@@ -10,6 +10,7 @@ import type { AppContext } from '#app/server/context.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
 import type { Env } from '#app/server/env.server.ts'
 import type { Logger } from '#app/server/logger.server.ts'
+import { RenderMemo } from '#app/server/render-memo.server.ts'
 import { createSessionCache, forgetSessionsOf } from '#app/server/session-cache.server.ts'
 import { createLocalStorage, type FileStorage } from '#app/server/storage.server.ts'
 
@@ -65,5 +66,6 @@ export function createStoreServices(options: {
     storage: options.storage ?? createLocalStorage(path.join(env.DATA_DIR, 'files')),
     analytics: options.analytics ?? createAnalyticsSink({ db, logger, site: env.publicUrl.host }),
     payments: options.payments ?? createPaymentProvider(env),
+    renderMemo: new RenderMemo({ maxEntries: env.RENDER_MEMO_ENTRIES }),
   }
 }

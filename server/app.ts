@@ -8,29 +8,18 @@ import net from 'node:net'
 import path from 'node:path'
 import type { ServerBuild } from 'react-router'
 import type { ViteDevServer } from 'vite'
-import { deleteAbandonedCarts } from '#app/features/cart/cart.server.ts'
-import { getVisitorCartBookIds } from '#app/features/cart/visitor-cart.server.ts'
-import { createAnalyticsSink } from '#app/features/analytics/record.server.ts'
-import { applyAnalyticsRetention } from '#app/features/analytics/retention.server.ts'
-import { commandLineActor } from '#app/features/admin/audit.server.ts'
-import { applyAdminEmails } from '#app/features/admin/roles.server.ts'
-import { seedCatalog } from '#app/features/catalog/seed-catalog.server.ts'
-import { deleteIdleGuests } from '#app/features/identity/account.server.ts'
-import { deleteStaleVerifications } from '#app/features/identity/email-verification.server.ts'
-import { publishBookFiles } from '#app/features/library/book-files.server.ts'
-import { readTheme } from '#app/features/theme/theme.server.ts'
 import { resolveAuthSecret } from '#app/server/auth-secret.server.ts'
 import { lockDataDir, type DataDirLock } from '#app/server/data-dir-lock.server.ts'
 import { openConfiguredDatabase, type DatabaseHandle } from '#app/server/db/database.server.ts'
 import { startEmbeddedVacuum } from '#app/server/db/embedded-vacuum.server.ts'
 import { parseEnv, type Env } from '#app/server/env.server.ts'
-import { deleteExpiredRateLimits } from '#app/server/rate-limit.server.ts'
 import { createLogger, type Logger } from '#app/server/logger.server.ts'
 import { createMailer } from '#app/server/mail.server.ts'
 import { startOutboxWorker } from '#app/server/outbox.server.ts'
 import { createLocalStorage } from '#app/server/storage.server.ts'
+import { createStoreServices } from '#app/services.server.ts'
+import { prepareStore, storeSweeps } from '#app/startup.server.ts'
 import { createHttpApp } from './http.ts'
-import { PageCache } from './page-cache.ts'
 
 /** In-flight requests get this long after SIGTERM; the whole stop stays under 10 s. */
 const DRAIN_MS = 7_000
@@ -60,12 +49,7 @@ export async function start(options: { vite?: ViteDevServer } = {}): Promise<Run
     authSecret = resolveAuthSecret(env.BETTER_AUTH_SECRET, env.DATA_DIR)
     database = await openConfiguredDatabase(env)
     await database.migrate()
-    await seedCatalog(database.db)
-    // Every book's PDF, EPUB and sample, rendered from content/books when new or changed (under a second).
-    await publishBookFiles(database.db, storage, logger)
-    const notRegistered = await applyAdminEmails(database.db, env.ADMIN_EMAILS, commandLineActor)
-    if (notRegistered.length > 0)
-      logger.warn({ emails: notRegistered }, 'ADMIN_EMAILS: no account yet; restart after they register')
+    await prepareStore({ db: database.db, env, storage, logger })
   } catch (error) {
     logger.fatal({ err: error }, 'the store could not start')
     console.error(`\nThe store could not start: ${error instanceof Error ? error.message : String(error)}`)
@@ -81,40 +65,30 @@ export async function start(options: { vite?: ViteDevServer } = {}): Promise<Run
     logger,
   })
   const outbox = startOutboxWorker({ db: database.db, mailer, logger })
-  // Store events are queued by requests and written about every second (docs/decisions/015).
-  const analytics = createAnalyticsSink({ db: database.db, logger, site: env.publicUrl.host })
+  // What every request's context holds; among them the analytics sink, whose events are written about every
+  // second (docs/decisions/015) and which this process stops last.
+  const services = createStoreServices({
+    db: database.db,
+    env,
+    authSecret,
+    logger,
+    kickOutbox: outbox.kick,
+    storage,
+  })
 
   let stopping = false
   const build = options.vite
     ? () => options.vite!.ssrLoadModule('virtual:react-router/server-build') as Promise<ServerBuild>
     : ((await import('virtual:react-router/server-build')) as ServerBuild)
   const app = createHttpApp({
-    env,
     database,
-    authSecret,
-    logger,
+    services,
     build,
     vite: options.vite,
     // Not while developing: every request should show the code as it is now.
     pageCache: options.vite
       ? undefined
-      : new PageCache({
-          ttlMs: PAGE_CACHE_TTL_MS,
-          maxEntries: 1_000,
-          maxBytes: 64 * 1024 * 1024,
-          // Exactly what the root loader reads of a visitor: the theme and the books in the cart.
-          visitorKey: async (cookieHeader) => {
-            const request = new Request('http://store/', {
-              headers: cookieHeader ? { Cookie: cookieHeader } : {},
-            })
-            // Visitors with a session never get here: their cookie is not one the cache knows.
-            const cart = await getVisitorCartBookIds(request, { db: database.db, env, authSecret }, undefined)
-            return `${readTheme(request)}\n${[...cart].sort().join(',')}`
-          },
-        }),
-    kickOutbox: outbox.kick,
-    storage,
-    analytics,
+      : { ttlMs: PAGE_CACHE_TTL_MS, maxEntries: 1_000, maxBytes: 64 * 1024 * 1024 },
     isStopping: () => stopping,
   })
 
@@ -125,7 +99,7 @@ export async function start(options: { vite?: ViteDevServer } = {}): Promise<Run
     logger.fatal({ err: error }, 'could not listen')
     console.error(`\nThe store could not listen on ${env.HOST}:${env.PORT}: ${String(error)}`)
     await outbox.stop()
-    await analytics.stop()
+    await services.analytics.stop()
     await database.close()
     lock?.release()
     process.exit(1)
@@ -137,22 +111,10 @@ export async function start(options: { vite?: ViteDevServer } = {}): Promise<Run
     `CodeBook is listening on http://localhost:${port}`,
   )
 
-  // Housekeeping, at start and hourly: abandoned anonymous carts (30 idle days), guests long gone,
-  // rate-limit counters whose window has ended, and account links expired a week ago.
+  // Housekeeping, at start and hourly (app/startup.server.ts).
+  const sweeps = storeSweeps({ db: database.db, env })
   const sweep = async () => {
-    const sweeps = [
-      ['abandoned carts', () => deleteAbandonedCarts(database.db)],
-      ['idle guests', () => deleteIdleGuests(database.db)],
-      ['expired rate limits', () => deleteExpiredRateLimits(database.db)],
-      ['expired account links', () => deleteStaleVerifications(database.db)],
-      [
-        'analytics events past retention',
-        async () =>
-          (await applyAnalyticsRetention(database.db, { retentionDays: env.ANALYTICS_RETENTION_DAYS }))
-            .deletedEvents,
-      ],
-    ] as const
-    for (const [what, run] of sweeps) {
+    for (const { what, run } of sweeps) {
       await run().then(
         (deleted) => deleted && logger.info({ deleted }, `deleted ${what}`),
         (error: unknown) => logger.warn({ err: error }, `could not delete ${what}`),
@@ -174,7 +136,7 @@ export async function start(options: { vite?: ViteDevServer } = {}): Promise<Run
       process.exit(1)
     }, HARD_EXIT_MS).unref()
     await drain(server, logger)
-    await analytics.stop()
+    await services.analytics.stop()
     await outbox.stop()
     await vacuum?.stop()
     await options.vite?.close()

@@ -4,38 +4,32 @@ import compression from 'compression'
 import express, { type RequestHandler } from 'express'
 import { RouterContextProvider, type ServerBuild } from 'react-router'
 import type { ViteDevServer } from 'vite'
-import type { AnalyticsSink } from '#app/server/analytics-sink.server.ts'
 import { appContext, cspNonceContext } from '#app/server/context.server.ts'
 import type { DatabaseHandle } from '#app/server/db/database.server.ts'
 import type { Env } from '#app/server/env.server.ts'
 import type { Logger } from '#app/server/logger.server.ts'
 import { findProjectRoot } from '#app/server/project-root.server.ts'
-import type { FileStorage } from '#app/server/storage.server.ts'
-import { createStoreServices } from '#app/services.server.ts'
-import type { PageCache } from './page-cache.ts'
+import type { StoreServices } from '#app/services.server.ts'
+import { visitorKey } from '#app/visitor-key.server.ts'
+import { PageCache } from './page-cache.ts'
 import { createMetrics, metricsEndpoint } from './metrics.ts'
 import { serveAssets } from './precompressed-assets.ts'
 import { recordPageViews } from './page-views.ts'
 import { reactRouterHandler } from './react-router-handler.ts'
+import { refuse, SAFE_METHODS } from './refuse.ts'
+import { limitRequestBodies } from './request-bodies.ts'
 import { databaseDownProbe, sendUnavailable } from './unavailable.ts'
 import { withTimeout } from './with-timeout.ts'
 
 export type HttpAppOptions = {
-  env: Env
   database: DatabaseHandle
-  authSecret: string
-  logger: Logger
+  /** The store's services (app/services.server.ts): a request's context is these and its address. */
+  services: StoreServices
   build: ServerBuild | (() => Promise<ServerBuild>)
   /** Development: Vite serves the assets and transforms modules. */
   vite?: ViteDevServer
-  /** Pages for visitors who carry no state, rendered once per TTL (server/page-cache.ts). */
-  pageCache?: PageCache
-  /** Wakes the mail outbox worker (server/app.ts). */
-  kickOutbox?: () => void
-  /** Book files (server/app.ts publishes them at start); default DATA_DIR/files. */
-  storage?: FileStorage
-  /** Where store events go (server/app.ts stops it on shutdown); default one of its own. */
-  analytics?: AnalyticsSink
+  /** Pages for visitors who carry no state, rendered once per TTL (server/page-cache.ts); none without it. */
+  pageCache?: { ttlMs: number; maxEntries: number; maxBytes: number }
   /** Turns true when the process is stopping: /readyz then fails so a load balancer stops sending work. */
   isStopping?: () => boolean
 }
@@ -43,16 +37,11 @@ export type HttpAppOptions = {
 const READY_TIMEOUT_MS = 2_000
 
 export function createHttpApp(options: HttpAppOptions): express.Express {
-  const { env, database, logger, vite } = options
-  const services = createStoreServices({
-    db: database.db,
-    env,
-    authSecret: options.authSecret,
-    logger,
-    kickOutbox: options.kickOutbox,
-    storage: options.storage,
-    analytics: options.analytics,
-  })
+  const { database, services, vite } = options
+  const { env, logger } = services
+  const pageCache =
+    options.pageCache &&
+    new PageCache({ ...options.pageCache, visitorKey: (request) => visitorKey(request, services) })
   const app = express()
   app.disable('x-powered-by')
   app.set('trust proxy', env.TRUST_PROXY)
@@ -69,7 +58,7 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
   app.use(securityHeaders(env, Boolean(vite)))
   app.use(compression())
   app.use(rejectCrossSiteWrites(env))
-  app.use(limitRequestBodies())
+  app.use(limitRequestBodies(options.build))
   app.use(rejectNulInUrls())
 
   app.get('/metrics', metricsEndpoint(metrics, env.METRICS_TOKEN))
@@ -114,7 +103,7 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
     reactRouterHandler({
       build: options.build,
       mode: vite ? 'development' : 'production',
-      pageCache: options.pageCache,
+      pageCache,
       cachedPagePolicy: (scriptHashes) =>
         contentSecurityPolicy(scriptHashes, Boolean(vite), formTargetsOf(env)),
       getLoadContext: (req, res) => {
@@ -212,8 +201,6 @@ function securityHeaders(env: Env, development: boolean): RequestHandler {
   }
 }
 
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
-
 /**
  * CSRF defence for every state-changing request (cart, theme, and the forms to come): a browser tells us
  * where a request comes from (Sec-Fetch-Site; Origin for older ones), and only this site's own pages may
@@ -239,61 +226,6 @@ function rejectCrossSiteWrites(env: Env): RequestHandler {
   }
 }
 
-/** Every form the store shows is a few hundred bytes; Stripe's signed events are a few kilobytes. */
-const FORM_BODY_LIMIT = 64 * 1024
-const WEBHOOK_BODY_LIMIT = 1024 * 1024
-const WEBHOOK_PATHS = new Set(['/webhooks/stripe'])
-/** A cover image (at most 10 MB, app/features/catalog/covers.server.ts) with its multipart framing. */
-const COVER_UPLOAD_LIMIT = 10 * 1024 * 1024 + 64 * 1024
-const COVER_UPLOAD_PATH = /^\/admin\/books\/[^/]+\/cover(\.data)?$/i
-const FORM_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data']
-/**
- * A book's manuscript (up to 2 MB of UTF-8, decision 013) is posted from a textarea (URL-encoded: line breaks
- * and punctuation take 3 bytes) or as a file; only that page gets the larger limit. `.data` is the same post
- * made by React Router's client.
- */
-const MANUSCRIPT_BODY_LIMIT = 7 * 1024 * 1024
-const MANUSCRIPT_PATH = /^\/admin\/books\/[^/]+\/manuscript(\.data)?$/i
-
-/**
- * Bounds what a request may make the store read, before any route buffers it (`request.formData()` reads
- * the whole body, and the login action does so before its rate limits). A body must state its length
- * (browsers and fetch always do; Node then reads exactly that many bytes) and stay under the limit, and a
- * post to a page must be a form: anything else would make React Router's form parsing throw, a 500.
- */
-export function limitRequestBodies(): RequestHandler {
-  return (req, res, next) => {
-    if (SAFE_METHODS.has(req.method)) return next()
-    const webhook = WEBHOOK_PATHS.has(req.path)
-    const cover = COVER_UPLOAD_PATH.test(req.path)
-    const limit = webhook
-      ? WEBHOOK_BODY_LIMIT
-      : cover
-        ? COVER_UPLOAD_LIMIT
-        : MANUSCRIPT_PATH.test(req.path)
-          ? MANUSCRIPT_BODY_LIMIT
-          : FORM_BODY_LIMIT
-    const length = Number(req.get('Content-Length') ?? 0)
-    const type = (req.get('Content-Type') ?? '').split(';')[0]!.trim().toLowerCase()
-    if (req.get('Transfer-Encoding')) {
-      refuse(req, res, 411, 'Length required: send the body with a Content-Length.')
-    } else if (!Number.isSafeInteger(length) || length > limit) {
-      refuse(
-        req,
-        res,
-        413,
-        cover
-          ? 'This file is larger than 10 MB. Please upload a smaller image.'
-          : `Request too large: at most ${limit / 1024} KiB.`,
-      )
-    } else if (!webhook && !FORM_TYPES.includes(type)) {
-      refuse(req, res, 415, 'Unsupported content type: send a form (application/x-www-form-urlencoded).')
-    } else {
-      next()
-    }
-  }
-}
-
 /**
  * A NUL character (%00) in a path or a query string reaches the database as a parameter, and PostgreSQL refuses
  * text holding one (`invalid byte sequence for encoding "UTF8": 0x00`): an error, a 500. No address of the
@@ -305,12 +237,4 @@ export function rejectNulInUrls(): RequestHandler {
       refuse(req, res, 400, 'Bad request: the address holds a NUL character (%00).')
     else next()
   }
-}
-
-/** An answer to a request the store will not read: plain text, or JSON for a client that asks for it. */
-function refuse(req: express.Request, res: express.Response, status: number, message: string) {
-  // Whatever of the body was sent is not read; the connection is not reused for another request.
-  res.set('Connection', 'close').status(status)
-  if (req.accepts(['html', 'json']) === 'json') res.json({ error: message })
-  else res.type('text/plain').send(message)
 }

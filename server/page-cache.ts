@@ -1,19 +1,18 @@
 import crypto from 'node:crypto'
 import zlib from 'node:zlib'
 import type { Request as ExpressRequest } from 'express'
-import { ExpiringMap } from '#app/server/expiring-map.ts'
+import { LRUCache } from 'lru-cache'
 
 /**
  * Whole-page cache: a page is rendered once per TTL for everyone who would see exactly the same HTML.
  *
  * Why it is correct: a page differs between visitors only through what they send. What our pages read of
- * a visitor is the theme and the cart (the root loader); everything else comes from the URL and the
- * catalogue. So the key is URL + theme + the set of books in the cart — two visitors with the same key are
- * shown identical HTML, and each sees their own cart. A request with any other cookie (a session's too)
- * is never served from nor stored in the cache; nor is a response that sets a cookie or is marked
- * private/no-store. What changes for everyone (the catalogue) shows within the TTL. A feature that makes
- * pages depend on another per-visitor input must add it to the key (`visitorKey`) or leave it out of
- * VISITOR_COOKIES, which bypasses the cache.
+ * a visitor besides a session is the theme and the cart (the root loader, through app/visitor-key.server.ts);
+ * everything else comes from the URL and the catalogue. So the key is URL + `visitorKey` (theme + the set of
+ * books in the cart): two visitors with the same key are shown identical HTML, and each sees their own cart.
+ * A request with any other cookie (a session's) gets no key: it is never served from nor stored in the cache;
+ * nor is a response that sets a cookie or is marked private/no-store. What changes for everyone (the
+ * catalogue) shows within the TTL.
  *
  * CSP: a nonce must not be reused across responses, so a cached page carries none. Its inline scripts are
  * allowed by their SHA-256 hashes instead, computed once when the page is stored: exactly these scripts run.
@@ -26,26 +25,25 @@ export type CachedPage = {
   scriptHashes: string[]
 }
 
-/** The cookies whose whole effect on a page is captured by `visitorKey`. */
-const VISITOR_COOKIES = new Set(['cb_theme', 'cb_cart', '__Host-cb_cart'])
-
 export class PageCache {
-  readonly #pages: ExpiringMap<CachedPage>
+  readonly #pages: LRUCache<string, CachedPage>
   constructor(
     readonly options: {
       ttlMs: number
       maxEntries: number
-      /** The pages' bytes (as sent and gzipped) the cache may hold: the oldest go beyond it. */
+      /** The pages' bytes (as sent and gzipped) the cache may hold: the least recently used go beyond it. */
       maxBytes: number
-      /** What the visitor's cookies change on a page (theme, cart contents), as a string. */
-      visitorKey: (cookieHeader: string | null) => Promise<string>
+      /** What the visitor's cookies change on a page, as a string; undefined: render it for them alone. */
+      visitorKey: (request: Request) => Promise<string | undefined>
     },
   ) {
-    this.#pages = new ExpiringMap({
-      ttlMs: options.ttlMs,
-      maxEntries: options.maxEntries,
-      maxBytes: options.maxBytes,
-      sizeOf: (page) => page.body.byteLength + page.gzipped.byteLength,
+    this.#pages = new LRUCache({
+      ttl: options.ttlMs,
+      // A page nobody asks for again goes when its TTL ends, not when the bounds push it out.
+      ttlAutopurge: true,
+      max: options.maxEntries,
+      maxSize: options.maxBytes,
+      sizeCalculation: (page) => Math.max(1, page.body.byteLength + page.gzipped.byteLength),
     })
   }
 
@@ -53,14 +51,11 @@ export class PageCache {
   async keyFor(req: ExpressRequest): Promise<string | undefined> {
     if (req.method !== 'GET') return undefined
     if (req.path.endsWith('.data') || req.path.startsWith('/__manifest')) return undefined
-    const cookieHeader = req.headers.cookie ?? null
-    if (cookieHeader) {
-      for (const pair of cookieHeader.split(';')) {
-        const name = pair.slice(0, Math.max(0, pair.indexOf('='))).trim()
-        if (!VISITOR_COOKIES.has(name)) return undefined
-      }
-    }
-    return `${await this.options.visitorKey(cookieHeader)}\n${req.originalUrl}`
+    const cookie = req.headers.cookie
+    const visitor = await this.options.visitorKey(
+      new Request('http://store/', { headers: cookie ? { Cookie: cookie } : {} }),
+    )
+    return visitor === undefined ? undefined : `${visitor}\n${req.originalUrl}`
   }
 
   get(key: string): CachedPage | undefined {

@@ -2,16 +2,16 @@ import path from 'node:path'
 import type { Request as ExpressRequest, RequestHandler } from 'express'
 import type { ServerBuild } from 'react-router'
 import { routeMatcher } from './route-template.ts'
-import { mayRecord } from '#app/features/analytics/record.server.ts'
 import type { AnalyticsSink } from '#app/server/analytics-sink.server.ts'
 import type { Logger } from '#app/server/logger.server.ts'
 
 /**
  * Records a page_view for every page a visitor opens: here in the host, because a page may come from the
  * page cache without React Router running. Only GET documents answered 200 (not React Router's '.data'
- * fetches, not files, not bots, nothing under /admin), as the route's path template ('/books/:slug', never
- * the URL with its ids and query) and the referrer's host when it is another site. A book page also counts
- * as a view_item of that book (client-side navigations are counted by the book's loader).
+ * fetches, not files, nothing under /admin, not a visitor the sink may not record: DNT, GPC, bots), as the
+ * route's path template ('/books/:slug', never the URL with its ids and query) and the referrer's host when
+ * it is another site. A book page also counts as a view_item of that book (client-side navigations are
+ * counted by the book's loader).
  */
 export function recordPageViews(options: {
   build: ServerBuild | (() => Promise<ServerBuild>)
@@ -27,7 +27,7 @@ export function recordPageViews(options: {
       path.extname(req.path) ||
       req.path === '/admin' ||
       req.path.startsWith('/admin/') ||
-      !mayRecord({ get: (name) => req.get(name) })
+      !options.sink.mayRecord({ get: (name) => req.get(name) })
     )
       return next()
     const occurredAt = new Date()

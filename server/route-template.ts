@@ -1,6 +1,11 @@
 import type { ServerBuild } from 'react-router'
 
-export type RouteMatch = { template: string; params: Record<string, string> }
+export type RouteMatch = {
+  template: string
+  params: Record<string, string>
+  /** The route module's `handle` export: what a route declares for the host (server/request-bodies.ts). */
+  handle?: unknown
+}
 export type RouteMatcher = (pathname: string) => RouteMatch | undefined
 
 /**
@@ -24,7 +29,14 @@ export function routeMatcher(
   }
 }
 
-type Compiled = { template: string; pattern: RegExp; names: string[]; score: number; order: number }
+type Compiled = {
+  template: string
+  pattern: RegExp
+  names: string[]
+  score: number
+  order: number
+  handle: unknown
+}
 
 export function compileRoutes(build: ServerBuild): RouteMatcher {
   const routes = Object.values(build.routes).flatMap((route) => (route ? [route] : []))
@@ -68,6 +80,7 @@ export function compileRoutes(build: ServerBuild): RouteMatcher {
         names,
         score,
         order,
+        handle: (route.module as { handle?: unknown } | undefined)?.handle,
       }
     })
     .sort((a, b) => b.score - a.score || a.order - b.order)
@@ -80,7 +93,7 @@ export function compileRoutes(build: ServerBuild): RouteMatcher {
         const value = found[index + 1]
         if (value !== undefined) params[name] = safeDecode(value)
       })
-      return { template: route.template, params }
+      return { template: route.template, params, handle: route.handle }
     }
     return undefined
   }

@@ -2,6 +2,9 @@ import { receivePaymentWebhook } from '#app/features/orders/payment-events.serve
 import { getAppContext } from '#app/server/context.server.ts'
 import type { Route } from './+types/stripe-webhook'
 
+/** Stripe's signed events: a few kilobytes of JSON (the host's body limit, server/request-bodies.ts). */
+export const handle = { requestBody: { maxBytes: 1024 * 1024, anyContentType: true } }
+
 /**
  * Stripe's webhook (docs/decisions/009-stripe-checkout.md). Only a correctly signed, recent event is read;
  * anything else is 400 and changes nothing. A verified event is always acknowledged with 200, even when it

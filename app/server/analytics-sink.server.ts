@@ -21,4 +21,11 @@ export type RecordedEvent = {
   resultCount?: number
 }
 
-export type AnalyticsSink = BatchBuffer<RecordedEvent>
+/** The headers a request's privacy signals are read from (a fetch Request's, or Express's `req.get`). */
+export type HeaderReader = { get(name: string): string | null | undefined }
+
+/** Where store events wait to be written (made by app/features/analytics, held by the services container). */
+export type AnalyticsSink = BatchBuffer<RecordedEvent> & {
+  /** Whether the visitor who sent these headers may be counted at all (nothing is recorded otherwise). */
+  mayRecord(headers: HeaderReader): boolean
+}

@@ -264,7 +264,9 @@ const SESSION_COOKIES = /(?:^|;\s*)((?:__Secure-)?better-auth\.session_token=[^;
 
 /**
  * The session cookie(s) exactly as sent (name=value, signature included), as one string: what the session
- * cache keys on. Better Auth reads the same cookies.
+ * cache keys on. Better Auth reads the same cookies. Every occurrence, not a parsed header's one value per
+ * name: of a name sent twice, the `cookie` package keeps the first and Better Auth the last, so a key holding
+ * only the first could answer for a session Better Auth never verified. `hasSessionCookie` matches the same.
  */
 export function sessionCookiesOf(cookieHeader: string): string {
   return [...cookieHeader.matchAll(SESSION_COOKIES)].map((match) => match[1]).join('; ')

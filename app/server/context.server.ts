@@ -4,6 +4,7 @@ import type { Auth } from './auth.server.ts'
 import type { Db } from './db/database.server.ts'
 import type { Env } from './env.server.ts'
 import type { Logger } from './logger.server.ts'
+import type { RenderMemo } from './render-memo.server.ts'
 import type { SessionCache } from './session-cache.server.ts'
 import type { FileStorage } from './storage.server.ts'
 
@@ -34,6 +35,8 @@ export interface AppContext {
   storage: FileStorage
   /** Store events for the first-party analytics, written in batches off the request's path. */
   analytics: AnalyticsSink
+  /** Documents rendered in the last minute, by URL and data (app/entry.server.tsx, decision 021). */
+  renderMemo: RenderMemo
 }
 
 export const appContext = createContext<AppContext>()

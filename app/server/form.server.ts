@@ -8,9 +8,9 @@ const unreadable = () =>
 
 /**
  * The posted form, or a 400 the error boundary shows kindly. The host already refuses bodies that are not
- * forms (415) or too large (413) (server/http.ts); what is left to fail here is a malformed multipart body,
- * which `request.formData()` rejects with a TypeError that would otherwise be a 500, and a field holding a NUL
- * character, which no form of the store sends and PostgreSQL refuses in text (another 500).
+ * forms (415) or too large (413) (server/request-bodies.ts); what is left to fail here is a malformed
+ * multipart body, which `request.formData()` rejects with a TypeError that would otherwise be a 500, and a
+ * field holding a NUL character, which no form of the store sends and PostgreSQL refuses (another 500).
  */
 export async function readForm(request: Request): Promise<FormData> {
   let form: FormData

@@ -5,7 +5,7 @@ const page = (nonce: string, text = 'Cart, 2 books') =>
   `<html><body><p>${text}</p><script nonce="${nonce}">window.x=1</script><script nonce="${nonce}" src="/a.js"></script></body></html>`
 
 test('a remembered page is served with the new response nonce, and only for equal URL, status and data', () => {
-  let now = 0
+  let now = 5_000
   const memo = new RenderMemo({ maxEntries: 10, maxBytes: 1_000_000, ttlMs: 1_000, now: () => now })
   const inputs = { url: 'http://store/', status: 200, data: { root: { cart: ['a', 'b'] } } }
   const key = memo.keyFor(inputs)!
@@ -17,7 +17,9 @@ test('a remembered page is served with the new response nonce, and only for equa
   expect(memo.keyFor({ ...inputs, data: { root: { cart: ['a'] } } })).not.toBe(key)
   expect(memo.keyFor({ ...inputs, status: 201 })).not.toBe(key)
 
-  now = 1_000
+  now = 6_000
+  expect(memo.get(key, 'third-nonce')).toBe(page('third-nonce'))
+  now = 6_001
   expect(memo.get(key, 'third-nonce')).toBeUndefined()
 })
 
@@ -53,4 +55,16 @@ test('only plain data is keyed on: dates and undefined are told apart, a promise
   expect(stableJson({ list: [1, 'two', { three: true }] })).toBe(
     stableJson({ list: [1, 'two', { three: true }] }),
   )
+})
+
+test('bounded in bytes (two a character): a page larger than the bound is not kept, others push the oldest out', () => {
+  const html = page('Zm9vYmFy')
+  const memo = new RenderMemo({ maxEntries: 10, maxBytes: html.length * 2 * 2, ttlMs: 60_000 })
+  const keys = ['/a', '/b', '/c'].map((url) => memo.keyFor({ url, status: 200, data: null })!)
+  for (const key of keys) memo.set(key, html, 'Zm9vYmFy')
+  expect(keys.map((key) => memo.get(key, 'YmF6cXV4') !== undefined)).toEqual([false, true, true])
+  const large = memo.keyFor({ url: '/large', status: 200, data: null })!
+  memo.set(large, page('Zm9vYmFy', 'x'.repeat(html.length * 2)), 'Zm9vYmFy')
+  expect(memo.get(large, 'YmF6cXV4')).toBeUndefined()
+  expect(keys.map((key) => memo.get(key, 'YmF6cXV4') !== undefined)).toEqual([false, true, true])
 })

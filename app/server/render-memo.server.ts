@@ -1,5 +1,5 @@
 import crypto from 'node:crypto'
-import { ExpiringMap } from './expiring-map.ts'
+import { LRUCache } from 'lru-cache'
 
 /**
  * Rendered documents, remembered by everything their rendering reads (docs/decisions/021).
@@ -11,10 +11,19 @@ import { ExpiringMap } from './expiring-map.ts'
  * cut out when a page is stored and put back, fresh, each time it is served. The loaders still run on every
  * request (who is signed in, their cart, their books): only React's rendering of the same data is skipped.
  * Data of any other kind than JSON values and dates (a promise, a Map…) is not keyed on: such a page is
- * rendered each time. Entries live `ttlMs` at most (the footer's year), and the oldest go beyond `maxEntries`
- * or `maxBytes` (counted as two bytes a character, what a string of any characters takes in V8).
+ * rendered each time. Entries live `ttlMs` at most (the footer's year), and the least recently used go beyond
+ * `maxEntries` or `maxBytes` (counted as two bytes a character, what a string of any characters takes in V8).
+ * One memo per process, in the services container (app/services.server.ts): a test makes its own.
  */
-export type RenderMemoOptions = { maxEntries: number; maxBytes: number; ttlMs: number; now?: () => number }
+export type RenderMemoOptions = {
+  maxEntries: number
+  /** Default 32 MiB. */
+  maxBytes?: number
+  /** Default a minute: a remembered page is at most this old (its footer's year is the only clock it shows). */
+  ttlMs?: number
+  /** The clock, for tests. */
+  now?: () => number
+}
 
 export type RenderInputs = {
   url: string
@@ -25,9 +34,17 @@ export type RenderInputs = {
 const NONCE_MARK = '\u0000nonce\u0000'
 
 export class RenderMemo {
-  readonly #pages: ExpiringMap<string>
+  readonly #pages: LRUCache<string, string>
   constructor(readonly options: RenderMemoOptions) {
-    this.#pages = new ExpiringMap({ ...options, sizeOf: (html) => html.length * 2 })
+    this.#pages = new LRUCache({
+      ttl: options.ttlMs ?? 60_000,
+      // A page nobody asks for again goes when its TTL ends, not when the bounds push it out.
+      ttlAutopurge: true,
+      max: Math.max(1, options.maxEntries),
+      maxSize: options.maxBytes ?? 32 * 1024 * 1024,
+      sizeCalculation: (html) => Math.max(1, html.length * 2),
+      ...(options.now && { perf: { now: options.now }, ttlResolution: 0 }),
+    })
   }
 
   /** The key for these inputs, or undefined when they cannot be keyed on (then render every time). */

@@ -12,13 +12,17 @@
  *   drops the user's entries from every cache on that database and moves their generation, so a lookup that
  *   was reading the database meanwhile does not store its stale answer.
  */
+import { LRUCache } from 'lru-cache'
 import type { Db } from './db/database.server.ts'
-import { ExpiringMap } from './expiring-map.ts'
+
 export type SessionCacheOptions = {
   /** How long an answer is kept after it was read from the database; 0 turns the cache off. */
   ttlMs: number
-  /** Beyond this many entries, the oldest go. */
+  /** Beyond this many entries (default 10,000), the least recently used go. */
   maxEntries?: number
+  /** Beyond this many bytes of keys and values (default 16 MiB), the least recently used go. */
+  maxBytes?: number
+  /** The clock, for tests. */
   now?: () => number
 }
 
@@ -43,10 +47,10 @@ export function forgetSessionsOf(db: Db, userId: string): void {
   for (const cache of cachesByDb.get(db) ?? []) cache.forgetUser(userId)
 }
 
-type Entry<Value> = { value: Value; userId: string; expiresAt: number }
+type Entry<Value> = { value: Value; userId: string }
 
 export class SessionCache<Value> {
-  readonly #entries: ExpiringMap<Entry<Value>>
+  readonly #entries: LRUCache<string, Entry<Value>>
   readonly #ttlMs: number
   readonly #now: () => number
   #generation = 0
@@ -54,10 +58,16 @@ export class SessionCache<Value> {
   constructor(options: SessionCacheOptions) {
     this.#ttlMs = options.ttlMs
     this.#now = options.now ?? Date.now
-    this.#entries = new ExpiringMap({
-      ttlMs: options.ttlMs,
-      maxEntries: options.maxEntries ?? 10_000,
-      now: this.#now,
+    this.#entries = new LRUCache({
+      max: options.maxEntries ?? 10_000,
+      maxSize: options.maxBytes ?? 16 * 1024 * 1024,
+      // Two bytes a character of the key and of the value as JSON: an estimate, what the bound needs.
+      sizeCalculation: (entry, key) => 2 * (key.length + (JSON.stringify(entry.value)?.length ?? 0)),
+      // Each entry gets its own TTL (`set`); this turns the library's TTL tracking on.
+      ttl: Math.max(1, options.ttlMs),
+      // An entry nobody asks for again (a guest's one visit) goes when its TTL ends.
+      ttlAutopurge: true,
+      ...(options.now && { perf: { now: options.now }, ttlResolution: 0 }),
     })
   }
 
@@ -71,28 +81,25 @@ export class SessionCache<Value> {
   }
 
   get(cookieValue: string): Value | undefined {
-    const entry = this.#entries.get(cookieValue)
-    if (!entry) return undefined
-    if (this.#now() >= entry.expiresAt) {
-      this.#entries.delete(cookieValue)
-      return undefined
-    }
-    return entry.value
+    return this.#entries.get(cookieValue)?.value
   }
 
+  /** Keeps an answer for `ttlMs`, never past the session's own expiry. */
   set(
     cookieValue: string,
     { value, userId, expiresAt }: { value: Value; userId: string; expiresAt: Date },
     generation: number,
   ): void {
-    if (this.#ttlMs <= 0 || generation !== this.#generation) return
-    this.#entries.set(cookieValue, { value, userId, expiresAt: expiresAt.getTime() })
+    const ttl = Math.min(this.#ttlMs, expiresAt.getTime() - this.#now())
+    if (ttl < 1 || generation !== this.#generation) return
+    this.#entries.set(cookieValue, { value, userId }, { ttl })
   }
 
   /** Every session of this user is read from the database again (after a revocation or a change of the user). */
   forgetUser(userId: string): void {
     this.#generation++
-    this.#entries.deleteWhere((entry) => entry.userId === userId)
+    const theirs = [...this.#entries.entries()].filter(([, entry]) => entry.userId === userId)
+    for (const [key] of theirs) this.#entries.delete(key)
   }
 
   clear(): void {

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto'
+import { parse, serialize, type SerializeOptions } from 'cookie'
 
 /**
  * A small HMAC-signed cookie: `name=value.signature`. React Router's signed cookies verify through WebCrypto,
@@ -23,17 +24,17 @@ export function signedCookie(options: {
 }): SignedCookie {
   const sign = (value: string) =>
     crypto.createHmac('sha256', options.secret).update(value).digest('base64url')
-  const attributes = [
-    `Max-Age=${options.maxAgeSeconds}`,
-    'Path=/',
-    'HttpOnly',
-    'SameSite=Lax',
-    ...(options.secure ? ['Secure'] : []),
-  ].join('; ')
+  const attributes: SerializeOptions = {
+    maxAge: options.maxAgeSeconds,
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: options.secure,
+  }
   return {
     name: options.name,
     read(cookieHeader) {
-      const raw = readCookie(cookieHeader, options.name)
+      const raw = cookieHeader ? parse(cookieHeader)[options.name] : undefined
       const dot = raw?.lastIndexOf('.') ?? -1
       if (!raw || dot <= 0) return undefined
       const value = raw.slice(0, dot)
@@ -43,20 +44,10 @@ export function signedCookie(options: {
     },
     serialize(value) {
       if (!/^[\w-]+$/.test(value)) throw new Error('signed cookie values are limited to [A-Za-z0-9_-]')
-      return `${options.name}=${value}.${sign(value)}; ${attributes}`
+      return serialize(options.name, `${value}.${sign(value)}`, attributes)
     },
     clear() {
-      return `${options.name}=; ${attributes.replace(/Max-Age=\d+/, 'Max-Age=0')}`
+      return serialize(options.name, '', { ...attributes, maxAge: 0 })
     },
   }
-}
-
-/** The raw value of cookie `name` in a Cookie header. */
-export function readCookie(cookieHeader: string | null, name: string): string | undefined {
-  if (!cookieHeader) return undefined
-  for (const pair of cookieHeader.split(';')) {
-    const separator = pair.indexOf('=')
-    if (separator > 0 && pair.slice(0, separator).trim() === name) return pair.slice(separator + 1).trim()
-  }
-  return undefined
 }

@@ -29,8 +29,9 @@ import { createLogger } from '#app/server/logger.server.ts'
 import { createMailer } from '#app/server/mail.server.ts'
 import { deliverDueEmails } from '#app/server/outbox.server.ts'
 import { createLocalStorage } from '#app/server/storage.server.ts'
-import { limitRequestBodies } from '#server/http.ts'
+import { limitRequestBodies } from '#server/request-bodies.ts'
 import { createTestDatabase } from '#tests/db.ts'
+import { routesBuild } from '#tests/route-build.ts'
 import { createAdmin } from '#harness/factories/admins.ts'
 import { createBuyer, createReader } from '#harness/factories/buyers.ts'
 import { routeArgs, servicesFor, thrownBy } from '#tests/route-args.ts'
@@ -583,7 +584,7 @@ describe('the host’s body limits', () => {
   let server: http.Server
   beforeAll(async () => {
     const app = express()
-    app.use(limitRequestBodies())
+    app.use(limitRequestBodies(await routesBuild()))
     app.use((req, res) => {
       req.resume()
       req.on('end', () => res.sendStatus(200))

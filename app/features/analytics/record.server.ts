@@ -1,5 +1,5 @@
 import { isbot } from 'isbot'
-import type { AnalyticsSink, RecordedEvent } from '#app/server/analytics-sink.server.ts'
+import type { AnalyticsSink, HeaderReader, RecordedEvent } from '#app/server/analytics-sink.server.ts'
 import { createBatchBuffer } from '#app/server/batch-buffer.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
 import type { Logger } from '#app/server/logger.server.ts'
@@ -15,7 +15,8 @@ export type StoreEvent =
 
 /**
  * The process's analytics sink: events wait in memory and are written every second or 500 at a time
- * (write.server.ts), off every request's path. server/app.ts stops it (writing what is left) on shutdown.
+ * (write.server.ts), off every request's path. The services container makes it; server/app.ts stops it
+ * (writing what is left) on shutdown. It carries `mayRecord`, so the host's page views honour the same rule.
  */
 export function createAnalyticsSink(options: {
   db: Db
@@ -24,19 +25,20 @@ export function createAnalyticsSink(options: {
   intervalMs?: number
 }): AnalyticsSink {
   const saltCache = new Map<string, string>()
-  return createBatchBuffer<RecordedEvent>({
+  const buffer = createBatchBuffer<RecordedEvent>({
     write: (events) => writeEvents(options.db, events, { site: options.site, saltCache }),
     logger: options.logger,
     what: 'analytics events',
     intervalMs: options.intervalMs,
   })
+  return { ...buffer, mayRecord }
 }
 
 /**
  * Whether this visitor may be counted: not when they ask not to be (`DNT: 1`, `Sec-GPC: 1`), and not a
  * bot (nor a client that sends no user agent). Nothing at all is recorded for them, not even anonymously.
  */
-export function mayRecord(headers: { get(name: string): string | null | undefined }): boolean {
+export function mayRecord(headers: HeaderReader): boolean {
   if (headers.get('DNT') === '1' || headers.get('Sec-GPC') === '1') return false
   // No user agent at all: a script, not a browser.
   const userAgent = headers.get('User-Agent')

@@ -12,6 +12,9 @@ import {
   requireUserCart,
 } from './cart.server.ts'
 
+/** The cart cookie's names: with the `__Host-` prefix when the store is https. */
+export const CART_COOKIE_NAMES = { plain: 'cb_cart', secure: '__Host-cb_cart' } as const
+
 const cookies = new Map<string, SignedCookie>()
 
 /**
@@ -24,7 +27,7 @@ function cartCookie({ authSecret, env }: Pick<AppContext, 'authSecret' | 'env'>)
   let cookie = cookies.get(key)
   if (!cookie) {
     cookie = signedCookie({
-      name: secure ? '__Host-cb_cart' : 'cb_cart',
+      name: secure ? CART_COOKIE_NAMES.secure : CART_COOKIE_NAMES.plain,
       secret: authSecret,
       secure,
       maxAgeSeconds: ABANDONED_CART_DAYS * 24 * 60 * 60,

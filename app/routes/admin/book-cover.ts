@@ -12,8 +12,15 @@ import { getAppContext } from '#app/server/context.server.ts'
 import { readForm } from '#app/server/form.server.ts'
 import type { Route } from './+types/book-cover'
 
-/** Multipart framing and the other fields around the image (server/http.ts allows the same on this URL). */
+/** Multipart framing and the other fields around the image (the host allows the same here: `handle`). */
 export const COVER_UPLOAD_OVERHEAD = 64 * 1024
+/** MAX_COVER_BYTES and its message written out, as `handle` reaches the browser (a test compares them). */
+export const handle = {
+  requestBody: {
+    maxBytes: 10 * 1024 * 1024 + COVER_UPLOAD_OVERHEAD,
+    tooLarge: 'This file is larger than 10 MB. Please upload a smaller image.',
+  },
+}
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   await requireAdmin({ request, context })

@@ -33,6 +33,9 @@ export const meta: Route.MetaFunction = ({ loaderData }) =>
     'A book’s manuscript and editions in the CodeBook back office.',
   )
 
+/** Up to 2 MB of UTF-8 posted URL-encoded (a line break or punctuation takes 3 bytes) or as a file. */
+export const handle = { requestBody: { maxBytes: 3 * MANUSCRIPT_MAX_BYTES + 1024 * 1024 } }
+
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
 /** The book of the URL, or the ordinary 404 (an id that is not a UUID never reaches the database). */

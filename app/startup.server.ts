@@ -1,0 +1,59 @@
+import { commandLineActor } from '#app/features/admin/audit.server.ts'
+import { applyAdminEmails } from '#app/features/admin/roles.server.ts'
+import { applyAnalyticsRetention } from '#app/features/analytics/retention.server.ts'
+import { deleteAbandonedCarts } from '#app/features/cart/cart.server.ts'
+import { seedCatalog } from '#app/features/catalog/seed-catalog.server.ts'
+import { deleteIdleGuests } from '#app/features/identity/account.server.ts'
+import { deleteStaleVerifications } from '#app/features/identity/email-verification.server.ts'
+import { publishBookFiles } from '#app/features/library/book-files.server.ts'
+import type { Db } from '#app/server/db/database.server.ts'
+import type { Env } from '#app/server/env.server.ts'
+import type { Logger } from '#app/server/logger.server.ts'
+import { deleteExpiredRateLimits } from '#app/server/rate-limit.server.ts'
+import type { FileStorage } from '#app/server/storage.server.ts'
+
+/**
+ * What the store's process does besides answering requests, for the HTTP host (server/app.ts), which knows no
+ * domain: the store made ready once the database is migrated, and the housekeeping it runs hourly.
+ */
+
+/**
+ * Before the first request: the seed catalogue, every book's PDF, EPUB and sample (rendered from
+ * content/books when new or changed, under a second) and the ADMIN_EMAILS' roles. A failure stops the start.
+ */
+export async function prepareStore(options: {
+  db: Db
+  env: Pick<Env, 'ADMIN_EMAILS'>
+  storage: FileStorage
+  logger: Logger
+}): Promise<void> {
+  const { db, env, storage, logger } = options
+  await seedCatalog(db)
+  await publishBookFiles(db, storage, logger)
+  const notRegistered = await applyAdminEmails(db, env.ADMIN_EMAILS, commandLineActor)
+  if (notRegistered.length > 0)
+    logger.warn({ emails: notRegistered }, 'ADMIN_EMAILS: no account yet; restart after they register')
+}
+
+/** A housekeeping task: deletes what has outlived its use and says how many rows went. */
+export type Sweep = { what: string; run: () => Promise<number> }
+
+/**
+ * The housekeeping the host runs at start and hourly: abandoned anonymous carts (30 idle days), guests long
+ * gone, rate-limit counters whose window has ended, account links expired a week ago, and analytics events
+ * past ANALYTICS_RETENTION_DAYS.
+ */
+export function storeSweeps(options: { db: Db; env: Pick<Env, 'ANALYTICS_RETENTION_DAYS'> }): Sweep[] {
+  const { db, env } = options
+  return [
+    { what: 'abandoned carts', run: () => deleteAbandonedCarts(db) },
+    { what: 'idle guests', run: () => deleteIdleGuests(db) },
+    { what: 'expired rate limits', run: () => deleteExpiredRateLimits(db) },
+    { what: 'expired account links', run: () => deleteStaleVerifications(db) },
+    {
+      what: 'analytics events past retention',
+      run: async () =>
+        (await applyAnalyticsRetention(db, { retentionDays: env.ANALYTICS_RETENTION_DAYS })).deletedEvents,
+    },
+  ]
+}

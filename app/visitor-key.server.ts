@@ -1,0 +1,43 @@
+import { parse } from 'cookie'
+import { CART_COOKIE_NAMES, getVisitorCartBookIds } from '#app/features/cart/visitor-cart.server.ts'
+import { readTheme, THEME_COOKIE } from '#app/features/theme/theme.server.ts'
+import type { Theme } from '#app/features/theme/theme.ts'
+import type { AppContext } from '#app/server/context.server.ts'
+
+/**
+ * What a page reads of its visitor besides their session: the theme and the books in the cart. The root
+ * loader renders every page from it, and the host's page cache keys on it (server/page-cache.ts), so two
+ * visitors without a session whose keys are equal are shown identical HTML. A page that comes to depend on
+ * another per-visitor input adds it here, with its cookie in PAGE_VISITOR_COOKIES; a cookie left out of that
+ * list keeps its visitors out of the page cache.
+ */
+export type PageVisitor = { theme: Theme; cartBookIds: string[] }
+
+type Services = Pick<AppContext, 'db' | 'env' | 'authSecret'>
+
+/** The cookies whose whole effect on a page is in PageVisitor. */
+export const PAGE_VISITOR_COOKIES: ReadonlySet<string> = new Set([
+  THEME_COOKIE,
+  CART_COOKIE_NAMES.plain,
+  CART_COOKIE_NAMES.secure,
+])
+
+/** The theme and the cart of the visitor (`userId`: the signed-in user, whose cart is their account's). */
+export async function readPageVisitor(
+  request: Request,
+  services: Services,
+  userId: string | undefined,
+): Promise<PageVisitor> {
+  return { theme: readTheme(request), cartBookIds: await getVisitorCartBookIds(request, services, userId) }
+}
+
+/**
+ * The page cache's key for the visitor behind `request` (the cache adds the URL), or undefined when the page
+ * must be rendered for them alone: they send a cookie the key does not capture, a session's included.
+ */
+export async function visitorKey(request: Request, services: Services): Promise<string | undefined> {
+  const names = Object.keys(parse(request.headers.get('Cookie') ?? ''))
+  if (!names.every((name) => PAGE_VISITOR_COOKIES.has(name))) return undefined
+  const { theme, cartBookIds } = await readPageVisitor(request, services, undefined)
+  return `${theme}\n${[...cartBookIds].sort().join(',')}`
+}

@@ -1,0 +1,72 @@
+import type { Request as ExpressRequest } from 'express'
+import { expect, test } from 'vitest'
+import { PageCache } from './page-cache.ts'
+
+/** What the cache reads of an Express request. */
+const get = (url: string, cookie?: string) =>
+  ({
+    method: 'GET',
+    path: new URL(url, 'http://store').pathname,
+    originalUrl: url,
+    headers: { cookie },
+  }) as unknown as ExpressRequest
+
+const html = (text: string) =>
+  new Response(`<p>${text}</p>`, { headers: { 'Content-Type': 'text/html; charset=utf-8' } })
+
+function cache(options: Partial<ConstructorParameters<typeof PageCache>[0]> = {}) {
+  return new PageCache({
+    ttlMs: 60_000,
+    maxEntries: 100,
+    maxBytes: 1024 * 1024,
+    // As app/visitor-key.server.ts: the theme's cookie only, or no key.
+    visitorKey: async (request) => {
+      const cookie = request.headers.get('Cookie')
+      return !cookie ? 'system' : /^cb_theme=\w+$/.test(cookie) ? cookie : undefined
+    },
+    ...options,
+  })
+}
+
+test('the key is the visitor’s key and the URL; no key for a visitor the key does not capture, nor for other than a page GET', async () => {
+  const pages = cache()
+  expect(await pages.keyFor(get('/books?page=2'))).toBe('system\n/books?page=2')
+  expect(await pages.keyFor(get('/', 'cb_theme=dark'))).toBe('cb_theme=dark\n/')
+  expect(await pages.keyFor(get('/', 'better-auth.session_token=abc'))).toBeUndefined()
+  expect(await pages.keyFor(get('/books.data'))).toBeUndefined()
+  expect(await pages.keyFor({ ...get('/'), method: 'POST' } as ExpressRequest)).toBeUndefined()
+})
+
+test('only a page that is the same for everyone is stored, without its nonce', () => {
+  const pages = cache()
+  const stored = pages.store(
+    'k',
+    html('hello <script nonce="n0nce">1</script>'),
+    '<p>hello <script nonce="n0nce">1</script></p>',
+    'n0nce',
+  )
+  expect(stored?.body.toString()).toBe('<p>hello <script>1</script></p>')
+  expect(pages.get('k')).toBe(stored)
+  const personal = html('yours')
+  personal.headers.set('Set-Cookie', 'cb_cart=1')
+  expect(pages.store('p', personal, '<p>yours</p>', 'n0nce')).toBeUndefined()
+  expect(pages.get('p')).toBeUndefined()
+})
+
+test('bounded in bytes (as sent and gzipped): a page past the bound is sent but not kept', () => {
+  const pages = cache({ maxBytes: 2_000 })
+  const big = `<p>${crypto.randomUUID().repeat(100)}</p>`
+  expect(pages.store('big', html(big), big, 'n0nce')).toBeDefined()
+  expect(pages.get('big')).toBeUndefined()
+  const small = '<p>small</p>'
+  pages.store('small', html(small), small, 'n0nce')
+  expect(pages.get('small')?.body.toString()).toBe(small)
+})
+
+test('a page is served for its TTL, then rendered again', async () => {
+  const pages = cache({ ttlMs: 50 })
+  pages.store('k', html('x'), '<p>x</p>', 'n0nce')
+  expect(pages.get('k')).toBeDefined()
+  await new Promise((resolve) => setTimeout(resolve, 80))
+  expect(pages.get('k')).toBeUndefined()
+})
