@@ -90,7 +90,7 @@ export default tseslint.config(
         {
           default: 'disallow',
           message:
-            'A {{from.type}}{{from.file.categories}} must not import a {{to.type}}{{to.file.categories}} (the layers: docs/architecture.md).',
+            'The {{from.type}}{{from.file.categories}} layer must not import the {{to.type}}{{to.file.categories}} layer (docs/architecture.md).',
           policies: Object.entries(mayImport)
             .filter(([, to]) => to.length > 0)
             .map(([from, to]) => ({ from: selectorOf(from), allow: { to: to.map(selectorOf) } })),

@@ -41,7 +41,7 @@ describe('the layers are enforced by lint', () => {
       `import * as target from '${target}'\nexport const used = target\n`,
     )
     expect(errors).toHaveLength(1)
-    expect(errors[0]).toMatch(/must not import/)
+    expect(errors[0]).toMatch(/^The [a-z-]+ layer must not import the [a-z-]+ layer/)
   })
 
   test.each([
@@ -70,5 +70,26 @@ describe('the layers are enforced by lint', () => {
       .map((target, i) => `import * as t${i} from '${target}'\nexport const u${i} = t${i}\n`)
       .join('')
     expect(await layerErrors(file, source)).toEqual([])
+  })
+
+  test('the host imports infrastructure and the store’s entry only (folders and the files directly in app/)', async () => {
+    const errors = await layerErrors(
+      'server/wrong-way.ts',
+      [
+        "import { createStoreServices } from '#app/services.server.ts'",
+        "import { prepareStore } from '#app/startup.server.ts'",
+        "import { visitorKey } from '#app/visitor-key.server.ts'",
+        "import { parseEnv } from '#app/server/env.server.ts'",
+        "import { mayRecord } from '#app/features/analytics/record.server.ts'",
+        "import { loader } from '#app/root.tsx'",
+        "import routes from '#app/routes.ts'",
+        'export const all = [createStoreServices, prepareStore, visitorKey, parseEnv, mayRecord, loader, routes]',
+      ].join('\n'),
+    )
+    expect(errors).toEqual([
+      'The host layer must not import the feature layer (docs/architecture.md).',
+      'The host layer must not import the app-entry layer (docs/architecture.md).',
+      'The host layer must not import the url-map layer (docs/architecture.md).',
+    ])
   })
 })
