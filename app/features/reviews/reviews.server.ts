@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm'
+import { invalidateCatalog } from '#app/features/catalog/catalog-cache.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
 import {
   books,
@@ -61,7 +62,8 @@ export async function getOwnReview(db: Db, userId: string, bookId: string): Prom
 
 /**
  * The reader's review of the book: written, or rewritten if they have one (one per reader and book). The
- * caller has checked ownership; the book's ratings follow by trigger in the same statement.
+ * caller has checked ownership; the book's ratings follow by trigger in the same statement, and the
+ * catalogue's cards (which show them) are read afresh.
  */
 export async function saveReview(
   db: Db,
@@ -75,15 +77,19 @@ export async function saveReview(
       set: { rating: input.rating, title: input.title, body: input.body, updatedAt: new Date() },
     })
     .returning({ id: reviews.id, created: sql<boolean>`xmax = 0` })
+  invalidateCatalog(db)
   return row!
 }
 
+/** The reader's review of the book, if they have one, deleted (the book's ratings and cards follow). */
 export async function deleteOwnReview(db: Db, userId: string, bookId: string): Promise<boolean> {
   const deleted = await db
     .delete(reviews)
     .where(and(eq(reviews.userId, userId), eq(reviews.bookId, bookId)))
     .returning({ id: reviews.id })
-  return deleted.length > 0
+  if (deleted.length === 0) return false
+  invalidateCatalog(db)
+  return true
 }
 
 export type ListedReview = {

@@ -1,6 +1,5 @@
 import { data, Form, Link, redirect } from 'react-router'
 import { primaryButton } from '#app/components/ui/button-styles.ts'
-import { invalidateCatalog } from '#app/features/catalog/catalog-cache.server.ts'
 import { requireAdmin } from '#app/features/identity/session.server.ts'
 import { MODERATION_FILTERS, type ModerationFilter } from '#app/features/reviews/moderation.ts'
 import {
@@ -32,7 +31,7 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   return { filter, reviews: rows, next, isFirstPage: !after }
 }
 
-/** Hide or restore a review: audited, and the book's ratings follow (trigger) in the same transaction. */
+/** Hide or restore a review: audited, and the book's ratings and cards follow (moderation.server.ts). */
 export async function action({ request, context, url }: Route.ActionArgs) {
   const admin = await requireAdmin({ request, context })
   const { db } = getAppContext(context)
@@ -46,7 +45,6 @@ export async function action({ request, context, url }: Route.ActionArgs) {
   })
   if (!changed)
     return data({ message: 'This review was already changed or is gone. The list is up to date now.' }, 409)
-  invalidateCatalog(db)
   return redirect(`/admin/reviews${url.search}`, 303)
 }
 
