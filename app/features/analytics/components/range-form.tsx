@@ -1,5 +1,6 @@
 import { Form } from 'react-router'
 import { primaryButton } from '#app/components/ui/button-styles.ts'
+import { TextField } from '#app/components/ui/text-field.tsx'
 import { RANGE_CHOICES } from '../range-choices.ts'
 import type { RangeErrors } from '../range.ts'
 
@@ -18,8 +19,6 @@ export function RangeForm({
   form: { range: string; from: string; to: string }
   errors: RangeErrors | null
 }) {
-  const field =
-    'rounded-lg border border-slate-400 bg-white px-3 py-2 text-slate-900 aria-invalid:border-red-600 dark:border-gray-500 dark:bg-gray-900 dark:text-slate-100 dark:aria-invalid:border-red-400'
   return (
     <Form
       method="get"
@@ -53,25 +52,14 @@ export function RangeForm({
       </fieldset>
       <div className="flex flex-wrap items-end gap-4">
         {(['from', 'to'] as const).map((name) => (
-          <div key={name} className="flex flex-col gap-1">
-            <label htmlFor={`range-${name}`} className="text-sm font-medium">
-              {name === 'from' ? 'First day (custom)' : 'Last day (custom)'}
-            </label>
-            <input
-              id={`range-${name}`}
-              type="date"
-              name={name}
-              defaultValue={form[name]}
-              aria-invalid={errors?.[name] ? true : undefined}
-              aria-describedby={errors?.[name] ? `range-${name}-error` : undefined}
-              className={field}
-            />
-            {errors?.[name] ? (
-              <p id={`range-${name}-error`} className="text-sm text-red-700 dark:text-red-300">
-                {errors[name]}
-              </p>
-            ) : null}
-          </div>
+          <TextField
+            key={name}
+            label={name === 'from' ? 'First day (custom)' : 'Last day (custom)'}
+            name={name}
+            type="date"
+            defaultValue={form[name]}
+            error={errors?.[name]}
+          />
         ))}
         <button type="submit" className={primaryButton}>
           Show
