@@ -1,6 +1,5 @@
 import { data, Form, Link, redirect, useNavigation } from 'react-router'
 import { dangerButton } from '#app/components/ui/button-styles.ts'
-import { TextField } from '#app/components/ui/text-field.tsx'
 import {
   confirmAndDeleteAccount,
   getDeletionCheck,
@@ -8,7 +7,7 @@ import {
 } from '#app/features/identity/account-deletion.server.ts'
 import { AccountCard } from '#app/features/identity/components/account-form.tsx'
 import { ProviderButtons } from '#app/features/identity/components/provider-buttons.tsx'
-import { PASSWORD_MAX_LENGTH } from '#app/features/identity/credentials.ts'
+import { PasswordField } from '#app/features/identity/components/credential-fields.tsx'
 import {
   listSignInProviders,
   providerErrorMessage,
@@ -97,13 +96,8 @@ export default function DeleteAccount({ loaderData, actionData }: Route.Componen
           <Form method="post" className="flex flex-col gap-4">
             <input type="hidden" name="intent" value="delete" />
             {hasPassword ? (
-              <TextField
-                label="Password"
-                name="password"
-                type="password"
-                autoComplete="current-password"
-                required
-                maxLength={PASSWORD_MAX_LENGTH}
+              <PasswordField
+                kind="current"
                 hint="Your password confirms it is you."
                 error={actionData?.fieldErrors?.password}
               />
