@@ -13,6 +13,8 @@ import type { RateLimitRule } from '#app/server/rate-limit.server.ts'
 import type { ReviewInput } from './review-form.server.ts'
 import { REVIEWS_PER_PAGE, reviewerName, type ReviewSort } from './review-form.ts'
 
+type Transaction = Parameters<Parameters<Db['transaction']>[0]>[0]
+
 const HOUR = 60 * 60 * 1000
 /** Per account: writing, editing or deleting reviews. */
 export const REVIEW_WRITES_PER_ACCOUNT: RateLimitRule = { name: 'review-writes', limit: 10, windowMs: HOUR }
@@ -158,16 +160,26 @@ export async function listReviews(
 
 export type ReactionResult = 'done' | 'undone' | 'not-found' | 'own-review'
 
+/** Why a reader cannot react to a review (it is not shown, or it is theirs), or null when they can. */
+async function refusedReaction(
+  tx: Transaction,
+  userId: string,
+  reviewId: string,
+): Promise<'not-found' | 'own-review' | null> {
+  const [review] = await tx
+    .select({ userId: reviews.userId })
+    .from(reviews)
+    .where(and(eq(reviews.id, reviewId), sql`${reviews.visible}`))
+    .limit(1)
+  if (!review) return 'not-found'
+  return review.userId === userId ? 'own-review' : null
+}
+
 /** A helpful vote, or its withdrawal if the reader had voted: one per reader, never on their own review. */
 export async function toggleHelpfulVote(db: Db, userId: string, reviewId: string): Promise<ReactionResult> {
   return db.transaction(async (tx) => {
-    const [review] = await tx
-      .select({ userId: reviews.userId })
-      .from(reviews)
-      .where(and(eq(reviews.id, reviewId), sql`${reviews.visible}`))
-      .limit(1)
-    if (!review) return 'not-found'
-    if (review.userId === userId) return 'own-review'
+    const refused = await refusedReaction(tx, userId, reviewId)
+    if (refused) return refused
     const added = await tx
       .insert(reviewVotes)
       .values({ reviewId, userId })
@@ -197,13 +209,8 @@ export async function reportReview(
   { userId, reviewId, reason }: { userId: string; reviewId: string; reason: string },
 ): Promise<ReactionResult> {
   return db.transaction(async (tx) => {
-    const [review] = await tx
-      .select({ userId: reviews.userId })
-      .from(reviews)
-      .where(and(eq(reviews.id, reviewId), sql`${reviews.visible}`))
-      .limit(1)
-    if (!review) return 'not-found'
-    if (review.userId === userId) return 'own-review'
+    const refused = await refusedReaction(tx, userId, reviewId)
+    if (refused) return refused
     const added = await tx
       .insert(reviewReports)
       .values({ reviewId, userId, reason })
@@ -232,8 +239,6 @@ export async function bookRatingsOf(db: Db, bookId: string) {
     .limit(1)
   return row
 }
-
-type Transaction = Parameters<Parameters<Db['transaction']>[0]>[0]
 
 /**
  * A reader's whole footprint in reviews, for deleting their account: their helpful votes and reports (the
