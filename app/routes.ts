@@ -10,8 +10,8 @@ export default [
   route('topics', 'routes/topics.tsx'),
   route('topics/:slug', 'routes/topic.tsx'),
   // The seed's detail URLs, by position in its two hard-coded lists: redirect to the canonical book URL.
-  route('Details/:index', 'routes/legacy-featured-details.tsx'),
-  route('AllBooksDetails/:index', 'routes/legacy-all-books-details.tsx'),
+  route('Details/:index', 'routes/legacy-book-details.tsx', { id: 'legacy-featured-details' }),
+  route('AllBooksDetails/:index', 'routes/legacy-book-details.tsx', { id: 'legacy-all-books-details' }),
   route('search', 'routes/search.tsx'),
   route('search/suggest', 'routes/search-suggest.ts'),
   route('cart', 'routes/cart.tsx'),

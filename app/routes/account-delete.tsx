@@ -1,19 +1,20 @@
 import { data, Form, Link, redirect, useNavigation } from 'react-router'
 import { dangerButton } from '#app/components/ui/button-styles.ts'
-import { TextField } from '#app/components/ui/text-field.tsx'
-import { confirmAndDeleteAccount, getDeletionCheck } from '#app/features/identity/account-deletion.server.ts'
-import { authHeaders } from '#app/features/identity/account.server.ts'
+import {
+  confirmAndDeleteAccount,
+  getDeletionCheck,
+  startDeletionReauth,
+} from '#app/features/identity/account-deletion.server.ts'
 import { AccountCard } from '#app/features/identity/components/account-form.tsx'
 import { ProviderButtons } from '#app/features/identity/components/provider-buttons.tsx'
-import { PASSWORD_MAX_LENGTH } from '#app/features/identity/credentials.ts'
+import { PasswordField } from '#app/features/identity/components/credential-fields.tsx'
 import {
   listSignInProviders,
   providerErrorMessage,
   providerStartFailure,
-  startProviderSignIn,
 } from '#app/features/identity/providers.server.ts'
 import { requireUser } from '#app/features/identity/session.server.ts'
-import { getAppContext, type AppContext } from '#app/server/context.server.ts'
+import { getAppContext } from '#app/server/context.server.ts'
 import { readForm } from '#app/server/form.server.ts'
 import { passOnRetryAfter } from '#app/sign-in.server.ts'
 import type { Route } from './+types/account-delete'
@@ -24,19 +25,10 @@ export const meta: Route.MetaFunction = () =>
 
 export const headers: Route.HeadersFunction = passOnRetryAfter
 
-/** When the visitor's session began: an account without a password confirms by a fresh sign-in. */
-async function sessionStart(request: Request, app: AppContext): Promise<Date> {
-  const current = await app.auth.api.getSession({
-    headers: authHeaders(request, app),
-    query: { disableRefresh: true },
-  })
-  return current ? new Date(current.session.createdAt) : new Date(0)
-}
-
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser({ request, context, url: new URL(request.url) })
   const app = getAppContext(context)
-  const check = await getDeletionCheck(app.db, user.id, await sessionStart(request, app))
+  const check = await getDeletionCheck(app, { request, userId: user.id })
   const providers = listSignInProviders(app).filter((provider) => check.providers.includes(provider.id))
   return {
     email: user.email,
@@ -54,34 +46,17 @@ export async function action({ request, context }: Route.ActionArgs) {
   const app = getAppContext(context)
   const form = await readForm(request)
   if (form.get('intent') === 'reauth') {
-    // Sign in again with the provider, then come back here with a fresh session.
-    const reauth = new FormData()
-    reauth.set('provider', String(form.get('provider') ?? ''))
-    reauth.set('redirectTo', '/account/delete')
-    const started = await startProviderSignIn({ request, context }, reauth, { errorPath: '/account/delete' })
+    const started = await startDeletionReauth({ request, context }, form)
     return started.ok ? started.response : providerStartFailure(started)
   }
-  const result = await confirmAndDeleteAccount(app, {
-    userId: user.id,
-    email: user.email,
-    sessionCreatedAt: await sessionStart(request, app),
-    form,
-  })
+  const result = await confirmAndDeleteAccount(app, { request, userId: user.id, email: user.email, form })
   if (!result.ok) {
     const body: ActionData = { fieldErrors: result.fieldErrors, formError: result.formError }
     const retry = result.retryAfterSeconds ? { 'Retry-After': String(result.retryAfterSeconds) } : undefined
     return data(body, { status: result.status, headers: retry })
   }
-  // The sessions are gone; Better Auth clears the browser's cookies.
-  const out = new Headers()
-  try {
-    const signedOut = await app.auth.api.signOut({ headers: authHeaders(request, app), returnHeaders: true })
-    for (const cookie of signedOut.headers.getSetCookie()) out.append('Set-Cookie', cookie)
-  } catch (error) {
-    // The session row is gone, so the cookie is worth nothing; the next page's lookup clears it.
-    app.logger.error({ err: error }, 'account deletion: the cookies were not cleared')
-  }
-  return redirect('/login?deleted=1', { status: 303, headers: out })
+  // Signed out: the cookies are cleared as the browser lands on the login page.
+  return redirect('/login?deleted=1', { status: 303, headers: result.headers })
 }
 
 export default function DeleteAccount({ loaderData, actionData }: Route.ComponentProps) {
@@ -121,13 +96,8 @@ export default function DeleteAccount({ loaderData, actionData }: Route.Componen
           <Form method="post" className="flex flex-col gap-4">
             <input type="hidden" name="intent" value="delete" />
             {hasPassword ? (
-              <TextField
-                label="Password"
-                name="password"
-                type="password"
-                autoComplete="current-password"
-                required
-                maxLength={PASSWORD_MAX_LENGTH}
+              <PasswordField
+                kind="current"
                 hint="Your password confirms it is you."
                 error={actionData?.fieldErrors?.password}
               />

@@ -2,7 +2,6 @@ import type { ReactNode } from 'react'
 import { data, Form, Link, redirect } from 'react-router'
 import { primaryButton } from '#app/components/ui/button-styles.ts'
 import { SectionHeading } from '#app/components/ui/section-heading.tsx'
-import { TextField } from '#app/components/ui/text-field.tsx'
 import { refused } from '#app/features/identity/account-outcome.server.ts'
 import {
   changeEmail,
@@ -13,10 +12,7 @@ import {
 } from '#app/features/identity/account-settings.server.ts'
 import {
   accountMessages,
-  EMAIL_MAX_LENGTH,
   newPasswordHint,
-  PASSWORD_MAX_LENGTH,
-  PASSWORD_MIN_LENGTH,
   type AccountFormData,
 } from '#app/features/identity/account-forms.ts'
 import {
@@ -25,8 +21,8 @@ import {
   Notice,
   secondaryButton,
 } from '#app/features/identity/components/account-notice.tsx'
+import { EmailField, PasswordField } from '#app/features/identity/components/credential-fields.tsx'
 import { UnverifiedEmailNotice } from '#app/features/identity/components/unverified-email-notice.tsx'
-import { identityMessages } from '#app/features/identity/credentials.ts'
 import { requireUser } from '#app/features/identity/session.server.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import { readForm } from '#app/server/form.server.ts'
@@ -119,14 +115,10 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
           {emailVerified ? ' (confirmed).' : ' (not confirmed yet).'}
         </p>
         <AnsweredForm intent="change-email" answer={answered('change-email')}>
-          <TextField
+          <EmailField
             label="New email"
             name="newEmail"
-            type="email"
-            requiredMessage={identityMessages.emailMissing}
             autoComplete="email"
-            required
-            maxLength={EMAIL_MAX_LENGTH}
             hint="We mail a link to the new address; your email changes once you follow it, and we tell the old one."
             error={answered('change-email')?.fieldErrors?.newEmail}
           />
@@ -143,25 +135,17 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
         <AnsweredForm intent="change-password" answer={answered('change-password')}>
           {/* For password managers: whose password this is. */}
           <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
-          <TextField
+          <PasswordField
+            kind="current"
             label="Current password"
             name="currentPassword"
-            type="password"
             requiredMessage={accountMessages.currentPasswordMissing}
-            autoComplete="current-password"
-            required
-            maxLength={PASSWORD_MAX_LENGTH}
             error={answered('change-password')?.fieldErrors?.currentPassword}
           />
-          <TextField
+          <PasswordField
+            kind="new"
             label="New password"
             name="newPassword"
-            type="password"
-            requiredMessage={identityMessages.passwordMissing}
-            autoComplete="new-password"
-            required
-            minLength={PASSWORD_MIN_LENGTH}
-            maxLength={PASSWORD_MAX_LENGTH}
             hint={`${newPasswordHint} Every other session is signed out.`}
             error={answered('change-password')?.fieldErrors?.newPassword}
           />

@@ -1,53 +1,35 @@
+import { data, redirect } from 'react-router'
 import { BookAction } from '#app/compositions/book-action.tsx'
 import { recordEvent } from '#app/features/analytics/record.server.ts'
 import { bookNotFound } from '#app/features/catalog/book-not-found.server.ts'
-import { data, redirect } from 'react-router'
-import { invalidateCatalog } from '#app/features/catalog/catalog-cache.server.ts'
+import { findRenamedBookSlug, getBookBySlug } from '#app/features/catalog/catalog.server.ts'
+import { BookBadges } from '#app/features/catalog/components/book-badges.tsx'
+import { BookCover } from '#app/features/catalog/components/book-cover.tsx'
+import { Description } from '#app/features/catalog/components/description.tsx'
+import { StarRating } from '#app/features/catalog/components/star-rating.tsx'
+import { TopicLinks } from '#app/features/catalog/components/topic-links.tsx'
+import { formatFileSize, formatPrice } from '#app/features/catalog/format.ts'
+import { parseMarkdown, plainText } from '#app/features/catalog/markdown.ts'
 import { shownRating } from '#app/features/catalog/rating.ts'
 import { getSessionUser, requireUser } from '#app/features/identity/session.server.ts'
-import { listPublicReviews } from '#app/features/reviews/review-page-cache.server.ts'
-import { ReviewsSection, type ReviewViewer } from '#app/features/reviews/components/reviews-section.tsx'
+import { listFilesOf, purchasedFormats } from '#app/features/library/library.server.ts'
+import { getReviewViewer, handleReviewIntent } from '#app/features/reviews/book-reviews.server.ts'
+import { ReviewsSection } from '#app/features/reviews/components/reviews-section.tsx'
 import { bookJsonLd } from '#app/features/reviews/json-ld.ts'
-import { breadcrumbJsonLd } from '#app/features/seo/json-ld.ts'
-import { errorPageMeta, pageMeta, publicOrigin } from '#app/features/seo/meta.ts'
-import { bookOgImage } from '#app/features/seo/og-image.ts'
+import { listPublicReviews } from '#app/features/reviews/review-page-cache.server.ts'
 import {
   REVIEW_PAGES_MAX,
   REVIEWS_PER_PAGE,
   parseReviewListParams,
-  reviewMessages,
-  type ReviewFieldErrors,
 } from '#app/features/reviews/review-form.ts'
-import {
-  ReportFormSchema,
-  ReviewFormSchema,
-  ReviewIdSchema,
-} from '#app/features/reviews/review-form.server.ts'
-import {
-  REVIEW_REACTIONS_PER_ACCOUNT,
-  REVIEW_WRITES_PER_ACCOUNT,
-  deleteOwnReview,
-  getOwnReview,
-  listReviews,
-  ownsBook,
-  reportReview,
-  saveReview,
-  toggleHelpfulVote,
-} from '#app/features/reviews/reviews.server.ts'
-import { readForm } from '#app/server/form.server.ts'
-import { hitRateLimit, tooManyAttemptsMessage, type RateLimitRule } from '#app/server/rate-limit.server.ts'
-import { passOnRetryAfter } from '#app/sign-in.server.ts'
-import { findRenamedBookSlug, getBookBySlug } from '#app/features/catalog/catalog.server.ts'
-import { BookBadges } from '#app/features/catalog/components/book-badges.tsx'
-import { BookCover } from '#app/features/catalog/components/book-cover.tsx'
-import { TopicLinks } from '#app/features/catalog/components/topic-links.tsx'
-import { Description } from '#app/features/catalog/components/description.tsx'
-import { parseMarkdown, plainText } from '#app/features/catalog/markdown.ts'
-import { StarRating } from '#app/features/catalog/components/star-rating.tsx'
-import { formatFileSize, formatPrice } from '#app/features/catalog/format.ts'
-import { listFilesOf, purchasedFormats, readOwnedBookIds } from '#app/features/library/library.server.ts'
+import { listReviews } from '#app/features/reviews/reviews.server.ts'
+import { breadcrumbJsonLd } from '#app/features/seo/json-ld.ts'
+import { errorPageMeta, pageMeta, publicOrigin } from '#app/features/seo/meta.ts'
+import { bookOgImage } from '#app/features/seo/og-image.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import { isDataRequest } from '#app/server/data-request.ts'
+import { readForm } from '#app/server/form.server.ts'
+import { passOnRetryAfter } from '#app/sign-in.server.ts'
 import type { Route } from './+types/book'
 
 export const meta: Route.MetaFunction = (args) => {
@@ -116,12 +98,11 @@ export async function loader({ params, context, request, url }: Route.LoaderArgs
       : viewerId
         ? listReviews(db, { bookId: book.id, sort: list.sort, page, viewerId })
         : listPublicReviews(db, book, { sort: list.sort, page }),
-    reviewViewer(
-      { context, db },
-      viewerId,
-      book.id,
-      `/login?${new URLSearchParams({ redirectTo: `/books/${book.slug}` })}`,
-    ),
+    getReviewViewer(context, db, {
+      userId: viewerId,
+      bookId: book.id,
+      loginTo: `/login?${new URLSearchParams({ redirectTo: `/books/${book.slug}` })}`,
+    }),
   ])
   return {
     book: rest,
@@ -139,101 +120,24 @@ export async function loader({ params, context, request, url }: Route.LoaderArgs
   }
 }
 
-async function reviewViewer(
-  { context, db }: Pick<Route.LoaderArgs, 'context'> & { db: Parameters<typeof ownsBook>[0] },
-  userId: string | undefined,
-  bookId: string,
-  loginTo: string,
-): Promise<ReviewViewer> {
-  if (!userId) return { kind: 'signed-out', loginTo }
-  // The root loader reads the reader's books for this request too: one query for both. Only an owner has a
-  // review to read.
-  const owned = await readOwnedBookIds(context, db, userId)
-  if (!owned.includes(bookId)) return { kind: 'not-owner' }
-  return { kind: 'owner', ownReview: await getOwnReview(db, userId, bookId) }
-}
-
 /**
- * The review forms: write or rewrite one's review, delete it, vote a review helpful, report one. A signed-in
- * account only (others are sent to log in); writing needs the book in one's library (a 403 says why).
+ * The review forms (write, delete, vote helpful, report): a signed-in account only (others are sent to log
+ * in); the reviews feature says what each comes to.
  */
 export async function action({ params, context, request, url }: Route.ActionArgs) {
   const { db } = getAppContext(context)
   const user = await requireUser({ request, context, url })
   const book = await getBookBySlug(db, params.slug.toLowerCase())
   if (!book) throw bookNotFound()
-  const form = await readForm(request)
-  const field = (name: string) => {
-    const value = form.get(name)
-    return typeof value === 'string' ? value : ''
-  }
-  const backToReviews = () => redirect(`/books/${book.slug}${url.search}#reviews`, 303)
-  const limited = async (rule: RateLimitRule) => {
-    const limit = await hitRateLimit(db, rule, user.id)
-    if (limit.allowed) return null
-    return data(
-      { formError: tooManyAttemptsMessage(limit.retryAfterSeconds) },
-      { status: 429, headers: { 'Retry-After': String(limit.retryAfterSeconds) } },
-    )
-  }
-  switch (field('intent')) {
-    case 'review': {
-      if (!(await ownsBook(db, user.id, book.id)))
-        return data({ formError: reviewMessages.notOwner }, { status: 403 })
-      // What was typed comes back with the errors (cut to a little over the limits), so nothing is lost.
-      const values = { rating: field('rating'), title: field('title'), body: field('body') }
-      const parsed = ReviewFormSchema.safeParse(values)
-      if (!parsed.success) {
-        const fieldErrors: ReviewFieldErrors = {}
-        for (const issue of parsed.error.issues) {
-          const name = issue.path[0] as keyof ReviewFieldErrors
-          fieldErrors[name] ??= issue.message
-        }
-        const shown = {
-          rating: values.rating.slice(0, 1),
-          title: values.title.slice(0, 1000),
-          body: values.body.slice(0, 20_000),
-        }
-        return data({ fieldErrors, values: shown }, { status: 400 })
-      }
-      const refused = await limited(REVIEW_WRITES_PER_ACCOUNT)
-      if (refused) return refused
-      await saveReview(db, { userId: user.id, bookId: book.id, input: parsed.data })
-      invalidateCatalog(db)
-      return backToReviews()
-    }
-    case 'delete-review': {
-      const refused = await limited(REVIEW_WRITES_PER_ACCOUNT)
-      if (refused) return refused
-      if (await deleteOwnReview(db, user.id, book.id)) invalidateCatalog(db)
-      return backToReviews()
-    }
-    case 'helpful':
-    case 'report': {
-      const target = ReviewIdSchema.safeParse({ reviewId: field('reviewId') })
-      if (!target.success) return data({ formError: 'This review could not be found.' }, { status: 400 })
-      const report = ReportFormSchema.safeParse({ reason: field('reason') })
-      if (!report.success)
-        return data(
-          { formError: report.error.issues[0]?.message ?? 'Please check the reason.' },
-          { status: 400 },
-        )
-      const refused = await limited(REVIEW_REACTIONS_PER_ACCOUNT)
-      if (refused) return refused
-      const { reviewId } = target.data
-      const result =
-        field('intent') === 'helpful'
-          ? await toggleHelpfulVote(db, user.id, reviewId)
-          : await reportReview(db, { userId: user.id, reviewId, reason: report.data.reason })
-      if (result === 'not-found')
-        return data({ formError: 'This review is no longer shown.' }, { status: 404 })
-      if (result === 'own-review')
-        return data({ formError: 'You cannot vote on or report your own review.' }, { status: 400 })
-      return backToReviews()
-    }
-    default:
-      return data({ formError: 'This form could not be read. Please reload the page.' }, { status: 400 })
-  }
+  const outcome = await handleReviewIntent(db, {
+    userId: user.id,
+    bookId: book.id,
+    form: await readForm(request),
+  })
+  if (outcome.ok) return redirect(`/books/${book.slug}${url.search}#reviews`, 303)
+  const { ok: _ok, status, retryAfterSeconds, ...body } = outcome
+  const headers = retryAfterSeconds ? { 'Retry-After': String(retryAfterSeconds) } : undefined
+  return data(body, { status, headers })
 }
 
 export default function BookDetails({ loaderData, actionData }: Route.ComponentProps) {

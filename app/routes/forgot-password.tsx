@@ -1,11 +1,10 @@
 import { data, Form, Link } from 'react-router'
 import { primaryButton } from '#app/components/ui/button-styles.ts'
-import { TextField } from '#app/components/ui/text-field.tsx'
 import { AccountCard } from '#app/features/identity/components/account-form.tsx'
 import { FormError, linkClass, Notice } from '#app/features/identity/components/account-notice.tsx'
 import { refused } from '#app/features/identity/account-outcome.server.ts'
 import { EMAIL_MAX_LENGTH, type AccountFormData } from '#app/features/identity/account-forms.ts'
-import { identityMessages } from '#app/features/identity/credentials.ts'
+import { EmailField } from '#app/features/identity/components/credential-fields.tsx'
 import { requestPasswordReset } from '#app/features/identity/password-reset.server.ts'
 import { readForm } from '#app/server/form.server.ts'
 import { passOnRetryAfter } from '#app/sign-in.server.ts'
@@ -48,17 +47,7 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
           <p className="text-sm text-slate-700 dark:text-slate-300">
             Type the email of your account: we will mail it a link to choose a new password.
           </p>
-          <TextField
-            label="Email"
-            name="email"
-            type="email"
-            requiredMessage={identityMessages.emailMissing}
-            autoComplete="email"
-            required
-            maxLength={EMAIL_MAX_LENGTH}
-            defaultValue={answer?.email}
-            error={answer?.fieldErrors?.email}
-          />
+          <EmailField autoComplete="email" defaultValue={answer?.email} error={answer?.fieldErrors?.email} />
           <button type="submit" className={`${primaryButton} py-2.5`}>
             Send me a link
           </button>

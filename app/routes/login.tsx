@@ -1,15 +1,10 @@
 import { Form, Link, redirect, useNavigation } from 'react-router'
-import { TextField } from '#app/components/ui/text-field.tsx'
 import { logIn, startGuestSession } from '#app/features/identity/account.server.ts'
 import { accountMessages } from '#app/features/identity/account-forms.ts'
 import { AccountCard, AccountForm } from '#app/features/identity/components/account-form.tsx'
 import { linkClass, Notice } from '#app/features/identity/components/account-notice.tsx'
 import { ProviderButtons } from '#app/features/identity/components/provider-buttons.tsx'
-import {
-  EMAIL_MAX_LENGTH,
-  identityMessages,
-  PASSWORD_MAX_LENGTH,
-} from '#app/features/identity/credentials.ts'
+import { EmailField, PasswordField } from '#app/features/identity/components/credential-fields.tsx'
 import {
   listSignInProviders,
   providerErrorMessage,
@@ -99,27 +94,12 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
         pendingLabel="Logging in…"
         redirectTo={redirectTo}
       >
-        <TextField
-          label="Email"
-          name="email"
-          type="email"
-          requiredMessage={identityMessages.emailMissing}
+        <EmailField
           autoComplete="username"
-          required
-          maxLength={EMAIL_MAX_LENGTH}
           defaultValue={actionData?.email}
           error={actionData?.fieldErrors?.email}
         />
-        <TextField
-          label="Password"
-          name="password"
-          type="password"
-          requiredMessage={identityMessages.passwordMissing}
-          autoComplete="current-password"
-          required
-          maxLength={PASSWORD_MAX_LENGTH}
-          error={actionData?.fieldErrors?.password}
-        />
+        <PasswordField kind="current" error={actionData?.fieldErrors?.password} />
         <Link to="/forgot-password" className={`${linkClass} -mt-3 self-end text-sm`}>
           Forgot password?
         </Link>

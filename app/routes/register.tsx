@@ -1,13 +1,7 @@
 import { Link, redirect } from 'react-router'
-import { TextField } from '#app/components/ui/text-field.tsx'
 import { register } from '#app/features/identity/account.server.ts'
 import { AccountCard, AccountForm } from '#app/features/identity/components/account-form.tsx'
-import {
-  EMAIL_MAX_LENGTH,
-  identityMessages,
-  PASSWORD_MAX_LENGTH,
-  PASSWORD_MIN_LENGTH,
-} from '#app/features/identity/credentials.ts'
+import { EmailField, PasswordField } from '#app/features/identity/components/credential-fields.tsx'
 import { getSessionUser } from '#app/features/identity/session.server.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import { readForm } from '#app/server/form.server.ts'
@@ -53,29 +47,12 @@ export default function Register({ loaderData, actionData }: Route.ComponentProp
         pendingLabel="Creating your account…"
         redirectTo={redirectTo}
       >
-        <TextField
-          label="Email"
-          name="email"
-          type="email"
-          requiredMessage={identityMessages.emailMissing}
+        <EmailField
           autoComplete="email"
-          required
-          maxLength={EMAIL_MAX_LENGTH}
           defaultValue={actionData?.email}
           error={actionData?.fieldErrors?.email}
         />
-        <TextField
-          label="Password"
-          name="password"
-          type="password"
-          requiredMessage={identityMessages.passwordMissing}
-          autoComplete="new-password"
-          required
-          minLength={PASSWORD_MIN_LENGTH}
-          maxLength={PASSWORD_MAX_LENGTH}
-          hint={`${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters. A long phrase you can remember is best; very common passwords are refused.`}
-          error={actionData?.fieldErrors?.password}
-        />
+        <PasswordField kind="new" error={actionData?.fieldErrors?.password} />
       </AccountForm>
       <p className="mt-6 text-center text-sm">
         Already registered?{' '}

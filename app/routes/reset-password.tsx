@@ -1,17 +1,10 @@
 import { Form, Link, redirect } from 'react-router'
 import { primaryButton } from '#app/components/ui/button-styles.ts'
-import { TextField } from '#app/components/ui/text-field.tsx'
 import { AccountCard } from '#app/features/identity/components/account-form.tsx'
 import { FormError } from '#app/features/identity/components/account-notice.tsx'
 import { refused } from '#app/features/identity/account-outcome.server.ts'
-import {
-  accountMessages,
-  newPasswordHint,
-  PASSWORD_MAX_LENGTH,
-  PASSWORD_MIN_LENGTH,
-  type AccountFormData,
-} from '#app/features/identity/account-forms.ts'
-import { identityMessages } from '#app/features/identity/credentials.ts'
+import { accountMessages, type AccountFormData } from '#app/features/identity/account-forms.ts'
+import { PasswordField } from '#app/features/identity/components/credential-fields.tsx'
 import { checkResetToken, resetPassword } from '#app/features/identity/password-reset.server.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import { readForm } from '#app/server/form.server.ts'
@@ -48,16 +41,10 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
         <Form method="post" className="flex flex-col gap-5">
           {answer?.formError ? <FormError>{answer.formError}</FormError> : null}
           <input type="hidden" name="token" value={token} />
-          <TextField
+          <PasswordField
+            kind="new"
             label="New password"
             name="newPassword"
-            type="password"
-            requiredMessage={identityMessages.passwordMissing}
-            autoComplete="new-password"
-            required
-            minLength={PASSWORD_MIN_LENGTH}
-            maxLength={PASSWORD_MAX_LENGTH}
-            hint={newPasswordHint}
             error={answer?.fieldErrors?.newPassword}
           />
           <button type="submit" className={`${primaryButton} py-2.5`}>

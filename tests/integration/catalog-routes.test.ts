@@ -2,8 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { loader as allBooksLoader } from '#app/routes/all-books.tsx'
 import { loader as bookLoader } from '#app/routes/book.tsx'
 import { loader as homeLoader } from '#app/routes/home.tsx'
-import { loader as legacyAllBooksLoader } from '#app/routes/legacy-all-books-details.tsx'
-import { loader as legacyFeaturedLoader } from '#app/routes/legacy-featured-details.tsx'
+import { loader as legacyLoader } from '#app/routes/legacy-book-details.tsx'
 import { createTestDatabase } from '#tests/db.ts'
 import { routeArgs, thrownBy } from '#tests/route-args.ts'
 
@@ -47,35 +46,36 @@ describe('catalogue loaders', () => {
   })
 })
 
-type IndexLoader = (args: ReturnType<typeof routeArgs<{ index: string }>>) => unknown
+/** The seed's detail URL `/<list>/<index>` through its route's loader (both lists share one module). */
+function legacy(list: string, index: string) {
+  return thrownBy(() =>
+    legacyLoader(
+      routeArgs({ db: database.db, path: `/${list}/${encodeURIComponent(index)}`, params: { index } }),
+    ),
+  )
+}
 
 describe("the seed's detail URLs", () => {
-  const cases: Array<[IndexLoader, string, string]> = [
-    [legacyFeaturedLoader, '0', '/books/complete-guide-to-backend-development'],
-    [legacyFeaturedLoader, '2', '/books/javascript-basics-to-advance'],
-    [legacyAllBooksLoader, '0', '/books/basics-to-advanced-in-react'],
-    [legacyAllBooksLoader, ' 0', '/books/basics-to-advanced-in-react'],
-    [legacyAllBooksLoader, ' 3', '/books/build-a-blockchain-from-scratch-in-go'],
-  ]
-  test.each(cases)(
-    'index %#: redirects permanently to the canonical URL',
-    async (loader, index, location) => {
-      const thrown = await thrownBy(() =>
-        loader(routeArgs({ db: database.db, path: '/', params: { index } })),
-      )
-      expect(thrown).toBeInstanceOf(Response)
-      expect((thrown as Response).status).toBe(301)
-      expect((thrown as Response).headers.get('Location')).toBe(location)
-    },
-  )
+  test.each([
+    ['Details', '0', '/books/complete-guide-to-backend-development'],
+    ['Details', '2', '/books/javascript-basics-to-advance'],
+    ['details', '1', '/books/frontend-fastlane-plan-with-projects'],
+    ['AllBooksDetails', '0', '/books/basics-to-advanced-in-react'],
+    ['AllBooksDetails', ' 0', '/books/basics-to-advanced-in-react'],
+    ['allbooksdetails', ' 3', '/books/build-a-blockchain-from-scratch-in-go'],
+  ])('/%s/%s redirects permanently to the canonical URL', async (list, index, location) => {
+    const thrown = await legacy(list, index)
+    expect(thrown).toBeInstanceOf(Response)
+    expect((thrown as Response).status).toBe(301)
+    expect((thrown as Response).headers.get('Location')).toBe(location)
+  })
 
-  test.each<[IndexLoader, string]>([
-    [legacyFeaturedLoader, '3'],
-    [legacyAllBooksLoader, '4'],
-    [legacyAllBooksLoader, 'abc'],
-    [legacyFeaturedLoader, '-1'],
-  ])('out-of-range index %#: 404', async (loader, index) => {
-    const thrown = await thrownBy(() => loader(routeArgs({ db: database.db, path: '/', params: { index } })))
-    expect(statusOf(thrown)).toBe(404)
+  test.each([
+    ['Details', '3'],
+    ['AllBooksDetails', '4'],
+    ['AllBooksDetails', 'abc'],
+    ['Details', '-1'],
+  ])('/%s/%s (out of range): 404', async (list, index) => {
+    expect(statusOf(await legacy(list, index))).toBe(404)
   })
 })

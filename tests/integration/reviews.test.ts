@@ -9,10 +9,13 @@ import { listBooks, type BookCard } from '#app/features/catalog/catalog.server.t
 import { readAllBooks } from '#app/features/catalog/catalog-cache.server.ts'
 import { createTestPaymentProvider } from '#app/features/orders/payments.server.ts'
 import { refundOrder, refundOrderAsAdmin } from '#app/features/orders/refunds.server.ts'
+import { setReviewHidden } from '#app/features/reviews/moderation.server.ts'
 import {
   REVIEW_REACTIONS_PER_ACCOUNT,
   REVIEW_WRITES_PER_ACCOUNT,
   bookRatingsOf,
+  deleteOwnReview,
+  saveReview,
 } from '#app/features/reviews/reviews.server.ts'
 import { action as moderationAction, loader as moderationLoader } from '#app/routes/admin/reviews.tsx'
 import BookDetails, {
@@ -48,7 +51,7 @@ function book(index: number): BookCard {
 }
 beforeAll(async () => {
   const [seed] = await database.db.select().from(books).where(eq(books.id, catalogue[0]!.id))
-  for (let index = 0; index < 16; index++) {
+  for (let index = 0; index < 17; index++) {
     const {
       id: _id,
       createdAt: _created,
@@ -549,6 +552,25 @@ describe('moderation in the back office', () => {
       before: { visible: true, hiddenAt: null },
       after: { visible: false, hiddenAt: expect.any(String) },
     })
+  })
+
+  test('the catalogue’s cards follow every change of ratings, whoever makes it (not only the routes)', async () => {
+    const target = book(16)
+    const buyer = await createBuyer(database.db, [target.id])
+    const admin = await createAdmin(database.db)
+    const card = async () => (await readAllBooks(database.db)).find((entry) => entry.id === target.id)!
+    // Read once, so that the cache holds the card from before each change.
+    expect(await card()).toMatchObject({ ratingCount: 0 })
+    const input = { rating: 2, title: '', body: '' }
+    const saved = await saveReview(database.db, { userId: buyer.userId, bookId: target.id, input })
+    expect(await card()).toMatchObject({ ratingCount: 1, ratingSum: 2 })
+    const { actor } = admin
+    expect(await setReviewHidden(database.db, { reviewId: saved.id, hidden: true, actor })).toBe(true)
+    expect(await card()).toMatchObject({ ratingCount: 0 })
+    expect(await setReviewHidden(database.db, { reviewId: saved.id, hidden: false, actor })).toBe(true)
+    expect(await card()).toMatchObject({ ratingCount: 1, ratingSum: 2 })
+    expect(await deleteOwnReview(database.db, buyer.userId, target.id)).toBe(true)
+    expect(await card()).toMatchObject({ ratingCount: 0 })
   })
 
   test('the moderation list pages through every review once, rows of the same millisecond included', async () => {

@@ -24,9 +24,8 @@ import * as cart from '#app/routes/cart.tsx'
 import * as checkout from '#app/routes/checkout.tsx'
 import * as forgotPassword from '#app/routes/forgot-password.tsx'
 import * as home from '#app/routes/home.tsx'
-import * as legacyAllBooks from '#app/routes/legacy-all-books-details.tsx'
+import * as legacyBook from '#app/routes/legacy-book-details.tsx'
 import * as legacyCart from '#app/routes/legacy-cart-details.tsx'
-import * as legacyFeatured from '#app/routes/legacy-featured-details.tsx'
 import * as library from '#app/routes/library.tsx'
 import * as login from '#app/routes/login.tsx'
 import * as notFound from '#app/routes/not-found.tsx'
@@ -229,12 +228,12 @@ describe('canonical URLs', () => {
   })
 
   test('the seed’s URLs answer 301 to the canonical ones', async () => {
-    for (const [module, index] of [
-      [legacyFeatured, '0'],
-      [legacyAllBooks, '3'],
+    for (const [list, index] of [
+      ['Details', '0'],
+      ['AllBooksDetails', '3'],
     ] as const) {
       const thrown = await thrownBy(() =>
-        module.loader(routeArgs({ db: database.db, path: `/x/${index}`, params: { index } })),
+        legacyBook.loader(routeArgs({ db: database.db, path: `/${list}/${index}`, params: { index } })),
       )
       expect(thrown).toBeInstanceOf(Response)
       expect((thrown as Response).status).toBe(301)

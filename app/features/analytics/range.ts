@@ -63,11 +63,11 @@ export function resolveRange(
   )
   const parsed = AnalyticsRangeSchema.safeParse(raw)
   if (!parsed.success) {
-    const errors: RangeErrors = {}
-    for (const issue of parsed.error.issues) {
-      const field = issue.path[0] as keyof RangeErrors
-      errors[field] ??= issue.message
-    }
+    // The first problem with each field (the form lists them all, and shows each beside its field).
+    const { fieldErrors } = z.flattenError(parsed.error)
+    const errors: RangeErrors = Object.fromEntries(
+      Object.entries(fieldErrors).map(([field, messages]) => [field, messages?.[0]]),
+    )
     return { ok: false, errors }
   }
   const { range: choice, from: customFrom, to: customTo } = parsed.data

@@ -5,7 +5,6 @@ import {
   BOOK_STATUS_OPTIONS,
   bookFields,
   SLUG_PATTERN,
-  type BookField,
   type BookFieldErrors,
   type BookFormValues,
 } from './book-form.ts'
@@ -117,13 +116,14 @@ export const BookFormSchema = z
 
 export type BookInput = z.output<typeof BookFormSchema>
 
-/** The first problem with each field. */
+/** The first problem with each field; one with the form as a whole under `form`. */
 export function bookFieldErrors(error: z.ZodError): BookFieldErrors {
-  const errors: BookFieldErrors = {}
-  for (const issue of error.issues) {
-    const field = String(issue.path[0] ?? 'form') as BookField | 'form'
-    errors[field] ??= issue.message
-  }
+  const flat = z.flattenError(error)
+  const fieldErrors: Partial<Record<string, string[]>> = flat.fieldErrors
+  const errors: BookFieldErrors = Object.fromEntries(
+    Object.entries(fieldErrors).map(([field, messages]) => [field, messages?.[0]]),
+  )
+  if (flat.formErrors[0]) errors.form = flat.formErrors[0]
   return errors
 }
 

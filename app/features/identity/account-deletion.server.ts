@@ -18,6 +18,8 @@ import {
 import { enqueueEmail } from '#app/server/outbox.server.ts'
 import { verifyPassword } from '#app/server/password.server.ts'
 import { hitRateLimit, tooManyAttemptsMessage, type RateLimitRule } from '#app/server/rate-limit.server.ts'
+import { authHeaders, type Visit } from './account.server.ts'
+import { startProviderSignIn, type ProviderStart } from './providers.server.ts'
 import { PASSWORD_MAX_LENGTH } from './credentials.ts'
 import { accountDeletedEmail } from './account-deleted-email.ts'
 import { forgetSessionsOf } from '#app/server/session-cache.server.ts'
@@ -55,11 +57,39 @@ export type DeletionCheck = {
   signedInRecently: boolean
 }
 
+/** How the signed-in visitor may confirm deleting their account (their current session's age included). */
 export async function getDeletionCheck(
+  app: AppContext,
+  { request, userId, now = new Date() }: { request: Request; userId: string; now?: Date },
+): Promise<DeletionCheck> {
+  return checkDeletion(app.db, userId, await sessionStart(request, app), now)
+}
+
+/**
+ * A provider-only account confirms by signing in with its provider again: the sign-in starts here and comes back
+ * to the deletion page with a fresh session.
+ */
+export function startDeletionReauth(visit: Visit, form: FormData): Promise<ProviderStart> {
+  const reauth = new FormData()
+  reauth.set('provider', String(form.get('provider') ?? ''))
+  reauth.set('redirectTo', '/account/delete')
+  return startProviderSignIn(visit, reauth, { errorPath: '/account/delete' })
+}
+
+/** When the visitor's session began, as Better Auth keeps it: a provider-only account confirms by a fresh one. */
+async function sessionStart(request: Request, app: AppContext): Promise<Date> {
+  const current = await app.auth.api.getSession({
+    headers: authHeaders(request, app),
+    query: { disableRefresh: true },
+  })
+  return current ? new Date(current.session.createdAt) : new Date(0)
+}
+
+async function checkDeletion(
   db: Db,
   userId: string,
   sessionCreatedAt: Date,
-  now = new Date(),
+  now: Date,
 ): Promise<DeletionCheck> {
   const rows = await db
     .select({ providerId: account.providerId, password: account.password })
@@ -73,7 +103,11 @@ export async function getDeletionCheck(
 }
 
 export type DeletionResult =
-  | { ok: true }
+  | {
+      ok: true
+      /** Better Auth's Set-Cookie headers clearing the browser's session cookies. */
+      headers: Headers
+    }
   | {
       ok: false
       status: 400 | 429
@@ -85,17 +119,17 @@ export type DeletionResult =
 /**
  * Deletes the signed-in account once it is confirmed: by its password (each attempt counted before it is
  * checked, 5 per 15 minutes), or, for an account that signs in only through a provider, by a sign-in with
- * it in the last 10 minutes.
+ * it in the last 10 minutes. Then signs the browser out.
  */
 export async function confirmAndDeleteAccount(
   app: AppContext,
   {
+    request,
     userId,
     email,
-    sessionCreatedAt,
     form,
     now = new Date(),
-  }: { userId: string; email: string; sessionCreatedAt: Date; form: FormData; now?: Date },
+  }: { request: Request; userId: string; email: string; form: FormData; now?: Date },
 ): Promise<DeletionResult> {
   const attempts = await hitRateLimit(app.db, DELETE_CONFIRMATIONS_PER_ACCOUNT, userId, now)
   if (!attempts.allowed)
@@ -105,7 +139,7 @@ export async function confirmAndDeleteAccount(
       formError: tooManyAttemptsMessage(attempts.retryAfterSeconds),
       retryAfterSeconds: attempts.retryAfterSeconds,
     }
-  const check = await getDeletionCheck(app.db, userId, sessionCreatedAt, now)
+  const check = await checkDeletion(app.db, userId, await sessionStart(request, app), now)
   if (check.hasPassword) {
     const parsed = DeleteAccountSchema.safeParse({ password: form.get('password') ?? undefined })
     if (!parsed.success)
@@ -131,7 +165,20 @@ export async function confirmAndDeleteAccount(
   }
   await deleteAccount(app, { userId, email })
   app.logger.info({ userId }, 'account deleted')
-  return { ok: true }
+  return { ok: true, headers: await signOut(request, app) }
+}
+
+/** The sessions are gone; Better Auth's answer clears the browser's cookies. */
+async function signOut(request: Request, app: AppContext): Promise<Headers> {
+  const headers = new Headers()
+  try {
+    const signedOut = await app.auth.api.signOut({ headers: authHeaders(request, app), returnHeaders: true })
+    for (const cookie of signedOut.headers.getSetCookie()) headers.append('Set-Cookie', cookie)
+  } catch (error) {
+    // The session row is gone, so the cookie is worth nothing; the next page's lookup clears it.
+    app.logger.error({ err: error }, 'account deletion: the cookies were not cleared')
+  }
+  return headers
 }
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { EmailSchema, NewPasswordSchema } from './credentials.server.ts'
+import { EmailSchema, firstFieldErrors, NewPasswordSchema } from './credentials.server.ts'
 import { accountMessages, type AccountField, type AccountFormData } from './account-forms.ts'
 
 export const ForgotPasswordSchema = z.object({ email: EmailSchema })
@@ -15,17 +15,11 @@ export const ChangePasswordSchema = z.object({
   newPassword: NewPasswordSchema,
 })
 
-const fields = new Set<string>(['email', 'newEmail', 'currentPassword', 'newPassword'])
+const fields: readonly AccountField[] = ['email', 'newEmail', 'currentPassword', 'newPassword']
 
 /** The first problem with each field, to show next to it. */
 export function accountFieldErrors(error: z.ZodError): AccountFormData['fieldErrors'] {
-  const errors: Partial<Record<AccountField, string>> = {}
-  for (const issue of error.issues) {
-    const field = issue.path[0]
-    if (typeof field === 'string' && fields.has(field) && !errors[field as AccountField])
-      errors[field as AccountField] = issue.message
-  }
-  return errors
+  return firstFieldErrors(error, fields)
 }
 
 /** The form's text fields (a missing field stays undefined, for the schema to name). */

@@ -1,6 +1,7 @@
 import { APIError } from 'better-auth/api'
 import { eq } from 'drizzle-orm'
 import { setTimeout as sleep } from 'node:timers/promises'
+import { z } from 'zod'
 import { getAppContext } from '#app/server/context.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
 import { verification } from '#app/server/db/schema/index.server.ts'
@@ -70,7 +71,7 @@ export function resetPassword(visit: Visit, form: FormData): Promise<AccountOutc
     if (limited) return limited
     const parsed = ResetPasswordSchema.safeParse(textFields(form, ['token', 'newPassword']))
     if (!parsed.success) {
-      if (parsed.error.issues.some((issue) => issue.path[0] === 'token'))
+      if (z.flattenError(parsed.error).fieldErrors.token)
         return { ok: false, status: 400, formError: accountMessages.resetLinkUnusable }
       return { ok: false, status: 400, fieldErrors: accountFieldErrors(parsed.error) }
     }

@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, exists, gte, ilike, lt, sql, type SQL } from 'drizzle-orm'
+import { csvStream, type CsvCell } from '#app/server/csv.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
 import { books, orderItems, orders, user } from '#app/server/db/schema/index.server.ts'
 import type { OrderFilters } from './admin-order-filters.server.ts'
@@ -118,24 +119,8 @@ const CSV_COLUMNS = [
   'Refunded at (UTC)',
 ] as const
 
-/**
- * One CSV cell (RFC 4180): quoted when it holds a quote, comma or line break. A cell a spreadsheet would
- * read as a formula (starting with = + - @, or a tab or carriage return) is prefixed with `'`, so a book
- * title or an email address typed by someone else cannot run in the store owner's spreadsheet (CSV
- * injection).
- */
-export function csvCell(value: string | number | null): string {
-  let text = value === null ? '' : String(value)
-  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text
-}
-
-function csvRow(cells: (string | number | null)[]) {
-  return `${cells.map(csvCell).join(',')}\r\n`
-}
-
-function csvOrder(order: AdminOrderRow) {
-  return csvRow([
+function csvOrder(order: AdminOrderRow): CsvCell[] {
+  return [
     order.number,
     order.id,
     order.createdAt.toISOString(),
@@ -149,7 +134,7 @@ function csvOrder(order: AdminOrderRow) {
     order.paymentProvider,
     order.paymentReference,
     order.refundedAt?.toISOString() ?? null,
-  ])
+  ]
 }
 
 /**
@@ -163,25 +148,15 @@ export function streamOrdersCsv(
   options: { batchSize?: number; onBatch?: (rows: number) => void } = {},
 ): ReadableStream<Uint8Array> {
   const batchSize = options.batchSize ?? CSV_BATCH_SIZE
-  const encoder = new TextEncoder()
-  let beforeNumber: number | undefined
-  return new ReadableStream<Uint8Array>(
-    {
-      start(controller) {
-        // A byte order mark, so that Excel reads the file as UTF-8 (titles and names are not all ASCII).
-        controller.enqueue(encoder.encode(`\uFEFF${csvRow([...CSV_COLUMNS])}`))
-      },
-      async pull(controller) {
-        const rows = await selectOrders(db, filters, beforeNumber, batchSize)
-        options.onBatch?.(rows.length)
-        if (rows.length > 0) {
-          controller.enqueue(encoder.encode(rows.map(csvOrder).join('')))
-          beforeNumber = rows[rows.length - 1]!.number
-        }
-        if (rows.length < batchSize) controller.close()
-      },
-    },
-    // One batch waits at most: the next is read only when the client has taken this one.
-    { highWaterMark: 1 },
-  )
+  async function* batches() {
+    let beforeNumber: number | undefined
+    for (;;) {
+      const rows = await selectOrders(db, filters, beforeNumber, batchSize)
+      options.onBatch?.(rows.length)
+      if (rows.length > 0) yield rows.map(csvOrder)
+      if (rows.length < batchSize) return
+      beforeNumber = rows[rows.length - 1]!.number
+    }
+  }
+  return csvStream(CSV_COLUMNS, batches())
 }

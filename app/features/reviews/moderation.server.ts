@@ -1,6 +1,7 @@
 import { and, desc, eq, gt, isNotNull, isNull, lt, or, sql, type SQL } from 'drizzle-orm'
 import { z } from 'zod'
 import { recordAudit, type Actor } from '#app/features/admin/audit.server.ts'
+import { invalidateCatalog } from '#app/features/catalog/catalog-cache.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
 import { books, reviewReports, reviews, user } from '#app/server/db/schema/index.server.ts'
 import type { ModerationFilter } from './moderation.ts'
@@ -97,13 +98,14 @@ function parseCursor(after: string | null) {
 
 /**
  * Hides a review from the store (or shows it again), with its audit entry, in one transaction; the book's
- * ratings follow by trigger. Returns false for an unknown review or one already in that state.
+ * ratings follow by trigger, and the catalogue's cards once it commits. Returns false for an unknown review or
+ * one already in that state.
  */
 export async function setReviewHidden(
   db: Db,
   { reviewId, hidden, actor }: { reviewId: string; hidden: boolean; actor: Actor },
 ): Promise<boolean> {
-  return db.transaction(async (tx) => {
+  const changed = await db.transaction(async (tx) => {
     const [before] = await tx
       .select({
         id: reviews.id,
@@ -137,4 +139,6 @@ export async function setReviewHidden(
     })
     return true
   })
+  if (changed) invalidateCatalog(db)
+  return changed
 }

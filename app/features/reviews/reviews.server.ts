@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm'
+import { invalidateCatalog } from '#app/features/catalog/catalog-cache.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
 import {
   books,
@@ -11,6 +12,8 @@ import {
 import type { RateLimitRule } from '#app/server/rate-limit.server.ts'
 import type { ReviewInput } from './review-form.server.ts'
 import { REVIEWS_PER_PAGE, reviewerName, type ReviewSort } from './review-form.ts'
+
+type Transaction = Parameters<Parameters<Db['transaction']>[0]>[0]
 
 const HOUR = 60 * 60 * 1000
 /** Per account: writing, editing or deleting reviews. */
@@ -61,7 +64,8 @@ export async function getOwnReview(db: Db, userId: string, bookId: string): Prom
 
 /**
  * The reader's review of the book: written, or rewritten if they have one (one per reader and book). The
- * caller has checked ownership; the book's ratings follow by trigger in the same statement.
+ * caller has checked ownership; the book's ratings follow by trigger in the same statement, and the
+ * catalogue's cards (which show them) are read afresh.
  */
 export async function saveReview(
   db: Db,
@@ -75,15 +79,19 @@ export async function saveReview(
       set: { rating: input.rating, title: input.title, body: input.body, updatedAt: new Date() },
     })
     .returning({ id: reviews.id, created: sql<boolean>`xmax = 0` })
+  invalidateCatalog(db)
   return row!
 }
 
+/** The reader's review of the book, if they have one, deleted (the book's ratings and cards follow). */
 export async function deleteOwnReview(db: Db, userId: string, bookId: string): Promise<boolean> {
   const deleted = await db
     .delete(reviews)
     .where(and(eq(reviews.userId, userId), eq(reviews.bookId, bookId)))
     .returning({ id: reviews.id })
-  return deleted.length > 0
+  if (deleted.length === 0) return false
+  invalidateCatalog(db)
+  return true
 }
 
 export type ListedReview = {
@@ -152,16 +160,26 @@ export async function listReviews(
 
 export type ReactionResult = 'done' | 'undone' | 'not-found' | 'own-review'
 
+/** Why a reader cannot react to a review (it is not shown, or it is theirs), or null when they can. */
+async function refusedReaction(
+  tx: Transaction,
+  userId: string,
+  reviewId: string,
+): Promise<'not-found' | 'own-review' | null> {
+  const [review] = await tx
+    .select({ userId: reviews.userId })
+    .from(reviews)
+    .where(and(eq(reviews.id, reviewId), sql`${reviews.visible}`))
+    .limit(1)
+  if (!review) return 'not-found'
+  return review.userId === userId ? 'own-review' : null
+}
+
 /** A helpful vote, or its withdrawal if the reader had voted: one per reader, never on their own review. */
 export async function toggleHelpfulVote(db: Db, userId: string, reviewId: string): Promise<ReactionResult> {
   return db.transaction(async (tx) => {
-    const [review] = await tx
-      .select({ userId: reviews.userId })
-      .from(reviews)
-      .where(and(eq(reviews.id, reviewId), sql`${reviews.visible}`))
-      .limit(1)
-    if (!review) return 'not-found'
-    if (review.userId === userId) return 'own-review'
+    const refused = await refusedReaction(tx, userId, reviewId)
+    if (refused) return refused
     const added = await tx
       .insert(reviewVotes)
       .values({ reviewId, userId })
@@ -191,13 +209,8 @@ export async function reportReview(
   { userId, reviewId, reason }: { userId: string; reviewId: string; reason: string },
 ): Promise<ReactionResult> {
   return db.transaction(async (tx) => {
-    const [review] = await tx
-      .select({ userId: reviews.userId })
-      .from(reviews)
-      .where(and(eq(reviews.id, reviewId), sql`${reviews.visible}`))
-      .limit(1)
-    if (!review) return 'not-found'
-    if (review.userId === userId) return 'own-review'
+    const refused = await refusedReaction(tx, userId, reviewId)
+    if (refused) return refused
     const added = await tx
       .insert(reviewReports)
       .values({ reviewId, userId, reason })
@@ -226,8 +239,6 @@ export async function bookRatingsOf(db: Db, bookId: string) {
     .limit(1)
   return row
 }
-
-type Transaction = Parameters<Parameters<Db['transaction']>[0]>[0]
 
 /**
  * A reader's whole footprint in reviews, for deleting their account: their helpful votes and reports (the

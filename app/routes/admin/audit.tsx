@@ -1,4 +1,5 @@
-import { Link } from 'react-router'
+import { DataTable, type Column } from '#app/components/ui/data-table.tsx'
+import { Pager } from '#app/components/ui/pager.tsx'
 import { listAuditLog } from '#app/features/admin/audit.server.ts'
 import { requireAdmin } from '#app/features/identity/session.server.ts'
 import { getAppContext } from '#app/server/context.server.ts'
@@ -35,6 +36,49 @@ const dateFormat = new Intl.DateTimeFormat('en-GB', {
   timeZone: 'UTC',
 })
 
+type Entry = Route.ComponentProps['loaderData']['entries'][number]
+
+const columns: Column<Entry>[] = [
+  {
+    header: 'When',
+    className: 'whitespace-nowrap',
+    cell: (entry) => <time dateTime={entry.at}>{dateFormat.format(new Date(entry.at))}</time>,
+  },
+  { header: 'Who', cell: (entry) => entry.actor },
+  {
+    header: 'What',
+    cell: (entry) => (
+      <>
+        <span className="font-medium">{entry.action}</span>
+        <br />
+        <span className="text-xs break-all text-slate-700 dark:text-slate-300">{entry.entity}</span>
+      </>
+    ),
+  },
+  {
+    header: 'Changed',
+    cell: (entry) => (
+      <details>
+        <summary className="cursor-pointer">Before → after</summary>
+        <div className="mt-2 grid gap-2 md:grid-cols-2">
+          <div>
+            <p className="text-xs font-semibold">Before</p>
+            <pre className="max-h-64 overflow-auto rounded bg-slate-100 p-2 text-xs dark:bg-gray-800">
+              {entry.before ?? '—'}
+            </pre>
+          </div>
+          <div>
+            <p className="text-xs font-semibold">After</p>
+            <pre className="max-h-64 overflow-auto rounded bg-slate-100 p-2 text-xs dark:bg-gray-800">
+              {entry.after ?? '—'}
+            </pre>
+          </div>
+        </div>
+      </details>
+    ),
+  },
+]
+
 export default function AuditLog({ loaderData }: Route.ComponentProps) {
   const { entries, isFirstPage, nextBeforeId } = loaderData
   return (
@@ -48,78 +92,15 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
       {entries.length === 0 ? (
         <p>No changes recorded yet.</p>
       ) : (
-        <div className="overflow-x-auto">
-          <table className="w-full border-collapse text-left text-sm">
-            <thead>
-              <tr className="border-b border-slate-300 dark:border-gray-600">
-                <th scope="col" className="py-2 pr-4">
-                  When
-                </th>
-                <th scope="col" className="py-2 pr-4">
-                  Who
-                </th>
-                <th scope="col" className="py-2 pr-4">
-                  What
-                </th>
-                <th scope="col" className="py-2 pr-4">
-                  Changed
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {entries.map((entry) => (
-                <tr key={entry.id} className="border-b border-slate-200 align-top dark:border-gray-700">
-                  <td className="py-2 pr-4 whitespace-nowrap">
-                    <time dateTime={entry.at}>{dateFormat.format(new Date(entry.at))}</time>
-                  </td>
-                  <td className="py-2 pr-4">{entry.actor}</td>
-                  <td className="py-2 pr-4">
-                    <span className="font-medium">{entry.action}</span>
-                    <br />
-                    <span className="text-xs break-all text-slate-700 dark:text-slate-300">
-                      {entry.entity}
-                    </span>
-                  </td>
-                  <td className="py-2 pr-4">
-                    <details>
-                      <summary className="cursor-pointer">Before → after</summary>
-                      <div className="mt-2 grid gap-2 md:grid-cols-2">
-                        <div>
-                          <p className="text-xs font-semibold">Before</p>
-                          <pre className="max-h-64 overflow-auto rounded bg-slate-100 p-2 text-xs dark:bg-gray-800">
-                            {entry.before ?? '—'}
-                          </pre>
-                        </div>
-                        <div>
-                          <p className="text-xs font-semibold">After</p>
-                          <pre className="max-h-64 overflow-auto rounded bg-slate-100 p-2 text-xs dark:bg-gray-800">
-                            {entry.after ?? '—'}
-                          </pre>
-                        </div>
-                      </div>
-                    </details>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable columns={columns} rows={entries} rowKey={(entry) => entry.id} />
       )}
-      <nav aria-label="Audit log pages" className="mt-6 flex gap-4">
-        {!isFirstPage && (
-          <Link to="/admin/audit" className="text-blue-700 underline dark:text-blue-300">
-            Newest entries
-          </Link>
-        )}
-        {nextBeforeId !== null && (
-          <Link
-            to={`/admin/audit?before=${nextBeforeId}`}
-            className="text-blue-700 underline dark:text-blue-300"
-          >
-            Older entries
-          </Link>
-        )}
-      </nav>
+      <Pager
+        label="Audit log pages"
+        first={isFirstPage ? null : { to: '/admin/audit', label: 'Newest entries' }}
+        next={
+          nextBeforeId === null ? null : { to: `/admin/audit?before=${nextBeforeId}`, label: 'Older entries' }
+        }
+      />
     </section>
   )
 }

@@ -1,5 +1,9 @@
 import { Form, Link } from 'react-router'
 import { primaryButton } from '#app/components/ui/button-styles.ts'
+import { DataTable, type Column } from '#app/components/ui/data-table.tsx'
+import { SelectField } from '#app/components/ui/field.tsx'
+import { Pager } from '#app/components/ui/pager.tsx'
+import { TextField } from '#app/components/ui/text-field.tsx'
 import { ADMIN_QUERY_MAX, ADMIN_SORTS, type AdminSort } from '#app/features/catalog/admin-list.ts'
 import { listAdminBooks } from '#app/features/catalog/admin-list.server.ts'
 import { formatPrice } from '#app/features/catalog/format.ts'
@@ -40,6 +44,48 @@ const statusStyles = {
   archived: 'border-slate-600 text-slate-700 dark:border-slate-300 dark:text-slate-200',
 } as const
 
+type Book = Route.ComponentProps['loaderData']['books'][number]
+
+const columns: Column<Book>[] = [
+  {
+    header: 'Title',
+    cell: (book) => (
+      <>
+        <Link
+          to={`/admin/books/${book.id}`}
+          className="font-medium text-blue-700 underline underline-offset-2 dark:text-sky-300"
+        >
+          {book.title}
+        </Link>
+        <br />
+        <span className="text-xs text-slate-700 dark:text-slate-300">/books/{book.slug}</span>
+      </>
+    ),
+  },
+  { header: 'Author', cell: (book) => book.author },
+  {
+    header: 'Price',
+    className: 'whitespace-nowrap',
+    cell: (book) => formatPrice(book.priceCents, book.currency),
+  },
+  {
+    header: 'Status',
+    cell: (book) => (
+      <>
+        <span className={`rounded border px-2 py-0.5 text-xs font-semibold ${statusStyles[book.status]}`}>
+          {book.status}
+        </span>
+        {book.featured ? <span className="ml-2 text-xs">featured</span> : null}
+      </>
+    ),
+  },
+  {
+    header: 'Added',
+    className: 'whitespace-nowrap',
+    cell: (book) => <time dateTime={book.createdAt}>{book.createdAt.slice(0, 10)}</time>,
+  },
+]
+
 export default function AdminBooks({ loaderData }: Route.ComponentProps) {
   const { q, sort, books, next, isFirstPage } = loaderData
   const pageLink = (after?: string) =>
@@ -55,36 +101,20 @@ export default function AdminBooks({ loaderData }: Route.ComponentProps) {
         </Link>
       </div>
       <Form method="get" className="mb-6 flex flex-wrap items-end gap-3" role="search">
-        <div className="flex flex-col gap-1">
-          <label htmlFor="books-q" className="text-sm font-medium">
-            Search title, author or slug
-          </label>
-          <input
-            id="books-q"
-            name="q"
-            type="search"
-            defaultValue={q}
-            maxLength={ADMIN_QUERY_MAX}
-            className="rounded-lg border border-slate-400 bg-white px-3 py-2 text-slate-900 dark:border-gray-500 dark:bg-gray-900 dark:text-slate-100"
-          />
-        </div>
-        <div className="flex flex-col gap-1">
-          <label htmlFor="books-sort" className="text-sm font-medium">
-            Sort by
-          </label>
-          <select
-            id="books-sort"
-            name="sort"
-            defaultValue={sort}
-            className="rounded-lg border border-slate-400 bg-white px-3 py-2 text-slate-900 dark:border-gray-500 dark:bg-gray-900 dark:text-slate-100"
-          >
-            {ADMIN_SORTS.map((option) => (
-              <option key={option} value={option}>
-                {sortLabels[option]}
-              </option>
-            ))}
-          </select>
-        </div>
+        <TextField
+          label="Search title, author or slug"
+          name="q"
+          type="search"
+          defaultValue={q}
+          maxLength={ADMIN_QUERY_MAX}
+        />
+        <SelectField label="Sort by" name="sort" defaultValue={sort}>
+          {ADMIN_SORTS.map((option) => (
+            <option key={option} value={option}>
+              {sortLabels[option]}
+            </option>
+          ))}
+        </SelectField>
         <button type="submit" className={primaryButton}>
           Show
         </button>
@@ -92,74 +122,18 @@ export default function AdminBooks({ loaderData }: Route.ComponentProps) {
       {books.length === 0 ? (
         <p>{q ? `No book matches “${q}”.` : 'No books yet.'}</p>
       ) : (
-        <div className="overflow-x-auto">
-          <table className="w-full border-collapse text-left text-sm">
-            <caption className="sr-only">Books, sorted by {sortLabels[sort].toLowerCase()}</caption>
-            <thead>
-              <tr className="border-b border-slate-300 dark:border-gray-600">
-                <th scope="col" className="py-2 pr-4">
-                  Title
-                </th>
-                <th scope="col" className="py-2 pr-4">
-                  Author
-                </th>
-                <th scope="col" className="py-2 pr-4">
-                  Price
-                </th>
-                <th scope="col" className="py-2 pr-4">
-                  Status
-                </th>
-                <th scope="col" className="py-2 pr-4">
-                  Added
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {books.map((book) => (
-                <tr key={book.id} className="border-b border-slate-200 align-top dark:border-gray-700">
-                  <td className="py-2 pr-4">
-                    <Link
-                      to={`/admin/books/${book.id}`}
-                      className="font-medium text-blue-700 underline underline-offset-2 dark:text-sky-300"
-                    >
-                      {book.title}
-                    </Link>
-                    <br />
-                    <span className="text-xs text-slate-700 dark:text-slate-300">/books/{book.slug}</span>
-                  </td>
-                  <td className="py-2 pr-4">{book.author}</td>
-                  <td className="py-2 pr-4 whitespace-nowrap">
-                    {formatPrice(book.priceCents, book.currency)}
-                  </td>
-                  <td className="py-2 pr-4">
-                    <span
-                      className={`rounded border px-2 py-0.5 text-xs font-semibold ${statusStyles[book.status]}`}
-                    >
-                      {book.status}
-                    </span>
-                    {book.featured ? <span className="ml-2 text-xs">featured</span> : null}
-                  </td>
-                  <td className="py-2 pr-4 whitespace-nowrap">
-                    <time dateTime={book.createdAt}>{book.createdAt.slice(0, 10)}</time>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          caption={`Books, sorted by ${sortLabels[sort].toLowerCase()}`}
+          columns={columns}
+          rows={books}
+          rowKey={(book) => book.id}
+        />
       )}
-      <nav aria-label="Book list pages" className="mt-6 flex gap-4">
-        {!isFirstPage && (
-          <Link to={pageLink()} className="text-blue-700 underline dark:text-sky-300">
-            First page
-          </Link>
-        )}
-        {next !== null && (
-          <Link to={pageLink(next)} className="text-blue-700 underline dark:text-sky-300">
-            Next page
-          </Link>
-        )}
-      </nav>
+      <Pager
+        label="Book list pages"
+        first={isFirstPage ? null : { to: pageLink(), label: 'First page' }}
+        next={next === null ? null : { to: pageLink(next), label: 'Next page' }}
+      />
     </section>
   )
 }

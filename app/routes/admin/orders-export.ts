@@ -2,6 +2,7 @@ import { parseOrderFilters } from '#app/features/orders/admin-order-filters.serv
 import { streamOrdersCsv } from '#app/features/orders/admin-orders.server.ts'
 import { requireAdmin } from '#app/features/identity/session.server.ts'
 import { getAppContext } from '#app/server/context.server.ts'
+import { csvResponse } from '#app/server/csv.server.ts'
 import type { Route } from './+types/orders-export'
 
 /**
@@ -19,12 +20,8 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
       { status: 400, headers: { 'Content-Type': 'text/plain; charset=utf-8' } },
     )
   const today = new Date().toISOString().slice(0, 10)
-  return new Response(streamOrdersCsv(getAppContext(context).db, parsed.filters), {
-    headers: {
-      'Content-Type': 'text/csv; charset=utf-8',
-      'Content-Disposition': `attachment; filename="codebook-orders-${today}.csv"`,
-      'Cache-Control': 'no-store',
-      'X-Content-Type-Options': 'nosniff',
-    },
-  })
+  return csvResponse(
+    streamOrdersCsv(getAppContext(context).db, parsed.filters),
+    `codebook-orders-${today}.csv`,
+  )
 }

@@ -10,8 +10,11 @@ import { parseOrderFilters } from '#app/features/orders/admin-order-filters.serv
 import { listBookChoices, listOrdersForAdmin } from '#app/features/orders/admin-orders.server.ts'
 import { OrderStatus } from '#app/features/orders/components/order-status.tsx'
 import { requireAdmin } from '#app/features/identity/session.server.ts'
-import { TextField } from '#app/components/ui/text-field.tsx'
 import { primaryButton } from '#app/components/ui/button-styles.ts'
+import { DataTable, type Column } from '#app/components/ui/data-table.tsx'
+import { SelectField } from '#app/components/ui/field.tsx'
+import { Pager } from '#app/components/ui/pager.tsx'
+import { TextField } from '#app/components/ui/text-field.tsx'
 import { getAppContext } from '#app/server/context.server.ts'
 import type { Route } from './+types/orders'
 import { privatePageMeta } from '#app/features/seo/meta.ts'
@@ -70,9 +73,45 @@ const statusLabels: Record<(typeof ORDER_STATUS_OPTIONS)[number], string> = {
   refunded: 'Refunded',
 }
 
-const selectClass =
-  'rounded-lg border border-slate-400 bg-white px-3 py-2 text-slate-900 aria-invalid:border-red-600 dark:border-gray-500 dark:bg-gray-900 dark:text-slate-100 dark:aria-invalid:border-red-400'
 const linkClass = 'text-blue-700 underline dark:text-blue-300'
+
+type Order = Route.ComponentProps['loaderData']['orders'][number]
+
+const columns: Column<Order>[] = [
+  {
+    header: 'Order',
+    rowHeader: true,
+    className: 'font-medium',
+    cell: (order) => (
+      <Link to={`/admin/orders/${order.id}`} className={linkClass}>
+        #{order.number}
+      </Link>
+    ),
+  },
+  {
+    header: 'Date (UTC)',
+    className: 'whitespace-nowrap',
+    cell: (order) => <time dateTime={order.createdAt}>{dateFormat.format(new Date(order.createdAt))}</time>,
+  },
+  { header: 'Buyer', className: 'break-all', cell: (order) => order.buyerEmail },
+  {
+    header: 'Books',
+    cell: (order) => (
+      <>
+        {order.titles}
+        {order.lineCount > 1 ? (
+          <span className="text-slate-700 dark:text-slate-300"> ({order.lineCount} books)</span>
+        ) : null}
+      </>
+    ),
+  },
+  { header: 'Total', className: 'whitespace-nowrap', cell: (order) => order.total },
+  {
+    header: 'Status',
+    className: 'whitespace-nowrap',
+    cell: (order) => <OrderStatus status={order.status} />,
+  },
+]
 
 export default function AdminOrders({ loaderData }: Route.ComponentProps) {
   const { values, errors, bookChoices, orders, nextBeforeNumber, isFirstPage } = loaderData
@@ -90,14 +129,14 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
         Orders
       </h1>
       <Form method="get" className="mb-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-3" aria-label="Filter orders">
-        <FilterSelect label="Status" name="status" value={values.status} error={errors.status}>
+        <SelectField label="Status" name="status" defaultValue={values.status} error={errors.status}>
           <option value="">Any status</option>
           {ORDER_STATUS_OPTIONS.map((status) => (
             <option key={status} value={status}>
               {statusLabels[status]}
             </option>
           ))}
-        </FilterSelect>
+        </SelectField>
         <TextField
           label="From (UTC)"
           name="from"
@@ -114,14 +153,14 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
           defaultValue={values.buyer}
           error={errors.buyer}
         />
-        <FilterSelect label="Book" name="book" value={values.book} error={errors.book}>
+        <SelectField label="Book" name="book" defaultValue={values.book} error={errors.book}>
           <option value="">Any book</option>
           {bookChoices.map((book) => (
             <option key={book.id} value={book.id}>
               {book.title}
             </option>
           ))}
-        </FilterSelect>
+        </SelectField>
         <div className="flex items-end gap-4">
           <button type="submit" className={primaryButton}>
             Filter
@@ -148,97 +187,23 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
       {!hasErrors && orders.length === 0 ? (
         <p>No orders match these filters.</p>
       ) : orders.length > 0 ? (
-        <div className="overflow-x-auto">
-          <table className="w-full border-collapse text-left text-sm">
-            <caption className="sr-only">Orders, newest first (times in UTC)</caption>
-            <thead>
-              <tr className="border-b border-slate-300 dark:border-gray-600">
-                {['Order', 'Date (UTC)', 'Buyer', 'Books', 'Total', 'Status'].map((heading) => (
-                  <th key={heading} scope="col" className="py-2 pr-4">
-                    {heading}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {orders.map((order) => (
-                <tr key={order.id} className="border-b border-slate-200 align-top dark:border-gray-700">
-                  <th scope="row" className="py-2 pr-4 font-medium">
-                    <Link to={`/admin/orders/${order.id}`} className={linkClass}>
-                      #{order.number}
-                    </Link>
-                  </th>
-                  <td className="py-2 pr-4 whitespace-nowrap">
-                    <time dateTime={order.createdAt}>{dateFormat.format(new Date(order.createdAt))}</time>
-                  </td>
-                  <td className="py-2 pr-4 break-all">{order.buyerEmail}</td>
-                  <td className="py-2 pr-4">
-                    {order.titles}
-                    {order.lineCount > 1 ? (
-                      <span className="text-slate-700 dark:text-slate-300"> ({order.lineCount} books)</span>
-                    ) : null}
-                  </td>
-                  <td className="py-2 pr-4 whitespace-nowrap">{order.total}</td>
-                  <td className="py-2 pr-4 whitespace-nowrap">
-                    <OrderStatus status={order.status} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          caption="Orders, newest first (times in UTC)"
+          columns={columns}
+          rows={orders}
+          rowKey={(order) => order.id}
+        />
       ) : null}
-      <nav aria-label="Order pages" className="mt-6 flex gap-4">
-        {!isFirstPage && (
-          <Link to={withQuery('/admin/orders')} className={linkClass}>
-            Newest orders
-          </Link>
-        )}
-        {nextBeforeNumber !== null && (
-          <Link to={withQuery('/admin/orders', { before: String(nextBeforeNumber) })} className={linkClass}>
-            Older orders
-          </Link>
-        )}
-      </nav>
+      <Pager
+        label="Order pages"
+        first={isFirstPage ? null : { to: withQuery('/admin/orders'), label: 'Newest orders' }}
+        next={
+          nextBeforeNumber === null
+            ? null
+            : { to: withQuery('/admin/orders', { before: String(nextBeforeNumber) }), label: 'Older orders' }
+        }
+      />
     </section>
-  )
-}
-
-function FilterSelect({
-  label,
-  name,
-  value,
-  error,
-  children,
-}: {
-  label: string
-  name: string
-  value: string
-  error?: string
-  children: React.ReactNode
-}) {
-  const errorId = `${name}-filter-error`
-  return (
-    <div className="flex flex-col gap-1">
-      <label htmlFor={`${name}-filter`} className="text-sm font-medium">
-        {label}
-      </label>
-      <select
-        id={`${name}-filter`}
-        name={name}
-        defaultValue={value}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? errorId : undefined}
-        className={selectClass}
-      >
-        {children}
-      </select>
-      {error ? (
-        <p id={errorId} className="text-sm text-red-700 dark:text-red-300">
-          {error}
-        </p>
-      ) : null}
-    </div>
   )
 }
 

@@ -1,6 +1,7 @@
 import { data, Form, Link, redirect } from 'react-router'
 import { primaryButton } from '#app/components/ui/button-styles.ts'
-import { invalidateCatalog } from '#app/features/catalog/catalog-cache.server.ts'
+import { SelectField } from '#app/components/ui/field.tsx'
+import { Pager } from '#app/components/ui/pager.tsx'
 import { requireAdmin } from '#app/features/identity/session.server.ts'
 import { MODERATION_FILTERS, type ModerationFilter } from '#app/features/reviews/moderation.ts'
 import {
@@ -32,7 +33,7 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   return { filter, reviews: rows, next, isFirstPage: !after }
 }
 
-/** Hide or restore a review: audited, and the book's ratings follow (trigger) in the same transaction. */
+/** Hide or restore a review: audited, and the book's ratings and cards follow (moderation.server.ts). */
 export async function action({ request, context, url }: Route.ActionArgs) {
   const admin = await requireAdmin({ request, context })
   const { db } = getAppContext(context)
@@ -46,7 +47,6 @@ export async function action({ request, context, url }: Route.ActionArgs) {
   })
   if (!changed)
     return data({ message: 'This review was already changed or is gone. The list is up to date now.' }, 409)
-  invalidateCatalog(db)
   return redirect(`/admin/reviews${url.search}`, 303)
 }
 
@@ -60,23 +60,13 @@ export default function AdminReviews({ loaderData, actionData }: Route.Component
         Reviews
       </h1>
       <Form method="get" className="mb-6 flex flex-wrap items-end gap-3">
-        <div className="flex flex-col gap-1">
-          <label htmlFor="reviews-filter" className="text-sm font-medium">
-            Show
-          </label>
-          <select
-            id="reviews-filter"
-            name="filter"
-            defaultValue={filter}
-            className="rounded-lg border border-slate-400 bg-white px-3 py-2 text-slate-900 dark:border-gray-500 dark:bg-gray-900 dark:text-slate-100"
-          >
-            {MODERATION_FILTERS.map((option) => (
-              <option key={option} value={option}>
-                {filterLabels[option]}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectField label="Show" name="filter" defaultValue={filter}>
+          {MODERATION_FILTERS.map((option) => (
+            <option key={option} value={option}>
+              {filterLabels[option]}
+            </option>
+          ))}
+        </SelectField>
         <button type="submit" className={primaryButton}>
           Show
         </button>
@@ -149,18 +139,11 @@ export default function AdminReviews({ loaderData, actionData }: Route.Component
           ))}
         </ol>
       )}
-      <nav aria-label="Review list pages" className="mt-6 flex gap-4">
-        {!isFirstPage && (
-          <Link to={pageLink()} className="text-blue-700 underline dark:text-sky-300">
-            First page
-          </Link>
-        )}
-        {next !== null && (
-          <Link to={pageLink(next)} className="text-blue-700 underline dark:text-sky-300">
-            Next page
-          </Link>
-        )}
-      </nav>
+      <Pager
+        label="Review list pages"
+        first={isFirstPage ? null : { to: pageLink(), label: 'First page' }}
+        next={next === null ? null : { to: pageLink(next), label: 'Next page' }}
+      />
     </section>
   )
 }

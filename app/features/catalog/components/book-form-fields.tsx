@@ -1,4 +1,5 @@
-import { useId, type ReactNode } from 'react'
+import { useId } from 'react'
+import { controlClass, Field, SelectField } from '#app/components/ui/field.tsx'
 import { TextField } from '#app/components/ui/text-field.tsx'
 import {
   BOOK_FORM_LIMITS,
@@ -7,9 +8,6 @@ import {
   type BookFieldErrors,
   type BookFormValues,
 } from '../book-form.ts'
-
-const control =
-  'rounded-lg border border-slate-400 bg-white px-3 py-2 text-slate-900 aria-invalid:border-red-600 dark:border-gray-500 dark:bg-gray-900 dark:text-slate-100 dark:aria-invalid:border-red-400'
 
 /**
  * The back office's book fields (new and edit share them), plain inputs that post without JavaScript. Values
@@ -61,7 +59,7 @@ export function BookFormFields({ values, errors }: { values: BookFormValues; err
               required
               maxLength={BOOK_FORM_LIMITS.descriptionMax}
               defaultValue={values.description}
-              className={control}
+              className={controlClass}
             />
           )}
         </Field>
@@ -86,28 +84,26 @@ export function BookFormFields({ values, errors }: { values: BookFormValues; err
         defaultValue={values.currency ?? 'USD'}
         error={errors.currency}
       />
-      <Field label="Level" error={errors.level}>
-        {(props) => (
-          <select {...props} name="level" defaultValue={values.level ?? 'none'} className={control}>
-            {BOOK_LEVEL_OPTIONS.map((level) => (
-              <option key={level} value={level}>
-                {level === 'none' ? 'No level' : capitalise(level)}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
-      <Field label="Status" error={errors.status} hint="Only published books are in the store.">
-        {(props) => (
-          <select {...props} name="status" defaultValue={values.status ?? 'draft'} className={control}>
-            {BOOK_STATUS_OPTIONS.map((status) => (
-              <option key={status} value={status}>
-                {capitalise(status)}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
+      <SelectField label="Level" name="level" defaultValue={values.level ?? 'none'} error={errors.level}>
+        {BOOK_LEVEL_OPTIONS.map((level) => (
+          <option key={level} value={level}>
+            {level === 'none' ? 'No level' : capitalise(level)}
+          </option>
+        ))}
+      </SelectField>
+      <SelectField
+        label="Status"
+        name="status"
+        defaultValue={values.status ?? 'draft'}
+        hint="Only published books are in the store."
+        error={errors.status}
+      >
+        {BOOK_STATUS_OPTIONS.map((status) => (
+          <option key={status} value={status}>
+            {capitalise(status)}
+          </option>
+        ))}
+      </SelectField>
       <fieldset className="flex flex-col gap-3 md:col-span-2">
         <legend className="mb-2 text-sm font-medium">Highlights</legend>
         <Checkbox name="featured" label="Featured on the home page" checked={values.featured === 'on'} />
@@ -145,44 +141,6 @@ function Checkbox({ name, label, checked }: { name: string; label: string; check
         className="size-4 accent-blue-700"
       />
       <label htmlFor={id}>{label}</label>
-    </div>
-  )
-}
-
-/** A label, a control and its hint and error, tied together for screen readers (as TextField does). */
-function Field({
-  label,
-  error,
-  hint,
-  children,
-}: {
-  label: string
-  error?: string
-  hint?: string
-  children: (props: { id: string; 'aria-invalid'?: true; 'aria-describedby'?: string }) => ReactNode
-}) {
-  const id = useId()
-  const describedBy = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ')
-  return (
-    <div className="flex flex-col gap-1">
-      <label htmlFor={id} className="text-sm font-medium">
-        {label}
-      </label>
-      {children({
-        id,
-        ...(error ? { 'aria-invalid': true as const } : {}),
-        ...(describedBy ? { 'aria-describedby': describedBy } : {}),
-      })}
-      {hint ? (
-        <p id={`${id}-hint`} className="text-sm text-slate-600 dark:text-slate-300">
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p id={`${id}-error`} className="text-sm text-red-700 dark:text-red-300">
-          {error}
-        </p>
-      ) : null}
     </div>
   )
 }

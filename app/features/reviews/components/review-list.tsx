@@ -1,18 +1,8 @@
 import { Form, Link } from 'react-router'
 import { REPORT_REASON_MAX, paragraphsOf } from '../review-form.ts'
+import type { ListedReview } from '../reviews.server.ts'
 
-export type ReviewItem = {
-  id: string
-  rating: number
-  title: string
-  body: string
-  author: string
-  isOwn: boolean
-  helpfulCount: number
-  votedHelpful: boolean
-  reported: boolean
-  createdAt: string
-}
+export type ReviewItem = Omit<ListedReview, 'updatedAt'>
 
 const smallButton =
   'rounded-md border border-slate-400 px-3 py-1 text-sm font-medium text-slate-800 hover:bg-slate-100 aria-pressed:border-blue-700 aria-pressed:bg-blue-50 dark:border-gray-500 dark:text-slate-100 dark:hover:bg-gray-800 dark:aria-pressed:border-sky-300 dark:aria-pressed:bg-slate-700'

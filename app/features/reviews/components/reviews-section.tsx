@@ -1,5 +1,6 @@
 import { Form, Link } from 'react-router'
 import { primaryButton } from '#app/components/ui/button-styles.ts'
+import { SelectField } from '#app/components/ui/field.tsx'
 import { formatRatingCount, formatRatingValue } from '#app/features/catalog/rating.ts'
 import type { ShownRating } from '#app/features/catalog/rating.ts'
 import { REVIEW_SORTS, reviewSortLabels, type ReviewFieldErrors, type ReviewSort } from '../review-form.ts'
@@ -79,23 +80,13 @@ export function ReviewsSection({
           ) : null}
           {rating.count > 0 ? (
             <Form method="get" preventScrollReset className="flex flex-wrap items-end gap-3">
-              <div className="flex flex-col gap-1">
-                <label htmlFor="reviews-sort" className="text-sm font-medium">
-                  Sort reviews by
-                </label>
-                <select
-                  id="reviews-sort"
-                  name="sort"
-                  defaultValue={sort}
-                  className="rounded-lg border border-slate-400 bg-white px-3 py-2 text-slate-900 dark:border-gray-500 dark:bg-gray-900 dark:text-slate-100"
-                >
-                  {REVIEW_SORTS.map((option) => (
-                    <option key={option} value={option}>
-                      {reviewSortLabels[option]}
-                    </option>
-                  ))}
-                </select>
-              </div>
+              <SelectField label="Sort reviews by" name="sort" defaultValue={sort}>
+                {REVIEW_SORTS.map((option) => (
+                  <option key={option} value={option}>
+                    {reviewSortLabels[option]}
+                  </option>
+                ))}
+              </SelectField>
               <button type="submit" className={primaryButton}>
                 Sort
               </button>

@@ -1,10 +1,11 @@
 import { bookNotFound } from '#app/features/catalog/book-not-found.server.ts'
 import { legacyBookRedirect } from '#app/features/catalog/legacy-redirect.server.ts'
-import type { Route } from './+types/legacy-featured-details'
+import type { Route } from './+types/legacy-book-details'
 import { errorPageMeta } from '#app/features/seo/meta.ts'
 
-export function loader({ params }: Route.LoaderArgs) {
-  throw legacyBookRedirect('featured', params.index) ?? bookNotFound()
+/** /Details/<n> and /AllBooksDetails/<n> (app/routes.ts maps both here): the book's page, or a 404. */
+export function loader({ params, url }: Route.LoaderArgs) {
+  throw legacyBookRedirect(url.pathname, params.index) ?? bookNotFound()
 }
 
 export const meta: Route.MetaFunction = () => errorPageMeta('Book not found')

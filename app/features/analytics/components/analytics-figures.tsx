@@ -1,0 +1,262 @@
+import { useMemo, type ReactNode } from 'react'
+import { formatPrice } from '#app/features/catalog/format.ts'
+import type { AnalyticsDashboard, PeriodTotals } from '../dashboard.server.ts'
+import { AnalyticsChart } from './analytics-chart.tsx'
+
+const count = new Intl.NumberFormat('en-US')
+const percent = new Intl.NumberFormat('en-US', { style: 'percent', maximumFractionDigits: 1 })
+
+/**
+ * The dashboard for one period: the totals against the period before, revenue and visitors per day (a chart
+ * and the same figures as a table), the funnel, the top books and the searches that found nothing.
+ */
+export function AnalyticsFigures({ dashboard, today }: { dashboard: AnalyticsDashboard; today: string }) {
+  return (
+    <>
+      <Summary dashboard={dashboard} />
+      <DailyCharts dashboard={dashboard} today={today} />
+      <Funnel dashboard={dashboard} />
+      <div className="grid gap-8 lg:grid-cols-2">
+        <TopBooks title="Top books by revenue" books={dashboard.topByRevenue} />
+        <TopBooks title="Top books by views" books={dashboard.topByViews} />
+      </div>
+      <ZeroResultSearches searches={dashboard.zeroResultSearches} />
+    </>
+  )
+}
+
+function change(current: number, previous: number): string {
+  if (previous === 0) return current === 0 ? 'no change' : 'new'
+  const ratio = (current - previous) / previous
+  return `${ratio > 0 ? '+' : ''}${percent.format(ratio)}`
+}
+
+function Summary({ dashboard }: { dashboard: AnalyticsDashboard }) {
+  const { totals, previous, currency, range } = dashboard
+  const money = (cents: number) => formatPrice(cents, currency)
+  const rows: Array<[string, keyof PeriodTotals, (value: number) => string]> = [
+    ['Revenue', 'revenueCents', money],
+    ['Orders', 'orders', count.format],
+    ['Visitors', 'visitors', count.format],
+    ['Page views', 'pageViews', count.format],
+    ['Book views', 'bookViews', count.format],
+    ['Searches', 'searches', count.format],
+    ['Downloads', 'downloads', count.format],
+  ]
+  return (
+    <Block
+      title={`${range.from} to ${range.to} (${range.days} days), compared with ${range.previous.from} to ${range.previous.to}`}
+    >
+      <Table head={['Measure', 'This period', 'Previous period', 'Change']}>
+        {rows.map(([label, key, format]) => (
+          <tr key={key} className={rowClass}>
+            <th scope="row" className={cellClass}>
+              {label}
+            </th>
+            <td className={numberClass}>{format(totals[key])}</td>
+            <td className={numberClass}>{format(previous[key])}</td>
+            <td className={numberClass}>{change(totals[key], previous[key])}</td>
+          </tr>
+        ))}
+      </Table>
+      <p className="mt-2 text-sm text-slate-700 dark:text-slate-300">
+        Visitors are counted per day and added up: a visitor&rsquo;s id changes every day, so someone who
+        comes on three days counts three times.
+      </p>
+      {dashboard.otherRevenue.length > 0 ? (
+        <p className="mt-2 text-sm">
+          Also sold in other currencies:{' '}
+          {dashboard.otherRevenue
+            .map((other) => `${formatPrice(other.revenueCents, other.currency)} (${other.orders} orders)`)
+            .join(', ')}
+        </p>
+      ) : null}
+    </Block>
+  )
+}
+
+function DailyCharts({ dashboard, today }: { dashboard: AnalyticsDashboard; today: string }) {
+  const { days: figures, currency } = dashboard
+  const days = useMemo(() => figures.map((figure) => figure.day), [figures])
+  const revenue = useMemo(
+    () => [
+      {
+        label: `Revenue (${currency})`,
+        values: figures.map((figure) => figure.revenueCents / 100),
+        color: '#2563eb',
+        format: (value: number) => formatPrice(Math.round(value * 100), currency),
+      },
+      { label: 'Orders', values: figures.map((figure) => figure.orders), color: '#d97706', secondAxis: true },
+    ],
+    [figures, currency],
+  )
+  const visitors = useMemo(
+    () => [
+      { label: 'Visitors', values: figures.map((figure) => figure.visitors), color: '#059669' },
+      { label: 'Page views', values: figures.map((figure) => figure.pageViews), color: '#7c3aed' },
+    ],
+    [figures],
+  )
+  const dayLabel = (day: string) => (day === today ? `${day} (so far)` : day)
+  return (
+    <div className="grid gap-8 xl:grid-cols-2">
+      <Block title="Revenue and orders per day">
+        <AnalyticsChart days={days} series={revenue} />
+        <ScrollTable label="Revenue and orders per day" head={['Day', 'Revenue', 'Orders']}>
+          {figures.map((figure) => (
+            <tr key={figure.day} className={rowClass}>
+              <th scope="row" className={cellClass}>
+                {dayLabel(figure.day)}
+              </th>
+              <td className={numberClass}>{formatPrice(figure.revenueCents, currency)}</td>
+              <td className={numberClass}>{count.format(figure.orders)}</td>
+            </tr>
+          ))}
+        </ScrollTable>
+      </Block>
+      <Block title="Visitors per day">
+        <AnalyticsChart days={days} series={visitors} />
+        <ScrollTable label="Visitors per day" head={['Day', 'Visitors', 'Page views']}>
+          {figures.map((figure) => (
+            <tr key={figure.day} className={rowClass}>
+              <th scope="row" className={cellClass}>
+                {dayLabel(figure.day)}
+              </th>
+              <td className={numberClass}>{count.format(figure.visitors)}</td>
+              <td className={numberClass}>{count.format(figure.pageViews)}</td>
+            </tr>
+          ))}
+        </ScrollTable>
+      </Block>
+    </div>
+  )
+}
+
+function Funnel({ dashboard }: { dashboard: AnalyticsDashboard }) {
+  const first = dashboard.funnel[0]?.count ?? 0
+  return (
+    <Block title="Funnel: book view → cart → checkout → purchase">
+      <Table head={['Step', 'Events', 'From the step before', 'Share of book views']}>
+        {dashboard.funnel.map((step) => (
+          <tr key={step.name} className={rowClass}>
+            <th scope="row" className={cellClass}>
+              {step.label}
+            </th>
+            <td className={numberClass}>{count.format(step.count)}</td>
+            <td className={numberClass}>
+              {step.rateFromPrevious === null ? '—' : percent.format(step.rateFromPrevious)}
+            </td>
+            <td className={cellClass}>
+              <span className="flex items-center justify-end gap-2">
+                {/* An SVG bar: the store's CSP allows no inline style attributes. */}
+                <svg aria-hidden="true" width="160" height="12" className="shrink-0">
+                  <rect
+                    width={first > 0 ? Math.max(2, (step.count / first) * 160) : 2}
+                    height="12"
+                    rx="2"
+                    className="fill-blue-700 dark:fill-blue-400"
+                  />
+                </svg>
+                {first > 0 ? percent.format(step.count / first) : '—'}
+              </span>
+            </td>
+          </tr>
+        ))}
+      </Table>
+      <p className="mt-2 text-sm">
+        Conversion (purchases per book view):{' '}
+        <strong>{dashboard.conversionRate === null ? '—' : percent.format(dashboard.conversionRate)}</strong>
+      </p>
+    </Block>
+  )
+}
+
+function TopBooks({ title, books }: { title: string; books: AnalyticsDashboard['topByRevenue'] }) {
+  return (
+    <Block title={title}>
+      {books.length === 0 ? (
+        <p className="text-sm">Nothing in this period.</p>
+      ) : (
+        <Table head={['Book', 'Revenue', 'Sold', 'Views']}>
+          {books.map((book) => (
+            <tr key={book.bookId} className={rowClass}>
+              <th scope="row" className={cellClass}>
+                {book.title}
+              </th>
+              <td className={numberClass}>{formatPrice(book.revenueCents, book.currency)}</td>
+              <td className={numberClass}>{count.format(book.purchases)}</td>
+              <td className={numberClass}>{count.format(book.views)}</td>
+            </tr>
+          ))}
+        </Table>
+      )}
+    </Block>
+  )
+}
+
+function ZeroResultSearches({ searches }: { searches: AnalyticsDashboard['zeroResultSearches'] }) {
+  return (
+    <Block title="Searches that found nothing">
+      {searches.length === 0 ? (
+        <p className="text-sm">None in this period.</p>
+      ) : (
+        <Table head={['Query', 'Searches']}>
+          {searches.map((search) => (
+            <tr key={search.query} className={rowClass}>
+              <th scope="row" className={`${cellClass} break-all`}>
+                {search.query}
+              </th>
+              <td className={numberClass}>{count.format(search.searches)}</td>
+            </tr>
+          ))}
+        </Table>
+      )}
+    </Block>
+  )
+}
+
+const rowClass = 'border-b border-slate-200 dark:border-gray-700'
+const cellClass = 'py-1.5 pr-4 text-left font-normal'
+const numberClass = 'py-1.5 pr-4 text-right tabular-nums'
+
+function Block({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <section className="min-w-0">
+      <h2 className="mb-3 text-lg font-semibold">{title}</h2>
+      {children}
+    </section>
+  )
+}
+
+function Table({ head, children }: { head: string[]; children: ReactNode }) {
+  return (
+    <div className="overflow-x-auto">
+      <table className="w-full border-collapse text-sm">
+        <thead>
+          <tr className="border-b border-slate-300 dark:border-gray-600">
+            {head.map((label, index) => (
+              <th key={label} scope="col" className={`py-2 pr-4 ${index === 0 ? 'text-left' : 'text-right'}`}>
+                {label}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
+  )
+}
+
+/** A long per-day table in a box of its own; focusable, so it can be scrolled with the keyboard. */
+function ScrollTable({ label, head, children }: { label: string; head: string[]; children: ReactNode }) {
+  return (
+    <div
+      role="region"
+      aria-label={`${label} (table)`}
+      tabIndex={0}
+      className="mt-3 max-h-72 overflow-y-auto rounded focus-visible:outline-2 focus-visible:outline-blue-700 dark:focus-visible:outline-blue-300"
+    >
+      <Table head={head}>{children}</Table>
+    </div>
+  )
+}
