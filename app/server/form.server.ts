@@ -1,4 +1,5 @@
 import { data } from 'react-router'
+import { z } from 'zod'
 
 const unreadable = () =>
   data(
@@ -21,4 +22,21 @@ export async function readForm(request: Request): Promise<FormData> {
   }
   for (const value of form.values()) if (typeof value === 'string' && value.includes('\0')) throw unreadable()
   return form
+}
+
+/**
+ * The first problem with each of a form's `fields`, to show next to it (zod's flattened errors). Problems with
+ * other fields (a hidden token, say) are left to the caller.
+ */
+export function firstFieldErrors<Field extends string>(
+  error: z.ZodError,
+  fields: readonly Field[],
+): Partial<Record<Field, string>> {
+  const fieldErrors: Partial<Record<string, string[]>> = z.flattenError(error).fieldErrors
+  return Object.fromEntries(
+    fields.flatMap((field) => {
+      const message = fieldErrors[field]?.[0]
+      return message ? [[field, message]] : []
+    }),
+  ) as Partial<Record<Field, string>>
 }

@@ -272,6 +272,11 @@ export async function removeBooks(
   return cart.id
 }
 
+/** Deletes an account's cart and its lines, inside the account deletion's transaction. */
+export async function deleteCartOf(tx: Transaction, userId: string): Promise<void> {
+  await tx.delete(carts).where(eq(carts.userId, userId))
+}
+
 /** Deletes anonymous carts (and their lines) idle for ABANDONED_CART_DAYS. Returns how many went. */
 export async function deleteAbandonedCarts(db: Db, now = new Date()): Promise<number> {
   const cutoff = new Date(now.getTime() - ABANDONED_CART_DAYS * 24 * 60 * 60 * 1000)

@@ -1,20 +1,13 @@
 import { and, eq } from 'drizzle-orm'
-import { forgetCarts } from '#app/features/cart/cart.server.ts'
+import { deleteCartOf, forgetCarts } from '#app/features/cart/cart.server.ts'
 import { invalidateCatalog } from '#app/features/catalog/catalog-cache.server.ts'
-import { exportLibraryOf } from '#app/features/library/library.server.ts'
+import { deleteLibraryOf, exportLibraryOf } from '#app/features/library/library.server.ts'
 import { exportOrdersOf } from '#app/features/orders/order-history.server.ts'
 import { deleteReaderReviews, exportReviewsOf } from '#app/features/reviews/reviews.server.ts'
 import { z } from 'zod'
 import type { AppContext } from '#app/server/context.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
-import {
-  account,
-  carts,
-  libraryItems,
-  session,
-  user,
-  verification,
-} from '#app/server/db/schema/index.server.ts'
+import { account, session, user, verification } from '#app/server/db/schema/index.server.ts'
 import { enqueueEmail } from '#app/server/outbox.server.ts'
 import { verifyPassword } from '#app/server/password.server.ts'
 import { hitRateLimit, tooManyAttemptsMessage, type RateLimitRule } from '#app/server/rate-limit.server.ts'
@@ -194,8 +187,8 @@ export async function deleteAccount(app: AppContext, { userId, email }: { userId
     await enqueueEmail(tx, { kind: 'account-deleted', subjectKey: userId, to: email, subject, text, html })
     await tx.delete(session).where(eq(session.userId, userId))
     await tx.delete(account).where(eq(account.userId, userId))
-    await tx.delete(carts).where(eq(carts.userId, userId))
-    await tx.delete(libraryItems).where(eq(libraryItems.userId, userId))
+    await deleteCartOf(tx, userId)
+    await deleteLibraryOf(tx, userId)
     await deleteReaderReviews(tx, userId)
     await tx.delete(verification).where(eq(verification.identifier, email))
     await tx

@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { EmailSchema, firstFieldErrors, NewPasswordSchema } from './credentials.server.ts'
+import { firstFieldErrors } from '#app/server/form.server.ts'
+import { EmailSchema, NewPasswordSchema } from './credentials.server.ts'
 import { accountMessages, type AccountField, type AccountFormData } from './account-forms.ts'
 
 export const ForgotPasswordSchema = z.object({ email: EmailSchema })

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { firstFieldErrors } from '#app/server/form.server.ts'
 import commonPasswordList from './data/common-passwords.json' with { type: 'json' }
 import {
   EMAIL_MAX_LENGTH,
@@ -45,23 +46,6 @@ export const LoginSchema = z.object({
   email: EmailSchema,
   password: z.string({ error: identityMessages.passwordMissing }).min(1, identityMessages.passwordMissing),
 })
-
-/**
- * The first problem with each of an identity form's `fields`, to show next to it. Others (a reset link's
- * hidden token) are left to the caller.
- */
-export function firstFieldErrors<Field extends string>(
-  error: z.ZodError,
-  fields: readonly Field[],
-): Partial<Record<Field, string>> {
-  const fieldErrors: Partial<Record<string, string[]>> = z.flattenError(error).fieldErrors
-  return Object.fromEntries(
-    fields.flatMap((field) => {
-      const message = fieldErrors[field]?.[0]
-      return message ? [[field, message]] : []
-    }),
-  ) as Partial<Record<Field, string>>
-}
 
 /** The first problem with each field of a login or a registration, to show next to it. */
 export function fieldErrorsOf(error: z.ZodError): FieldErrors {

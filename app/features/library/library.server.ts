@@ -221,6 +221,13 @@ export async function grantBooks(
   return granted.map((row) => row.bookId)
 }
 
+/**
+ * Empties a reader's library, inside the account deletion's transaction (their orders stay, for accounting).
+ */
+export async function deleteLibraryOf(tx: Transaction, userId: string): Promise<void> {
+  await tx.delete(libraryItems).where(eq(libraryItems.userId, userId))
+}
+
 /** Counts one download of an owned book ('downloaded N times'). */
 export async function recordDownload(db: Db, userId: string, bookId: string): Promise<void> {
   await db

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { firstFieldErrors } from '#app/server/form.server.ts'
 import {
   CHANGELOG_MAX_LENGTH,
   MANUSCRIPT_MAX_BYTES,
@@ -28,12 +29,7 @@ export const PublishEditionSchema = z.object({
 
 /** The first problem with each field, to show next to it. */
 export function manuscriptFieldErrorsOf(error: z.ZodError): ManuscriptFieldErrors {
-  const errors: ManuscriptFieldErrors = {}
-  for (const issue of error.issues) {
-    const field = issue.path[0]
-    if ((field === 'manuscript' || field === 'changelog') && !errors[field]) errors[field] = issue.message
-  }
-  return errors
+  return firstFieldErrors(error, ['manuscript', 'changelog'])
 }
 
 /**
