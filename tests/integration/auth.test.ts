@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream'
 import { eq } from 'drizzle-orm'
 import pino from 'pino'
-import { afterAll, afterEach, beforeAll, expect, test, vi } from 'vitest'
+import { afterEach, expect, vi } from 'vitest'
 import { action as loginAction } from '#app/routes/login.tsx'
 import { createAuth, type Auth } from '#app/server/auth.server.ts'
 import { account, session, user } from '#app/server/db/schema/index.server.ts'
@@ -9,7 +9,8 @@ import { parseEnv } from '#app/server/env.server.ts'
 import { hashPassword, verifyPassword } from '#app/server/password.server.ts'
 import type * as passwords from '#app/server/password.server.ts'
 import { createStoreServices } from '#app/services.server.ts'
-import { createTestDatabase } from '#tests/db.ts'
+import type { TestDatabase } from '#tests/db.ts'
+import { test } from '#tests/fixtures.ts'
 import { routeArgs } from '#tests/route-args.ts'
 
 // Our Argon2id functions, watched: what Better Auth does with a password is what decides a login's time.
@@ -22,17 +23,16 @@ vi.mock('#app/server/password.server.ts', async (importOriginal) => {
   }
 })
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>
+let database: TestDatabase
 let auth: Auth
-beforeAll(async () => {
-  database = await createTestDatabase()
+test.beforeAll(async ({ database: fileDatabase }) => {
+  database = fileDatabase
   auth = createAuth({
     db: database.db,
     secret: 'test-secret-that-is-long-enough-0123456789',
     baseURL: 'http://localhost:3000',
   })
 })
-afterAll(() => database.dispose())
 afterEach(() => {
   vi.clearAllMocks()
 })
