@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm'
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import { beforeEach, describe, expect } from 'vitest'
 import {
   createCart,
   deleteAbandonedCarts,
@@ -14,17 +14,17 @@ import { loader as rootLoader } from '#app/root.tsx'
 import { action as cartAction, loader as cartLoader } from '#app/routes/cart.tsx'
 import { action as loginAction } from '#app/routes/login.tsx'
 import { books, carts, user } from '#app/server/db/schema/index.server.ts'
-import { createTestDatabase } from '#tests/db.ts'
+import type { TestDatabase } from '#tests/db.ts'
+import { test } from '#tests/fixtures.ts'
 import { createBuyer, testPassword } from '#harness/factories/buyers.ts'
 import { routeArgs } from '#tests/route-args.ts'
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>
+let database: TestDatabase
 let bookIds: string[]
-beforeAll(async () => {
-  database = await createTestDatabase()
+test.beforeAll(async ({ database: fileDatabase }) => {
+  database = fileDatabase
   bookIds = (await listBooks(database.db)).map((book) => book.id)
 })
-afterAll(() => database.dispose())
 
 type ActionResult =
   { data?: unknown; init?: { status?: number; headers?: Record<string, string> } } | Response

@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm'
-import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
+import { afterEach, describe, expect, vi } from 'vitest'
 import { addToCart, listCartBookIds, requireUserCart } from '#app/features/cart/cart.server.ts'
 import { listBooks } from '#app/features/catalog/catalog.server.ts'
 import { identityMessages } from '#app/features/identity/credentials.ts'
@@ -13,16 +13,16 @@ import { createLogger } from '#app/server/logger.server.ts'
 import { carts, session, user } from '#app/server/db/schema/index.server.ts'
 import { createStoreServices } from '#app/services.server.ts'
 import { signedInRedirect } from '#app/sign-in.server.ts'
-import { createTestDatabase } from '#tests/db.ts'
+import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
+import { test } from '#tests/fixtures.ts'
 import { routeArgs, servicesFor, thrownBy } from '#tests/route-args.ts'
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>
+let database: TestDatabase
 let bookIds: string[]
-beforeAll(async () => {
-  database = await createTestDatabase()
+test.beforeAll(async ({ database: fileDatabase }) => {
+  database = fileDatabase
   bookIds = (await listBooks(database.db)).map((book) => book.id)
 })
-afterAll(() => database.dispose())
 afterEach(() => {
   vi.restoreAllMocks()
 })

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, describe, expect } from 'vitest'
 import { addToCart, listCartBookIds, requireUserCart } from '#app/features/cart/cart.server.ts'
 import { listBooks } from '#app/features/catalog/catalog.server.ts'
 import { action as deleteAction } from '#app/routes/account-delete.tsx'
@@ -11,18 +11,19 @@ import { parseEnv } from '#app/server/env.server.ts'
 import { createLogger } from '#app/server/logger.server.ts'
 import { createStoreServices, type StoreServices } from '#app/services.server.ts'
 import { createGuestCookie, createReader } from '#harness/factories/buyers.ts'
-import { createTestDatabase } from '#tests/db.ts'
+import type { TestDatabase } from '#tests/db.ts'
+import { test } from '#tests/fixtures.ts'
 import { signInAtProvider, startOidcProvider, type TestOidcProvider } from '#tests/oidc-provider.ts'
 import { routeArgs, servicesFor, thrownBy } from '#tests/route-args.ts'
 
 const STORE = 'http://localhost:3000'
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>
+let database: TestDatabase
 let oidc: TestOidcProvider
 let services: StoreServices
 let bookIds: string[]
-beforeAll(async () => {
-  database = await createTestDatabase()
+test.beforeAll(async ({ database: fileDatabase }) => {
+  database = fileDatabase
   bookIds = (await listBooks(database.db)).map((book) => book.id)
   oidc = await startOidcProvider({ redirectUris: [`${STORE}/api/auth/callback/oidc`] })
   services = createStoreServices({
@@ -39,7 +40,6 @@ beforeAll(async () => {
 })
 afterAll(async () => {
   await oidc?.close()
-  await database?.dispose()
 })
 
 let ipCounter = 0
