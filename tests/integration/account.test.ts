@@ -1,5 +1,5 @@
 import { and, eq, like } from 'drizzle-orm'
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import { afterAll, beforeEach, describe, expect } from 'vitest'
 import { emailLinkIdentifier } from '#app/features/identity/account-mail.server.ts'
 import { accountMessages } from '#app/features/identity/account-forms.ts'
 import { deleteStaleVerifications } from '#app/features/identity/email-verification.server.ts'
@@ -15,7 +15,8 @@ import { emailOutbox, session, user, verification } from '#app/server/db/schema/
 import { createLogger } from '#app/server/logger.server.ts'
 import { createMailer, type Mailer } from '#app/server/mail.server.ts'
 import { deliverDueEmails } from '#app/server/outbox.server.ts'
-import { createTestDatabase } from '#tests/db.ts'
+import type { TestDatabase } from '#tests/db.ts'
+import { test } from '#tests/fixtures.ts'
 import { routeArgs } from '#tests/route-args.ts'
 import { startSmtpServer, type ReceivedMail, type TestSmtpServer } from '#tests/smtp.ts'
 
@@ -26,11 +27,11 @@ const CHROME =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36'
 const FIREFOX = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0'
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>
+let database: TestDatabase
 let smtp: TestSmtpServer
 let mailer: Mailer
-beforeAll(async () => {
-  database = await createTestDatabase()
+test.beforeAll(async ({ database: fileDatabase }) => {
+  database = fileDatabase
   smtp = await startSmtpServer()
   mailer = createMailer({
     smtpUrl: smtp.url,
@@ -41,7 +42,6 @@ beforeAll(async () => {
 })
 afterAll(async () => {
   await smtp.close()
-  await database.dispose()
 })
 beforeEach(async () => {
   // Mail queued by one test is never delivered to another's inbox.

@@ -2,7 +2,7 @@ import crypto from 'node:crypto'
 import { Writable } from 'node:stream'
 import { and, eq, inArray, sql } from 'drizzle-orm'
 import pino from 'pino'
-import { afterAll, beforeAll, describe, expect, test, vi, type MockInstance } from 'vitest'
+import { beforeAll, describe, expect, vi, type MockInstance } from 'vitest'
 import { addToCart, listCartBookIds, requireUserCart } from '#app/features/cart/cart.server.ts'
 import { listBooks } from '#app/features/catalog/catalog.server.ts'
 import { formatPrice } from '#app/features/catalog/format.ts'
@@ -20,17 +20,17 @@ import { createLogger } from '#app/server/logger.server.ts'
 import { createMailer } from '#app/server/mail.server.ts'
 import { deliverDueEmails, startOutboxWorker } from '#app/server/outbox.server.ts'
 import { createStoreServices, type StoreServices } from '#app/services.server.ts'
-import { createTestDatabase } from '#tests/db.ts'
+import type { TestDatabase } from '#tests/db.ts'
+import { test } from '#tests/fixtures.ts'
 import { startSmtpServer } from '#tests/smtp.ts'
 import { routeArgs, servicesFor, thrownBy } from '#tests/route-args.ts'
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>
+let database: TestDatabase
 let catalogue: Awaited<ReturnType<typeof listBooks>>
-beforeAll(async () => {
-  database = await createTestDatabase()
+test.beforeAll(async ({ database: fileDatabase }) => {
+  database = fileDatabase
   catalogue = await listBooks(database.db)
 })
-afterAll(() => database.dispose())
 
 const GOOD_CARD = { name: 'Ada Reader', number: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' }
 const DECLINED_CARD = '4000 0000 0000 0002'

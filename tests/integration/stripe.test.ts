@@ -4,7 +4,7 @@ import { createElement } from 'react'
 import { renderToString } from 'react-dom/server'
 import { createRoutesStub } from 'react-router'
 import Stripe from 'stripe'
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
+import { describe, expect, vi } from 'vitest'
 import { addToCart, listCartBookIds, requireUserCart } from '#app/features/cart/cart.server.ts'
 import { listBooks } from '#app/features/catalog/catalog.server.ts'
 import { completePaidOrder } from '#app/features/orders/orders.server.ts'
@@ -17,7 +17,8 @@ import { emailOutbox, libraryItems, orders } from '#app/server/db/schema/index.s
 import { parseEnv } from '#app/server/env.server.ts'
 import { createLogger } from '#app/server/logger.server.ts'
 import { createStoreServices, type StoreServices } from '#app/services.server.ts'
-import { createTestDatabase } from '#tests/db.ts'
+import type { TestDatabase } from '#tests/db.ts'
+import { test } from '#tests/fixtures.ts'
 import { routeArgs } from '#tests/route-args.ts'
 
 /** The checkout page as the server renders it from this loader data (the route's component alone). */
@@ -34,14 +35,14 @@ function renderCheckout(loaderData: Awaited<ReturnType<typeof checkoutLoader>>) 
 const WEBHOOK_SECRET = 'whsec_codebook_test_secret'
 const STRIPE_ENV = { STRIPE_SECRET_KEY: 'sk_test_codebook', STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET }
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>
+let database: TestDatabase
 let catalogue: Awaited<ReturnType<typeof listBooks>>
 let services: StoreServices
 const kickOutbox = vi.fn()
 const stripeApi = fakeStripeApi()
 
-beforeAll(async () => {
-  database = await createTestDatabase()
+test.beforeAll(async ({ database: fileDatabase }) => {
+  database = fileDatabase
   catalogue = await listBooks(database.db)
   services = createStoreServices({
     db: database.db,
@@ -57,7 +58,6 @@ beforeAll(async () => {
   vi.spyOn(provider, 'startCheckout').mockImplementation(viaFakeApi.startCheckout)
   vi.spyOn(provider, 'expireCheckout').mockImplementation(viaFakeApi.expireCheckout)
 })
-afterAll(() => database.dispose())
 
 function secrets() {
   return { secretKey: STRIPE_ENV.STRIPE_SECRET_KEY, webhookSecret: WEBHOOK_SECRET }
