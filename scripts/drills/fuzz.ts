@@ -40,6 +40,7 @@ import {
   type DbKind,
   type Prepared,
 } from './harness.ts'
+import { CookieJar, cookieHeader } from '#harness/cookie-jar.ts'
 import type { StoreProcess } from '#harness/store-process.ts'
 
 const quick = process.argv.includes('--quick')
@@ -920,12 +921,9 @@ async function signInAgain(world: World, persona: 'customer' | 'admin', email: s
     },
     body: new URLSearchParams({ email, password, redirectTo: '/' }),
   })
-  const cookie = response.headers
-    .getSetCookie()
-    .map((header) => header.split(';')[0]!)
-    .filter((pair) => pair.startsWith('better-auth.session_token='))
-  if (cookie.length) world.cookies[persona] = cookie.join('; ')
-  return cookie.length > 0
+  const token = new CookieJar().take(response).get('better-auth.session_token')
+  if (token) world.cookies[persona] = `better-auth.session_token=${token}`
+  return token !== undefined
 }
 
 async function startGuest(world: World) {
@@ -937,10 +935,7 @@ async function startGuest(world: World) {
     },
     body: new URLSearchParams({ intent: 'guest', redirectTo: '/' }),
   })
-  world.cookies.guest = response.headers
-    .getSetCookie()
-    .map((header) => header.split(';')[0])
-    .join('; ')
+  world.cookies.guest = cookieHeader(response)
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -221,20 +221,3 @@ function cpuMsOfStat(stat: string): number {
   const fields = stat.split(') ')[1]!.split(' ')
   return (Number(fields[11]) + Number(fields[12])) * 10
 }
-
-/** The first `Set-Cookie` pairs of a response merged into a Cookie header. */
-export function mergeCookies(cookie: string, response: { headers: Headers }): string {
-  const jar = new Map(
-    cookie
-      .split('; ')
-      .filter(Boolean)
-      .map((pair) => [pair.split('=')[0]!, pair] as const),
-  )
-  for (const header of response.headers.getSetCookie()) {
-    const pair = header.split(';')[0]!
-    const name = pair.split('=')[0]!
-    if (/max-age=0|expires=thu, 01 jan 1970/i.test(header)) jar.delete(name)
-    else jar.set(name, pair)
-  }
-  return [...jar.values()].join('; ')
-}

@@ -22,12 +22,12 @@ import { monitorEventLoopDelay } from 'node:perf_hooks'
 import zlib from 'node:zlib'
 import pg from 'pg'
 import { Pool, type Dispatcher } from 'undici'
+import { cookieHeader } from '#harness/cookie-jar.ts'
 import {
   argValue,
   cleanUp,
   ensureBuild,
   freePort,
-  mergeCookies,
   METRICS_TOKEN,
   prepareStoreData,
   cpuMs,
@@ -258,7 +258,7 @@ async function checkout(to: Target) {
   const forwarded = { 'X-Forwarded-For': `10.${rand(256)}.${rand(256)}.${rand(256)}` }
   const added = await cartPost(to, '', 'add', pick(bookIds))
   if (!added) return
-  let cookie = mergeCookies('', added)
+  let cookie = cookieHeader(added)
   const guest = await request(to, '/Register', {
     method: 'POST',
     body: new URLSearchParams({
@@ -269,7 +269,7 @@ async function checkout(to: Target) {
     headers: { ...html, ...forwarded, Cookie: cookie },
   })
   if (!guest) return
-  cookie = mergeCookies(cookie, guest)
+  cookie = cookieHeader(guest, cookie)
   const page = await request(to, '/checkout', { headers: { ...html, Cookie: cookie } })
   const text = page?.text() ?? ''
   const field = (name: string) => text.match(new RegExp(`name="${name}" value="([^"]+)"`))?.[1]
@@ -385,7 +385,7 @@ const mix: [weight: number, requests: number, run: (to: Target) => Promise<unkno
       const visitor = to.visitors.pop() ?? { cookie: '' }
       const bookId = pick(bookIds)
       const added = await cartPost(to, visitor.cookie, 'add', bookId)
-      if (added) visitor.cookie = mergeCookies(visitor.cookie, added)
+      if (added) visitor.cookie = cookieHeader(added, visitor.cookie)
       await cartPost(to, visitor.cookie, 'remove', bookId)
       to.visitors.push(visitor)
     },

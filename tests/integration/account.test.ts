@@ -19,6 +19,7 @@ import type { TestDatabase } from '#tests/db.ts'
 import { test } from '#tests/fixtures.ts'
 import { routeArgs } from '#tests/route-args.ts'
 import { startSmtpServer, type ReceivedMail, type TestSmtpServer } from '#tests/smtp.ts'
+import { cookieHeader } from '#harness/cookie-jar.ts'
 
 const logger = createLogger('silent')
 const PASSWORD = 'correct horse battery staple'
@@ -108,13 +109,6 @@ async function call(
   }
 }
 
-function cookieOf(setCookies: string[]): string {
-  return setCookies
-    .map((header) => header.split(';')[0]!)
-    .filter((pair) => !pair.endsWith('='))
-    .join('; ')
-}
-
 let emailCounter = 0
 const freshEmail = (label: string) => `${label}-${++emailCounter}-${Date.now()}@example.com`
 
@@ -124,13 +118,13 @@ async function register(email: string, userAgent = CHROME) {
     userAgent,
   })
   expect(outcome.status).toBe(303)
-  return cookieOf(outcome.setCookies)
+  return cookieHeader(outcome.setCookies)
 }
 
 async function logIn(email: string, password: string, userAgent = CHROME) {
   const outcome = await call(loginAction, '/login', { fields: { email, password }, userAgent })
   expect(outcome.status).toBe(303)
-  return cookieOf(outcome.setCookies)
+  return cookieHeader(outcome.setCookies)
 }
 
 /** Sends what the outbox holds through the real SMTP server, and returns what arrived. */
@@ -494,7 +488,7 @@ describe('the account page', () => {
     })
     expect(done).toMatchObject({ status: 303, location: '/account?passwordChanged=1' })
     expect(await sessionCount(userId)).toBe(1)
-    const newCookie = cookieOf(done.setCookies)
+    const newCookie = cookieHeader(done.setCookies)
     expect((await call(accountLoader, '/account', { cookie: newCookie })).body).toMatchObject({ email })
     expect((await mailTo(email)).parsed.subject).toBe('Your CodeBook password was changed')
     await logIn(email, NEW_PASSWORD)
@@ -577,7 +571,7 @@ test('a guest who registers is mailed a confirmation link and keeps the account 
   const email = freshEmail('guest')
   const outcome = await call(registerAction, '/Register', {
     fields: { email, password: PASSWORD },
-    cookie: cookieOf(guest.setCookies),
+    cookie: cookieHeader(guest.setCookies),
   })
   expect(outcome.status).toBe(303)
   expect((await mailTo(email)).parsed.subject).toBe('Confirm your CodeBook email')

@@ -23,6 +23,7 @@ import { createLogger } from '#app/server/logger.server.ts'
 import { createLocalStorage, type FileStorage } from '#app/server/storage.server.ts'
 import type { TestDatabase } from '#tests/db.ts'
 import { test } from '#tests/fixtures.ts'
+import { cookieHeader } from '#harness/cookie-jar.ts'
 import { createBuyer, createReader } from '#harness/factories/buyers.ts'
 import { routeArgs, servicesFor, thrownBy } from '#tests/route-args.ts'
 
@@ -256,7 +257,7 @@ describe('the library', () => {
       returnHeaders: true,
       headers: new Headers(),
     })
-    const guestCookie = guest.headers.getSetCookie()[0]!.split(';')[0]!
+    const guestCookie = cookieHeader(guest.headers)
     const owned = `/library/${bookA().slug}/download.pdf`
     expect((await download(owned, other.cookie)).status).toBe(403)
     expect((await download(owned, guestCookie)).status).toBe(403)

@@ -24,6 +24,7 @@ import type { TestDatabase } from '#tests/db.ts'
 import { test } from '#tests/fixtures.ts'
 import { startSmtpServer } from '#tests/smtp.ts'
 import { routeArgs, servicesFor, thrownBy } from '#tests/route-args.ts'
+import { cookieHeader } from '#harness/cookie-jar.ts'
 
 let database: TestDatabase
 let catalogue: Awaited<ReturnType<typeof listBooks>>
@@ -44,10 +45,7 @@ async function readerWithCart(bookCount: number) {
     body: { email, password: 'correct horse battery staple', name: email },
     returnHeaders: true,
   })
-  const cookie = signedUp.headers
-    .getSetCookie()
-    .map((header) => header.split(';')[0])
-    .join('; ')
+  const cookie = cookieHeader(signedUp.headers)
   const cartId = await requireUserCart(database.db, signedUp.response.user.id)
   for (const book of catalogue.slice(0, bookCount)) await addToCart(database.db, cartId, book.id)
   return { cookie, userId: signedUp.response.user.id, email, cartId }
@@ -112,7 +110,7 @@ describe('who may buy', () => {
       returnHeaders: true,
       headers: new Headers(),
     })
-    const guestCookie = guest.headers.getSetCookie()[0]!.split(';')[0]!
+    const guestCookie = cookieHeader(guest.headers)
     const asGuest = await thrownBy(() => checkoutPage(guestCookie))
     expect((asGuest as Response).headers.get('Location')).toBe('/Register?redirectTo=%2Fcheckout')
   })

@@ -13,6 +13,7 @@ import { createLogger } from '#app/server/logger.server.ts'
 import { createStoreServices, type StoreServices } from '#app/services.server.ts'
 import type { TestDatabase } from '#tests/db.ts'
 import { test } from '#tests/fixtures.ts'
+import { cookieHeader } from '#harness/cookie-jar.ts'
 import { createReader, testPassword } from '#harness/factories/buyers.ts'
 import { routeArgs } from '#tests/route-args.ts'
 
@@ -69,11 +70,7 @@ async function post(
 async function logIn(email: string): Promise<string> {
   const answer = (await post(loginAction, '/login', '', { email, password: testPassword })) as Response
   expect(answer.status).toBe(303)
-  return answer.headers
-    .getSetCookie()
-    .map((header) => header.split(';')[0]!)
-    .filter((pair) => !pair.endsWith('='))
-    .join('; ')
+  return cookieHeader(answer)
 }
 
 const afterTtl = () => new Promise((resolve) => setTimeout(resolve, TTL_SECONDS * 1000 + 100))

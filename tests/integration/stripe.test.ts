@@ -20,6 +20,7 @@ import { createStoreServices, type StoreServices } from '#app/services.server.ts
 import type { TestDatabase } from '#tests/db.ts'
 import { test } from '#tests/fixtures.ts'
 import { routeArgs } from '#tests/route-args.ts'
+import { cookieHeader } from '#harness/cookie-jar.ts'
 
 /** The checkout page as the server renders it from this loader data (the route's component alone). */
 function renderCheckout(loaderData: Awaited<ReturnType<typeof checkoutLoader>>) {
@@ -143,10 +144,7 @@ async function readerWithCart(bookCount: number, offset = 0) {
     body: { email, password: 'correct horse battery staple', name: email },
     returnHeaders: true,
   })
-  const cookie = signedUp.headers
-    .getSetCookie()
-    .map((header) => header.split(';')[0])
-    .join('; ')
+  const cookie = cookieHeader(signedUp.headers)
   const userId = signedUp.response.user.id
   const cartId = await requireUserCart(database.db, userId)
   for (const book of catalogue.slice(offset, offset + bookCount))
