@@ -140,7 +140,7 @@ describe('deleting my account', () => {
     ).toBeNull()
     await expect(
       servicesFor(database.db).auth.api.signInEmail({ body: { email: buyer.email, password: testPassword } }),
-    ).rejects.toThrow()
+    ).rejects.toMatchObject({ statusCode: 401, body: { code: 'INVALID_EMAIL_OR_PASSWORD' } })
 
     // The confirmation goes to the address the account had, through a real SMTP server.
     const queued = await database.db

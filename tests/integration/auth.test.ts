@@ -37,6 +37,13 @@ afterEach(() => {
   vi.clearAllMocks()
 })
 
+/** What Better Auth throws for a wrong password and for an unknown email alike. */
+const invalidEmailOrPassword = {
+  name: 'APIError',
+  statusCode: 401,
+  body: { code: 'INVALID_EMAIL_OR_PASSWORD' },
+}
+
 test('Better Auth works on our schema: sign-up stores an Argon2id hash, sign-in checks it', async () => {
   const email = 'reader@example.com'
   const signedUp = await auth.api.signUpEmail({
@@ -57,17 +64,22 @@ test('Better Auth works on our schema: sign-up stores an Argon2id hash, sign-in 
   for (const row of sessions)
     expect(Math.abs(row.expiresAt.getTime() - Date.now() - week)).toBeLessThan(60_000)
 
-  await expect(auth.api.signInEmail({ body: { email, password: 'wrong horse battery' } })).rejects.toThrow()
+  await expect(
+    auth.api.signInEmail({ body: { email, password: 'wrong horse battery' } }),
+  ).rejects.toMatchObject(invalidEmailOrPassword)
   await expect(
     auth.api.signInEmail({ body: { email: 'nobody@example.com', password: 'correct horse battery' } }),
-  ).rejects.toThrow()
+  ).rejects.toMatchObject(invalidEmailOrPassword)
 })
 
 test('passwords outside 8–128 characters are refused', async () => {
-  for (const password of ['short', 'x'.repeat(129)]) {
+  for (const [password, code] of [
+    ['short', 'PASSWORD_TOO_SHORT'],
+    ['x'.repeat(129), 'PASSWORD_TOO_LONG'],
+  ] as const) {
     await expect(
       auth.api.signUpEmail({ body: { email: `len${password.length}@example.com`, password, name: 'x' } }),
-    ).rejects.toThrow()
+    ).rejects.toMatchObject({ name: 'APIError', statusCode: 400, body: { code } })
   }
 })
 

@@ -66,17 +66,18 @@ describe('the seeded catalogue', () => {
   test('the database refuses impossible books', async ({ database }) => {
     const valid = { ...seedBooks[4]!, slug: 'constraint-check', featured: false, featuredPosition: null }
     const attempts = [
-      { ...valid, priceCents: -1 },
-      { ...valid, rating: 6 },
-      { ...valid, slug: 'Not A Slug' },
-      { ...valid, currency: 'usd' },
-      { ...valid, featured: true, featuredPosition: null },
-      { ...valid, slug: 'django-framework' },
-    ]
-    for (const attempt of attempts) {
+      [{ ...valid, priceCents: -1 }, 'books_price_cents_check'],
+      [{ ...valid, rating: 6 }, 'books_rating_check'],
+      [{ ...valid, slug: 'Not A Slug' }, 'books_slug_check'],
+      [{ ...valid, currency: 'usd' }, 'books_currency_check'],
+      [{ ...valid, featured: true, featuredPosition: null }, 'books_featured_position_check'],
+      [{ ...valid, slug: 'django-framework' }, 'books_slug_unique'],
+    ] as const
+    for (const [attempt, constraint] of attempts) {
+      // Drizzle wraps the database's error, which names the constraint the row broke.
       await expect(
         database.db.insert(books).values({ ...attempt, topics: [...attempt.topics] }),
-      ).rejects.toThrow()
+      ).rejects.toMatchObject({ cause: { constraint } })
     }
   })
 })
