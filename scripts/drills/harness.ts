@@ -25,11 +25,6 @@ import {
 export { cleanUp, ensureBuild, FACTORY_AUTH_SECRET, onExit, type DbKind } from './lib.ts'
 export const METRICS_TOKEN = 'drill-metrics-token-0123456789abcdef0123'
 
-export function argValue(name: string): string | undefined {
-  const index = process.argv.indexOf(name)
-  return index >= 0 ? process.argv[index + 1] : undefined
-}
-
 /** Stores still running when the drill's process exits, however it exits: killed at once. */
 const children = new Set<StoreProcess['child']>()
 process.once('exit', () => {
