@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest'
-import { readDrillOptions } from './options.ts'
+import { readCommandLine, readDrillOptions } from './options.ts'
 
 const fuzz = {
   name: 'fuzz',
@@ -13,7 +13,7 @@ const fuzz = {
 
 test('the shared options, then the drill’s own, typed; unset ones are undefined', () => {
   expect(readDrillOptions(fuzz, [])).toEqual({
-    options: {
+    values: {
       quick: false,
       db: 'pglite',
       build: false,
@@ -32,14 +32,14 @@ test('the shared options, then the drill’s own, typed; unset ones are undefine
     '--verbose',
   ])
   expect(read).toEqual({
-    options: { quick: true, db: 'postgres', build: false, runs: 50, route: 'cart', verbose: true },
+    values: { quick: true, db: 'postgres', build: false, runs: 50, route: 'cart', verbose: true },
   })
 })
 
 test('DRILL_QUICK=1 and DRILL_DB stand for --quick and --db; --db wins over DRILL_DB', () => {
   const env = { DRILL_QUICK: '1', DRILL_DB: 'postgres' }
-  expect(readDrillOptions(fuzz, [], env)).toMatchObject({ options: { quick: true, db: 'postgres' } })
-  expect(readDrillOptions(fuzz, ['--db', 'pglite'], env)).toMatchObject({ options: { db: 'pglite' } })
+  expect(readDrillOptions(fuzz, [], env)).toMatchObject({ values: { quick: true, db: 'postgres' } })
+  expect(readDrillOptions(fuzz, ['--db', 'pglite'], env)).toMatchObject({ values: { db: 'pglite' } })
 })
 
 test('an unknown option, a missing or bad value, or a database the drill does not run on: the usage, exit 2', () => {
@@ -51,8 +51,9 @@ test('an unknown option, a missing or bad value, or a database the drill does no
     expect((read as { message: string }).message.split('\n').at(-1)).toBe(usage)
   }
   const onPostgres = { name: 'pg-restart', summary: '…', databases: ['postgres'] } as const
-  expect(readDrillOptions(onPostgres, [])).toMatchObject({ options: { db: 'postgres' } })
+  expect(readDrillOptions(onPostgres, [])).toMatchObject({ values: { db: 'postgres' } })
   expect(readDrillOptions(onPostgres, ['--db', 'pglite'])).toMatchObject({ exit: 2 })
+  expect(readDrillOptions(onPostgres, [], { DRILL_DB: 'pglite' })).toMatchObject({ exit: 2 })
   const noDatabase = { name: 'cluster', summary: '…', databases: [], builds: false } as const
   expect(readDrillOptions(noDatabase, ['--db', 'postgres'])).toMatchObject({ exit: 2 })
   expect(readDrillOptions(noDatabase, ['--build'])).toMatchObject({ exit: 2 })
@@ -65,4 +66,24 @@ test('--help: the summary, the usage and what each option does, exit 0', () => {
   expect(message.startsWith('Fuzzes every route.\n\nUsage: npm run drill:fuzz -- [--quick]')).toBe(true)
   expect(message).toMatch(/^ {2}--runs +requests per route$/m)
   expect(message).toMatch(/^ {2}--quick +a short run, for CI \(also DRILL_QUICK=1\)$/m)
+})
+
+test('a script’s own command line: its options and --help only', () => {
+  const bench = {
+    usage: 'npm run bench --',
+    summary: 'Throughput and latency.',
+    options: {
+      db: { type: 'string', value: 'pglite|postgres', help: 'the database', choices: ['pglite', 'postgres'] },
+      'cpu-share': { type: 'number', value: 'S', help: 'each instance’s share of a core' },
+    },
+  } as const
+  expect(readCommandLine(bench, ['--cpu-share', '0.5'])).toEqual({
+    values: { db: undefined, 'cpu-share': 0.5 },
+  })
+  expect(readCommandLine(bench, ['--db', 'mysql'])).toEqual({
+    exit: 2,
+    message:
+      '--db: "mysql" is not one of pglite, postgres\nUsage: npm run bench -- [--db pglite|postgres] [--cpu-share S] [--help]',
+  })
+  expect(readCommandLine(bench, ['--quick'])).toMatchObject({ exit: 2 })
 })
