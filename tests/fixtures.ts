@@ -15,10 +15,16 @@ import { createTestDatabase } from '#tests/db.ts'
  *     database = fileDatabase
  *   })
  */
-// Vitest reads which fixtures a fixture needs from its first parameter, which must be a destructuring pattern.
-// eslint-disable-next-line no-empty-pattern
-export const test = base.extend('database', { scope: 'file' }, async ({}, { onCleanup }) => {
-  const database = await createTestDatabase()
-  onCleanup(() => database.dispose())
-  return database
-})
+export const test = base.extend(
+  'database',
+  { scope: 'file' },
+  async (
+    // eslint-disable-next-line no-empty-pattern -- Vitest reads the fixtures a fixture needs from this pattern.
+    {},
+    { onCleanup },
+  ) => {
+    const database = await createTestDatabase()
+    onCleanup(() => database.dispose())
+    return database
+  },
+)
