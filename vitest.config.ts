@@ -18,6 +18,7 @@ export default defineConfig({
             'app/**/*.test.{ts,tsx}',
             'server/**/*.test.ts',
             'scripts/**/*.test.ts',
+            'harness/**/*.test.ts',
             'tests/integration/**/*.test.ts',
           ],
           environment: 'node',

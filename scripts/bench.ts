@@ -20,47 +20,59 @@ import { seedBooks } from '#app/features/catalog/seed-books.ts'
 import { openDatabase } from '#app/server/db/database.server.ts'
 import { createBuyer } from '#harness/factories/buyers.ts'
 import { spawnStore, tempDataDir, waitUntilReady } from '#harness/store-process.ts'
+import { parseCommandLine } from './drills/options.ts'
 
-const seconds = Number(process.env.BENCH_SECONDS ?? 10)
-if (!fs.existsSync('build/server/index.js') || process.argv.includes('--build')) {
-  const build = spawnSync('npx', ['react-router', 'build'], { stdio: 'inherit' })
-  if (build.status !== 0) process.exit(build.status ?? 1)
-}
+const options = parseCommandLine({
+  usage: 'npm run bench --',
+  summary: 'Throughput and latency of the production build with autocannon; prints numbers, asserts nothing.',
+  options: {
+    db: {
+      type: 'string',
+      value: 'pglite|postgres',
+      choices: ['pglite', 'postgres'],
+      help: 'postgres: the standard cases on a throwaway PostgreSQL server (default: the embedded database)',
+    },
+    instances: {
+      type: 'string',
+      value: 'N,M',
+      help: 'on PostgreSQL behind nginx with each count of instances (1 to 8), e.g. 1,2, with their ratio',
+    },
+    'cpu-share': {
+      type: 'number',
+      value: 'S',
+      help: 'with --instances: the share of one core each instance gets, e.g. 0.5',
+    },
+    build: { type: 'boolean', help: 'build the store first even when build/ exists' },
+    reviews: { type: 'boolean', help: 'only the book page with 0, 10 and 10,000 reviews' },
+    personal: { type: 'boolean', help: 'only the signed-in and guest-with-cart cases' },
+  },
+})
 
 /**
  * `-- --db postgres`: these cases on a throwaway PostgreSQL server; `-- --instances 1,2`: on PostgreSQL
  * behind nginx for 1 then 2 instances, with their ratio (scripts/bench-postgres.ts, docs/decisions/022).
  */
-const argument = (name: string) => {
-  const index = process.argv.indexOf(name)
-  return index === -1 ? undefined : (process.argv[index + 1] ?? '')
+const instances = options.instances?.split(',').map(Number)
+if (instances?.some((count) => !Number.isInteger(count) || count < 1 || count > 8)) {
+  console.error('--instances: a comma-separated list of instance counts from 1 to 8, e.g. 1,2')
+  process.exit(2)
 }
-const instancesArgument = argument('--instances')
-const dbArgument = argument('--db')
-const cpuShareArgument = argument('--cpu-share')
-if (instancesArgument !== undefined || dbArgument !== undefined) {
-  const instances = instancesArgument?.split(',').map(Number)
-  if (
-    instances?.some((count) => !Number.isInteger(count) || count < 1 || count > 8) ||
-    instances?.length === 0
-  ) {
-    console.error('--instances: a comma-separated list of instance counts from 1 to 8, e.g. 1,2')
-    process.exit(2)
-  }
-  if (dbArgument !== undefined && dbArgument !== 'postgres' && dbArgument !== 'pglite') {
-    console.error('--db: postgres (or pglite, the default)')
-    process.exit(2)
-  }
-  const cpuShare = cpuShareArgument === undefined ? undefined : Number(cpuShareArgument)
-  if (cpuShare !== undefined && (!instances || !(cpuShare > 0 && cpuShare <= 1))) {
-    console.error('--cpu-share: with --instances, the share of one core each instance gets, e.g. 0.5')
-    process.exit(2)
-  }
-  if (instances || dbArgument === 'postgres') {
-    const { benchOnPostgres } = await import('./bench-postgres.ts')
-    await benchOnPostgres({ instances, seconds, cpuShare })
-    process.exit(0)
-  }
+const cpuShare = options['cpu-share']
+if (cpuShare !== undefined && (!instances || !(cpuShare > 0 && cpuShare <= 1))) {
+  console.error('--cpu-share: with --instances, the share of one core each instance gets, e.g. 0.5')
+  process.exit(2)
+}
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 10)
+if (!fs.existsSync('build/server/index.js') || options.build) {
+  const build = spawnSync('npx', ['react-router', 'build'], { stdio: 'inherit' })
+  if (build.status !== 0) process.exit(build.status ?? 1)
+}
+
+if (instances || options.db === 'postgres') {
+  const { benchOnPostgres } = await import('./bench-postgres.ts')
+  await benchOnPostgres({ instances, seconds, cpuShare })
+  process.exit(0)
 }
 
 /** The secret the test factories sign sessions with: the store must share it to accept the buyer's cookie. */
@@ -261,8 +273,8 @@ async function prepareReviewedDataDir(): Promise<string> {
   return dataDir
 }
 
-const onlyReviews = process.argv.includes('--reviews')
-const onlyPersonal = process.argv.includes('--personal')
+const onlyReviews = options.reviews === true
+const onlyPersonal = options.personal === true
 const personalRows: Record<string, string | number>[] = []
 const reviewedDataDir = onlyPersonal ? undefined : await prepareReviewedDataDir()
 const ratios: Record<string, string | number>[] = []

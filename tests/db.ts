@@ -5,6 +5,9 @@ import { inject } from 'vitest'
 import { seedCatalog } from '#app/features/catalog/seed-catalog.server.ts'
 import { openDatabase, type DatabaseHandle } from '#app/server/db/database.server.ts'
 
+/** A test file's database (tests/fixtures.ts gives each file one): Drizzle, the pool's handle, and `dispose`. */
+export type TestDatabase = Awaited<ReturnType<typeof createTestDatabase>>
+
 /**
  * A fresh, migrated and seeded database for one test file: in-memory PGlite by default; a new database on
  * the PostgreSQL server at TEST_DATABASE_URL when TEST_DB=postgres (npm run test:postgres), dropped after.

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net'
 import type { Server } from 'node:http'
 import Provider from 'oidc-provider'
+import { CookieJar } from '#harness/cookie-jar.ts'
 import { freePort } from '#harness/store-process.ts'
 
 /** A person who can sign in at the test provider: its login form takes the `login` as the account id. */
@@ -76,22 +77,6 @@ export async function startOidcProvider(options: { redirectUris: string[] }): Pr
         server.closeAllConnections()
         server.close(() => resolve())
       }),
-  }
-}
-
-/** Cookies set by responses, sent back with the next requests to the same server. */
-class CookieJar {
-  private cookies = new Map<string, string>()
-  take(response: Response) {
-    for (const header of response.headers.getSetCookie()) {
-      const [pair] = header.split(';')
-      const [name, ...value] = pair!.split('=')
-      if (/max-age=0|expires=thu, 01 jan 1970/i.test(header)) this.cookies.delete(name!.trim())
-      else this.cookies.set(name!.trim(), value.join('='))
-    }
-  }
-  header() {
-    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ')
   }
 }
 

@@ -122,7 +122,7 @@ test('a failed write leaves the previous file and no temporary file behind', asy
   await storage.put('books/a/a.pdf', bytes('old'))
   // A folder where the file should go makes the rename fail after the temporary file was written.
   fs.mkdirSync(path.join(root, 'books', 'a', 'b.pdf'))
-  await expect(storage.put('books/a/b.pdf', bytes('new'))).rejects.toThrow()
+  await expect(storage.put('books/a/b.pdf', bytes('new'))).rejects.toMatchObject({ code: 'EISDIR' })
   expect(fs.readdirSync(path.join(root, 'books', 'a')).sort()).toEqual(['a.pdf', 'b.pdf'])
   expect(text(await storage.read('books/a/a.pdf'))).toBe('old')
 })

@@ -6,6 +6,7 @@ import { getCheckout } from '#app/features/orders/checkout.server.ts'
 import { getOrderForUser } from '#app/features/orders/order-history.server.ts'
 import { createTestPaymentProvider } from '#app/features/orders/payments.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
+import { cookieHeader } from '#harness/cookie-jar.ts'
 import { servicesFor } from '#harness/services.ts'
 
 export const testPassword = 'correct horse battery staple'
@@ -17,10 +18,7 @@ export async function createReader(db: Db, overrides: { email?: string } = {}) {
     body: { email, password: testPassword, name: email },
     returnHeaders: true,
   })
-  const cookie = signedUp.headers
-    .getSetCookie()
-    .map((header) => header.split(';')[0])
-    .join('; ')
+  const cookie = cookieHeader(signedUp.headers)
   return { cookie, userId: signedUp.response.user.id, email }
 }
 
@@ -46,8 +44,5 @@ export async function createBuyer(db: Db, bookIds: string[], overrides: { email?
 /** A guest (Better Auth's anonymous user), signed in: their session cookie. */
 export async function createGuestCookie(db: Db): Promise<string> {
   const signedIn = await servicesFor(db).auth.api.signInAnonymous({ returnHeaders: true })
-  return signedIn.headers
-    .getSetCookie()
-    .map((header) => header.split(';')[0])
-    .join('; ')
+  return cookieHeader(signedIn.headers)
 }

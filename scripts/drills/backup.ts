@@ -19,7 +19,7 @@ import {
   newFigures,
   onExit,
   openDrillDatabase,
-  parseDrillArgs,
+  parseDrillOptions,
   prepareStoreData,
   request,
   runBuyer,
@@ -30,7 +30,15 @@ import {
   type DbKind,
 } from './lib.ts'
 
-const { quick, db: kind } = parseDrillArgs('backup')
+const {
+  quick,
+  db: kind,
+  build,
+} = parseDrillOptions({
+  name: 'backup',
+  summary:
+    'Buyers check out; `npm run backup` is taken, orders and users deleted, `npm run restore` run: everything that existed before the backup must be back, identical.',
+})
 const settings = quick
   ? { buyers: 8, concurrency: 3, loadMs: 6_000 }
   : { buyers: 30, concurrency: 4, loadMs: 20_000 }
@@ -135,7 +143,7 @@ function folderSize(folder: string) {
 }
 
 await runDrill(async () => {
-  ensureBuild()
+  ensureBuild(build)
   const started = performance.now()
   const work = tempDir('backup')
   const dataDir = path.join(work, 'data')

@@ -20,8 +20,15 @@ import { openDatabase } from '#app/server/db/database.server.ts'
 import { enqueueEmail } from '#app/server/outbox.server.ts'
 import { startCluster, type Cluster } from '#harness/cluster-process.ts'
 import { createReader, testPassword } from '#harness/factories/buyers.ts'
+import { parseDrillOptions } from './options.ts'
 
-const quick = process.argv.includes('--quick') || process.env.DRILL_QUICK === '1'
+const { quick } = parseDrillOptions({
+  name: 'cluster',
+  summary:
+    'Two store instances on one PostgreSQL database behind nginx, and proof that they behave as one store (sessions, carts, rate limits, revocations, the page cache, mail, an instance killed).',
+  databases: [],
+  builds: false,
+})
 const MAILS = quick ? 200 : 1_000
 const LOAD_SECONDS = quick ? 6 : 20
 /** The instances' session cache (the default): a revocation elsewhere must be seen within it. */

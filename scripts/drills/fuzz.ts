@@ -30,24 +30,37 @@ import fc from 'fast-check'
 import { sql } from 'drizzle-orm'
 import routes from '#app/routes.ts'
 import {
-  argValue,
   cleanUp,
   ensureBuild,
   freePort,
   METRICS_TOKEN,
   prepareStoreData,
   startStore,
-  type DbKind,
   type Prepared,
 } from './harness.ts'
+import { parseDrillOptions } from './options.ts'
+import { CookieJar, cookieHeader } from '#harness/cookie-jar.ts'
 import type { StoreProcess } from '#harness/store-process.ts'
 
-const quick = process.argv.includes('--quick')
-const runsPerRoute = Number(argValue('--runs') ?? (quick ? 200 : 10_000))
-const routeFilter = argValue('--route')
-const kind: DbKind = argValue('--db') === 'postgres' ? 'postgres' : 'pglite'
-const seed = Number(argValue('--seed') ?? Date.now() % 2 ** 31)
-const verbose = process.argv.includes('--verbose')
+const options = parseDrillOptions({
+  name: 'fuzz',
+  summary:
+    'Property-based fuzzing of every action and resource route and the host’s endpoints, against the production build: no 5xx, the store stays up, no row changed by a rejected request.',
+  options: {
+    runs: { type: 'number', value: 'N', help: 'requests per route (default 10,000; --quick: 200)' },
+    route: { type: 'string', value: 'PATTERN', help: 'only the routes whose file or path contains it' },
+    seed: {
+      type: 'number',
+      value: 'S',
+      help: 'fast-check’s seed, to replay a run (default: from the clock)',
+    },
+    verbose: { type: 'boolean', help: 'print every request sent' },
+  },
+})
+const { quick, db: kind, verbose = false } = options
+const runsPerRoute = options.runs ?? (quick ? 200 : 10_000)
+const routeFilter = options.route
+const seed = options.seed ?? Date.now() % 2 ** 31
 const CONCURRENCY = 8
 const BATCH = kind === 'postgres' ? 50 : Infinity
 const REQUEST_TIMEOUT_MS = 15_000
@@ -920,12 +933,9 @@ async function signInAgain(world: World, persona: 'customer' | 'admin', email: s
     },
     body: new URLSearchParams({ email, password, redirectTo: '/' }),
   })
-  const cookie = response.headers
-    .getSetCookie()
-    .map((header) => header.split(';')[0]!)
-    .filter((pair) => pair.startsWith('better-auth.session_token='))
-  if (cookie.length) world.cookies[persona] = cookie.join('; ')
-  return cookie.length > 0
+  const token = new CookieJar().take(response).get('better-auth.session_token')
+  if (token) world.cookies[persona] = `better-auth.session_token=${token}`
+  return token !== undefined
 }
 
 async function startGuest(world: World) {
@@ -937,10 +947,7 @@ async function startGuest(world: World) {
     },
     body: new URLSearchParams({ intent: 'guest', redirectTo: '/' }),
   })
-  world.cookies.guest = response.headers
-    .getSetCookie()
-    .map((header) => header.split(';')[0])
-    .join('; ')
+  world.cookies.guest = cookieHeader(response)
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -987,7 +994,7 @@ function refused(answer: Answer): boolean {
   return answer.status >= 300 && answer.status < 400 && /error/i.test(answer.location ?? '')
 }
 
-ensureBuild()
+ensureBuild(options.build)
 const started = performance.now()
 const prepared = await prepareStoreData(kind)
 const port = await freePort()

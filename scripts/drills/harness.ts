@@ -25,11 +25,6 @@ import {
 export { cleanUp, ensureBuild, FACTORY_AUTH_SECRET, onExit, type DbKind } from './lib.ts'
 export const METRICS_TOKEN = 'drill-metrics-token-0123456789abcdef0123'
 
-export function argValue(name: string): string | undefined {
-  const index = process.argv.indexOf(name)
-  return index >= 0 ? process.argv[index + 1] : undefined
-}
-
 /** Stores still running when the drill's process exits, however it exits: killed at once. */
 const children = new Set<StoreProcess['child']>()
 process.once('exit', () => {
@@ -220,21 +215,4 @@ export function cpuMs(pid: number | undefined): number {
 function cpuMsOfStat(stat: string): number {
   const fields = stat.split(') ')[1]!.split(' ')
   return (Number(fields[11]) + Number(fields[12])) * 10
-}
-
-/** The first `Set-Cookie` pairs of a response merged into a Cookie header. */
-export function mergeCookies(cookie: string, response: { headers: Headers }): string {
-  const jar = new Map(
-    cookie
-      .split('; ')
-      .filter(Boolean)
-      .map((pair) => [pair.split('=')[0]!, pair] as const),
-  )
-  for (const header of response.headers.getSetCookie()) {
-    const pair = header.split(';')[0]!
-    const name = pair.split('=')[0]!
-    if (/max-age=0|expires=thu, 01 jan 1970/i.test(header)) jar.delete(name)
-    else jar.set(name, pair)
-  }
-  return [...jar.values()].join('; ')
 }

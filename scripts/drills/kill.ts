@@ -19,7 +19,7 @@ import {
   newFigures,
   onExit,
   openDrillDatabase,
-  parseDrillArgs,
+  parseDrillOptions,
   percentile,
   prepareStoreData,
   runBuyer,
@@ -28,13 +28,21 @@ import {
   tempDir,
 } from './lib.ts'
 
-const { quick, db: kind } = parseDrillArgs('kill')
+const {
+  quick,
+  db: kind,
+  build,
+} = parseDrillOptions({
+  name: 'kill',
+  summary:
+    'Buyers check out and download while the store is killed with SIGKILL at random moments and restarted: every order a buyer was sent to must be in the database, paid once, with its books.',
+})
 const settings = quick
   ? { buyers: 12, concurrency: 4, kills: 5, minUpMs: 1_000, maxUpMs: 3_000, loadMs: 45_000 }
   : { buyers: 40, concurrency: 6, kills: 12, minUpMs: 1_000, maxUpMs: 5_000, loadMs: 150_000 }
 
 await runDrill(async () => {
-  ensureBuild()
+  ensureBuild(build)
   const started = performance.now()
   const dataDir = `${tempDir('kill')}/data`
   let url: string | undefined

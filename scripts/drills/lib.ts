@@ -1,7 +1,7 @@
 /**
- * What the failure drills share (scripts/drills/*.ts): their options, a cleanup that runs on every exit path,
- * requests bounded in time, buyers who check out and download over HTTP as a browser without JavaScript
- * would, and the check that every order a buyer was shown is in the database, paid once, with its books.
+ * What the failure drills share (scripts/drills/*.ts): their options (options.ts), a cleanup that runs on every
+ * exit path, requests bounded in time, buyers who check out and download over HTTP as a browser without
+ * JavaScript would, and the check that every order a buyer was shown is in the database, paid once, with its books.
  */
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
@@ -12,30 +12,16 @@ import { openDatabase, type DatabaseHandle, type Db } from '#app/server/db/datab
 import { createReader } from '#harness/factories/buyers.ts'
 import { listBooks } from '#app/features/catalog/catalog.server.ts'
 import { seedCatalog } from '#app/features/catalog/seed-catalog.server.ts'
+import type { DbKind } from './options.ts'
+
+export { parseDrillOptions, type DbKind } from './options.ts'
 
 /** The secret the test factories sign sessions with: the store must share it to accept the buyers' cookies. */
 export const FACTORY_AUTH_SECRET = 'test-secret-that-is-long-enough-0123456789'
 
-export type DbKind = 'pglite' | 'postgres'
-
-export function parseDrillArgs(name: string, kinds: DbKind[] = ['pglite', 'postgres']) {
-  const args = process.argv.slice(2)
-  const quick = args.includes('--quick') || process.env.DRILL_QUICK === '1'
-  const dbIndex = args.indexOf('--db')
-  const db = (dbIndex >= 0 ? args[dbIndex + 1] : (process.env.DRILL_DB ?? kinds[0])) as DbKind
-  const unknown = args.filter(
-    (arg, index) => arg !== '--quick' && arg !== '--db' && args[index - 1] !== '--db',
-  )
-  if (!kinds.includes(db) || unknown.length > 0) {
-    console.error(`Usage: npm run drill:${name} -- [--quick] [--db ${kinds.join('|')}]`)
-    process.exit(2)
-  }
-  return { quick, db }
-}
-
-/** The production build the drills run (built first when missing). */
-export function ensureBuild() {
-  if (fs.existsSync('build/server/index.js') && !process.argv.includes('--build')) return
+/** The production build the drills run: built first when missing, or when `rebuild` (the drill's `--build`). */
+export function ensureBuild(rebuild: boolean) {
+  if (fs.existsSync('build/server/index.js') && !rebuild) return
   const build = spawnSync('npx', ['react-router', 'build'], { stdio: 'inherit' })
   if (build.status !== 0) process.exit(build.status ?? 1)
 }

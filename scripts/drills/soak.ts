@@ -22,12 +22,11 @@ import { monitorEventLoopDelay } from 'node:perf_hooks'
 import zlib from 'node:zlib'
 import pg from 'pg'
 import { Pool, type Dispatcher } from 'undici'
+import { cookieHeader } from '#harness/cookie-jar.ts'
 import {
-  argValue,
   cleanUp,
   ensureBuild,
   freePort,
-  mergeCookies,
   METRICS_TOKEN,
   prepareStoreData,
   cpuMs,
@@ -36,17 +35,30 @@ import {
   postgresCpuSince,
   rssKb,
   startStore,
-  type DbKind,
   type Prepared,
 } from './harness.ts'
 import { abba, driftAgainstFresh, steadyMachine, typicalP99, type Side } from './latency.ts'
 import { startMachineMeter } from './machine-speed.ts'
 import { percentile } from './lib.ts'
+import { parseDrillOptions } from './options.ts'
 
-const quick = process.argv.includes('--quick')
-const minutes = Number(argValue('--minutes') ?? (quick ? 1 : 10))
-const kind: DbKind = argValue('--db') === 'postgres' ? 'postgres' : 'pglite'
-const peakSeconds = Number(argValue('--peak-seconds') ?? (quick ? 8 : 20))
+const options = parseDrillOptions({
+  name: 'soak',
+  summary:
+    'A realistic mix at half the peak rate for 10 minutes, then a fresh store against the soaked one: RSS growth ≤ 10 %, p99 ≤ 20 % over the fresh store’s, no request failed or answered 5xx.',
+  options: {
+    minutes: { type: 'number', value: 'M', help: 'how long the soak runs (default 10; --quick: 1)' },
+    'peak-seconds': {
+      type: 'number',
+      value: 'S',
+      help: 'how long the peak throughput is looked for (default 20; --quick: 8)',
+    },
+    samples: { type: 'string', value: 'FILE', help: 'write every measured request of both stores as JSON' },
+  },
+})
+const { quick, db: kind } = options
+const minutes = options.minutes ?? (quick ? 1 : 10)
+const peakSeconds = options['peak-seconds'] ?? (quick ? 8 : 20)
 const concurrency = 16
 const RSS_LIMIT = 0.1
 const P99_DRIFT_LIMIT = 0.2
@@ -71,7 +83,7 @@ const CONTROL_SLOT_MS = quick ? 3_000 : 18_000
  */
 const CONTROL_SETTLE_MS = quick ? 500 : 3_000
 
-ensureBuild()
+ensureBuild(options.build)
 const prepared = await prepareStoreData(kind)
 /**
  * The data the control's fresh store runs on after the soak: a copy of the store's as the soak begins (a copy,
@@ -258,7 +270,7 @@ async function checkout(to: Target) {
   const forwarded = { 'X-Forwarded-For': `10.${rand(256)}.${rand(256)}.${rand(256)}` }
   const added = await cartPost(to, '', 'add', pick(bookIds))
   if (!added) return
-  let cookie = mergeCookies('', added)
+  let cookie = cookieHeader(added)
   const guest = await request(to, '/Register', {
     method: 'POST',
     body: new URLSearchParams({
@@ -269,7 +281,7 @@ async function checkout(to: Target) {
     headers: { ...html, ...forwarded, Cookie: cookie },
   })
   if (!guest) return
-  cookie = mergeCookies(cookie, guest)
+  cookie = cookieHeader(guest, cookie)
   const page = await request(to, '/checkout', { headers: { ...html, Cookie: cookie } })
   const text = page?.text() ?? ''
   const field = (name: string) => text.match(new RegExp(`name="${name}" value="([^"]+)"`))?.[1]
@@ -385,7 +397,7 @@ const mix: [weight: number, requests: number, run: (to: Target) => Promise<unkno
       const visitor = to.visitors.pop() ?? { cookie: '' }
       const bookId = pick(bookIds)
       const added = await cartPost(to, visitor.cookie, 'add', bookId)
-      if (added) visitor.cookie = mergeCookies(visitor.cookie, added)
+      if (added) visitor.cookie = cookieHeader(added, visitor.cookie)
       await cartPost(to, visitor.cookie, 'remove', bookId)
       to.visitors.push(visitor)
     },
@@ -810,7 +822,7 @@ try {
   console.table(checks)
   for (const failure of failures) console.log(`  ${failure}`)
   exitCode = checks.every((check) => check.pass) ? 0 : 1
-  const samplesFile = argValue('--samples')
+  const samplesFile = options.samples
   if (samplesFile) {
     fs.writeFileSync(
       samplesFile,

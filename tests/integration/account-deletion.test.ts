@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect } from 'vitest'
 import { addToCart, requireUserCart } from '#app/features/cart/cart.server.ts'
 import { listBooks } from '#app/features/catalog/catalog.server.ts'
 import { tombstoneEmail } from '#app/features/identity/account-deletion.server.ts'
@@ -22,17 +22,17 @@ import { createLogger } from '#app/server/logger.server.ts'
 import { createMailer } from '#app/server/mail.server.ts'
 import { deliverDueEmails } from '#app/server/outbox.server.ts'
 import { createBuyer, createReader, testPassword } from '#harness/factories/buyers.ts'
-import { createTestDatabase } from '#tests/db.ts'
+import type { TestDatabase } from '#tests/db.ts'
+import { test } from '#tests/fixtures.ts'
 import { routeArgs, servicesFor, thrownBy } from '#tests/route-args.ts'
 import { startSmtpServer } from '#tests/smtp.ts'
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>
+let database: TestDatabase
 let bookIds: string[]
-beforeAll(async () => {
-  database = await createTestDatabase()
+test.beforeAll(async ({ database: fileDatabase }) => {
+  database = fileDatabase
   bookIds = (await listBooks(database.db)).map((book) => book.id)
 })
-afterAll(() => database.dispose())
 
 const logger = createLogger('silent')
 
@@ -140,7 +140,7 @@ describe('deleting my account', () => {
     ).toBeNull()
     await expect(
       servicesFor(database.db).auth.api.signInEmail({ body: { email: buyer.email, password: testPassword } }),
-    ).rejects.toThrow()
+    ).rejects.toMatchObject({ statusCode: 401, body: { code: 'INVALID_EMAIL_OR_PASSWORD' } })
 
     // The confirmation goes to the address the account had, through a real SMTP server.
     const queued = await database.db

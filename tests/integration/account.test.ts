@@ -1,5 +1,5 @@
 import { and, eq, like } from 'drizzle-orm'
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import { afterAll, beforeEach, describe, expect } from 'vitest'
 import { emailLinkIdentifier } from '#app/features/identity/account-mail.server.ts'
 import { accountMessages } from '#app/features/identity/account-forms.ts'
 import { deleteStaleVerifications } from '#app/features/identity/email-verification.server.ts'
@@ -15,9 +15,11 @@ import { emailOutbox, session, user, verification } from '#app/server/db/schema/
 import { createLogger } from '#app/server/logger.server.ts'
 import { createMailer, type Mailer } from '#app/server/mail.server.ts'
 import { deliverDueEmails } from '#app/server/outbox.server.ts'
-import { createTestDatabase } from '#tests/db.ts'
+import type { TestDatabase } from '#tests/db.ts'
+import { test } from '#tests/fixtures.ts'
 import { routeArgs } from '#tests/route-args.ts'
 import { startSmtpServer, type ReceivedMail, type TestSmtpServer } from '#tests/smtp.ts'
+import { cookieHeader } from '#harness/cookie-jar.ts'
 
 const logger = createLogger('silent')
 const PASSWORD = 'correct horse battery staple'
@@ -26,11 +28,11 @@ const CHROME =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36'
 const FIREFOX = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0'
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>
+let database: TestDatabase
 let smtp: TestSmtpServer
 let mailer: Mailer
-beforeAll(async () => {
-  database = await createTestDatabase()
+test.beforeAll(async ({ database: fileDatabase }) => {
+  database = fileDatabase
   smtp = await startSmtpServer()
   mailer = createMailer({
     smtpUrl: smtp.url,
@@ -41,7 +43,6 @@ beforeAll(async () => {
 })
 afterAll(async () => {
   await smtp.close()
-  await database.dispose()
 })
 beforeEach(async () => {
   // Mail queued by one test is never delivered to another's inbox.
@@ -108,13 +109,6 @@ async function call(
   }
 }
 
-function cookieOf(setCookies: string[]): string {
-  return setCookies
-    .map((header) => header.split(';')[0]!)
-    .filter((pair) => !pair.endsWith('='))
-    .join('; ')
-}
-
 let emailCounter = 0
 const freshEmail = (label: string) => `${label}-${++emailCounter}-${Date.now()}@example.com`
 
@@ -124,13 +118,13 @@ async function register(email: string, userAgent = CHROME) {
     userAgent,
   })
   expect(outcome.status).toBe(303)
-  return cookieOf(outcome.setCookies)
+  return cookieHeader(outcome.setCookies)
 }
 
 async function logIn(email: string, password: string, userAgent = CHROME) {
   const outcome = await call(loginAction, '/login', { fields: { email, password }, userAgent })
   expect(outcome.status).toBe(303)
-  return cookieOf(outcome.setCookies)
+  return cookieHeader(outcome.setCookies)
 }
 
 /** Sends what the outbox holds through the real SMTP server, and returns what arrived. */
@@ -494,7 +488,7 @@ describe('the account page', () => {
     })
     expect(done).toMatchObject({ status: 303, location: '/account?passwordChanged=1' })
     expect(await sessionCount(userId)).toBe(1)
-    const newCookie = cookieOf(done.setCookies)
+    const newCookie = cookieHeader(done.setCookies)
     expect((await call(accountLoader, '/account', { cookie: newCookie })).body).toMatchObject({ email })
     expect((await mailTo(email)).parsed.subject).toBe('Your CodeBook password was changed')
     await logIn(email, NEW_PASSWORD)
@@ -577,7 +571,7 @@ test('a guest who registers is mailed a confirmation link and keeps the account 
   const email = freshEmail('guest')
   const outcome = await call(registerAction, '/Register', {
     fields: { email, password: PASSWORD },
-    cookie: cookieOf(guest.setCookies),
+    cookie: cookieHeader(guest.setCookies),
   })
   expect(outcome.status).toBe(303)
   expect((await mailTo(email)).parsed.subject).toBe('Confirm your CodeBook email')

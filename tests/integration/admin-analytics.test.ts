@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net'
 import { asc, eq, lt, sql } from 'drizzle-orm'
 import express from 'express'
 import type { ServerBuild } from 'react-router'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect } from 'vitest'
 import { getAnalyticsDashboard } from '#app/features/analytics/dashboard.server.ts'
 import { createAnalyticsSink, recordPurchase } from '#app/features/analytics/record.server.ts'
 import { resolveRange } from '#app/features/analytics/range.ts'
@@ -26,24 +26,22 @@ import {
 } from '#app/server/db/schema/index.server.ts'
 import { createLogger, type Logger } from '#app/server/logger.server.ts'
 import { recordPageViews } from '#server/page-views.ts'
-import { createTestDatabase } from '#tests/db.ts'
+import type { TestDatabase } from '#tests/db.ts'
+import { test } from '#tests/fixtures.ts'
 import { createAdmin } from '#harness/factories/admins.ts'
 import { createBuyer, createReader } from '#harness/factories/buyers.ts'
 import { addToCart, requireUserCart } from '#app/features/cart/cart.server.ts'
 import { routeArgs, servicesFor, thrownBy } from '#tests/route-args.ts'
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>
+let database: TestDatabase
 let bookIds: string[]
 let admin: Awaited<ReturnType<typeof createAdmin>>
-beforeAll(async () => {
-  database = await createTestDatabase()
+test.beforeAll(async ({ database: fileDatabase }) => {
+  database = fileDatabase
   bookIds = (await database.db.select({ id: books.id }).from(books).orderBy(asc(books.slug))).map(
     (row) => row.id,
   )
   admin = await createAdmin(database.db)
-})
-afterAll(async () => {
-  await database.dispose()
 })
 
 const browser =

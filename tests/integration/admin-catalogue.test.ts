@@ -3,7 +3,7 @@ import fs from 'node:fs/promises'
 import path from 'node:path'
 import { eq } from 'drizzle-orm'
 import sharp from 'sharp'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect } from 'vitest'
 import { listAuditLog } from '#app/features/admin/audit.server.ts'
 import { addToCart, CartError, requireUserCart } from '#app/features/cart/cart.server.ts'
 import { readAllBooks, readFeaturedBooks } from '#app/features/catalog/catalog-cache.server.ts'
@@ -22,21 +22,19 @@ import { loader as libraryLoader } from '#app/routes/library.tsx'
 import { loader as mediaLoader } from '#app/routes/media-cover.ts'
 import { books, bookSlugRedirects } from '#app/server/db/schema/index.server.ts'
 import { createLogger } from '#app/server/logger.server.ts'
-import { createTestDatabase } from '#tests/db.ts'
+import type { TestDatabase } from '#tests/db.ts'
+import { test } from '#tests/fixtures.ts'
 import { createAdmin } from '#harness/factories/admins.ts'
 import { createBuyer, createReader } from '#harness/factories/buyers.ts'
 import { routeArgs, servicesFor } from '#tests/route-args.ts'
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>
+let database: TestDatabase
 let admin: Awaited<ReturnType<typeof createAdmin>>
 let customer: Awaited<ReturnType<typeof createReader>>
-beforeAll(async () => {
-  database = await createTestDatabase()
+test.beforeAll(async ({ database: fileDatabase }) => {
+  database = fileDatabase
   admin = await createAdmin(database.db)
   customer = await createReader(database.db)
-})
-afterAll(async () => {
-  await database.dispose()
 })
 
 /** Each route answers its own shape; the tests read it as plain JSON and assert what a caller would see. */

@@ -8,7 +8,7 @@ import path from 'node:path'
 import { promisify } from 'node:util'
 import { and, asc, eq } from 'drizzle-orm'
 import express from 'express'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect } from 'vitest'
 import { listAuditLog } from '#app/features/admin/audit.server.ts'
 import { listBooks } from '#app/features/catalog/catalog.server.ts'
 import { publishBookFiles } from '#app/features/library/book-files.server.ts'
@@ -30,7 +30,8 @@ import { createMailer } from '#app/server/mail.server.ts'
 import { deliverDueEmails } from '#app/server/outbox.server.ts'
 import { createLocalStorage } from '#app/server/storage.server.ts'
 import { limitRequestBodies } from '#server/request-bodies.ts'
-import { createTestDatabase } from '#tests/db.ts'
+import type { TestDatabase } from '#tests/db.ts'
+import { test } from '#tests/fixtures.ts'
 import { routesBuild } from '#tests/route-build.ts'
 import { createAdmin } from '#harness/factories/admins.ts'
 import { createBuyer, createReader } from '#harness/factories/buyers.ts'
@@ -40,17 +41,16 @@ import { startSmtpServer } from '#tests/smtp.ts'
 const run = promisify(execFile)
 const logger = createLogger('silent')
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>
+let database: TestDatabase
 let catalogue: Awaited<ReturnType<typeof listBooks>>
 let tempDir: string
-beforeAll(async () => {
-  database = await createTestDatabase()
+test.beforeAll(async ({ database: fileDatabase }) => {
+  database = fileDatabase
   catalogue = await listBooks(database.db)
   await publishBookFiles(database.db, servicesFor(database.db).storage, logger)
   tempDir = await fs.mkdtemp(path.join(os.tmpdir(), 'codebook-admin-editions-'))
 })
 afterAll(async () => {
-  await database.dispose()
   await fs.rm(tempDir, { recursive: true, force: true })
 })
 

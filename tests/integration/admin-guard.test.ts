@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect } from 'vitest'
 import routes from '#app/routes.ts'
 import { listBooks } from '#app/features/catalog/catalog.server.ts'
-import { createTestDatabase } from '#tests/db.ts'
+import type { TestDatabase } from '#tests/db.ts'
+import { test } from '#tests/fixtures.ts'
 import { createAdmin } from '#harness/factories/admins.ts'
 import { createBuyer, createGuestCookie, createReader } from '#harness/factories/buyers.ts'
 import { routeArgs, thrownBy } from '#tests/route-args.ts'
@@ -23,17 +24,14 @@ function adminRoutes(): { path: string; file: string }[] {
   ]
 }
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>
+let database: TestDatabase
 let params: Record<string, string>
-beforeAll(async () => {
-  database = await createTestDatabase()
+test.beforeAll(async ({ database: fileDatabase }) => {
+  database = fileDatabase
   const [book] = await listBooks(database.db)
   // Real ids, so that an admin gets the page itself (not a 404 for an unknown book or order).
   const buyer = await createBuyer(database.db, [book!.id])
   params = { bookId: book!.id, orderId: buyer.orderId }
-})
-afterAll(async () => {
-  await database.dispose()
 })
 
 const guestCookie = () => createGuestCookie(database.db)

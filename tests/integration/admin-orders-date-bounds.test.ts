@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { expect } from 'vitest'
 import { listBooks } from '#app/features/catalog/catalog.server.ts'
 import { loader as exportLoader } from '#app/routes/admin/orders-export.ts'
 import { loader as ordersLoader } from '#app/routes/admin/orders.tsx'
-import { createTestDatabase } from '#tests/db.ts'
+import type { TestDatabase } from '#tests/db.ts'
+import { test } from '#tests/fixtures.ts'
 import { createAdmin } from '#harness/factories/admins.ts'
 import { createBuyer } from '#harness/factories/buyers.ts'
 import { routeArgs } from '#tests/route-args.ts'
@@ -12,17 +13,16 @@ import { routeArgs } from '#tests/route-args.ts'
 // '+010000-01-01T00:00:00.000Z' and PostgreSQL refuses (22009). The export's stream failed after its 200 (the
 // CSV cut short), and the same URL asked for as React Router data (`export.csv.data`), which reads the whole
 // body before answering, was a 500.
-let database: Awaited<ReturnType<typeof createTestDatabase>>
+let database: TestDatabase
 let admin: Awaited<ReturnType<typeof createAdmin>>
 let buyer: Awaited<ReturnType<typeof createBuyer>>
 
-beforeAll(async () => {
-  database = await createTestDatabase()
+test.beforeAll(async ({ database: fileDatabase }) => {
+  database = fileDatabase
   admin = await createAdmin(database.db)
   const [book] = await listBooks(database.db)
   buyer = await createBuyer(database.db, [book!.id])
 })
-afterAll(() => database.dispose())
 
 const today = () => new Date().toISOString().slice(0, 10)
 

@@ -4,7 +4,7 @@ import { createElement } from 'react'
 import { renderToString } from 'react-dom/server'
 import { createRoutesStub } from 'react-router'
 import Stripe from 'stripe'
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
+import { beforeAll, describe, expect, vi } from 'vitest'
 import { listAuditLog } from '#app/features/admin/audit.server.ts'
 import { listBooks } from '#app/features/catalog/catalog.server.ts'
 import { recordDownload } from '#app/features/library/library.server.ts'
@@ -21,23 +21,23 @@ import { createLogger } from '#app/server/logger.server.ts'
 import { createMailer } from '#app/server/mail.server.ts'
 import { deliverDueEmails } from '#app/server/outbox.server.ts'
 import { createStoreServices, type StoreServices } from '#app/services.server.ts'
-import { createTestDatabase } from '#tests/db.ts'
+import type { TestDatabase } from '#tests/db.ts'
+import { test } from '#tests/fixtures.ts'
 import { createAdmin } from '#harness/factories/admins.ts'
 import { createBuyer, createReader } from '#harness/factories/buyers.ts'
 import { routeArgs, thrownBy } from '#tests/route-args.ts'
 import { startSmtpServer } from '#tests/smtp.ts'
 
 const logger = createLogger('silent')
-let database: Awaited<ReturnType<typeof createTestDatabase>>
+let database: TestDatabase
 let catalogue: Awaited<ReturnType<typeof listBooks>>
 let admin: Awaited<ReturnType<typeof createAdmin>>
 
-beforeAll(async () => {
-  database = await createTestDatabase()
+test.beforeAll(async ({ database: fileDatabase }) => {
+  database = fileDatabase
   catalogue = await listBooks(database.db)
   admin = await createAdmin(database.db)
 })
-afterAll(() => database.dispose())
 
 const book = (index: number) => catalogue[index % catalogue.length]!
 

@@ -4,7 +4,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { eq } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect } from 'vitest'
 import { commandLineActor, listAuditLog, recordAudit } from '#app/features/admin/audit.server.ts'
 import { applyAdminEmails, listAdmins, setRole } from '#app/features/admin/roles.server.ts'
 import { loader as auditLoader } from '#app/routes/admin/audit.tsx'
@@ -13,19 +13,17 @@ import { loader as rootLoader } from '#app/root.tsx'
 import { openDatabase } from '#app/server/db/database.server.ts'
 import { user } from '#app/server/db/schema/index.server.ts'
 import { parseEnv } from '#app/server/env.server.ts'
-import { createTestDatabase } from '#tests/db.ts'
+import type { TestDatabase } from '#tests/db.ts'
+import { test } from '#tests/fixtures.ts'
 import { createAdmin } from '#harness/factories/admins.ts'
 import { createGuestCookie, createReader } from '#harness/factories/buyers.ts'
 import { routeArgs, servicesFor, thrownBy } from '#tests/route-args.ts'
 
 const run = promisify(execFile)
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>
-beforeAll(async () => {
-  database = await createTestDatabase()
-})
-afterAll(async () => {
-  await database.dispose()
+let database: TestDatabase
+test.beforeAll(({ database: fileDatabase }) => {
+  database = fileDatabase
 })
 
 const guestCookie = () => createGuestCookie(database.db)

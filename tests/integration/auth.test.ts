@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream'
 import { eq } from 'drizzle-orm'
 import pino from 'pino'
-import { afterAll, afterEach, beforeAll, expect, test, vi } from 'vitest'
+import { afterEach, expect, vi } from 'vitest'
 import { action as loginAction } from '#app/routes/login.tsx'
 import { createAuth, type Auth } from '#app/server/auth.server.ts'
 import { account, session, user } from '#app/server/db/schema/index.server.ts'
@@ -9,7 +9,8 @@ import { parseEnv } from '#app/server/env.server.ts'
 import { hashPassword, verifyPassword } from '#app/server/password.server.ts'
 import type * as passwords from '#app/server/password.server.ts'
 import { createStoreServices } from '#app/services.server.ts'
-import { createTestDatabase } from '#tests/db.ts'
+import type { TestDatabase } from '#tests/db.ts'
+import { test } from '#tests/fixtures.ts'
 import { routeArgs } from '#tests/route-args.ts'
 
 // Our Argon2id functions, watched: what Better Auth does with a password is what decides a login's time.
@@ -22,20 +23,26 @@ vi.mock('#app/server/password.server.ts', async (importOriginal) => {
   }
 })
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>
+let database: TestDatabase
 let auth: Auth
-beforeAll(async () => {
-  database = await createTestDatabase()
+test.beforeAll(async ({ database: fileDatabase }) => {
+  database = fileDatabase
   auth = createAuth({
     db: database.db,
     secret: 'test-secret-that-is-long-enough-0123456789',
     baseURL: 'http://localhost:3000',
   })
 })
-afterAll(() => database.dispose())
 afterEach(() => {
   vi.clearAllMocks()
 })
+
+/** What Better Auth throws for a wrong password and for an unknown email alike. */
+const invalidEmailOrPassword = {
+  name: 'APIError',
+  statusCode: 401,
+  body: { code: 'INVALID_EMAIL_OR_PASSWORD' },
+}
 
 test('Better Auth works on our schema: sign-up stores an Argon2id hash, sign-in checks it', async () => {
   const email = 'reader@example.com'
@@ -57,17 +64,22 @@ test('Better Auth works on our schema: sign-up stores an Argon2id hash, sign-in 
   for (const row of sessions)
     expect(Math.abs(row.expiresAt.getTime() - Date.now() - week)).toBeLessThan(60_000)
 
-  await expect(auth.api.signInEmail({ body: { email, password: 'wrong horse battery' } })).rejects.toThrow()
+  await expect(
+    auth.api.signInEmail({ body: { email, password: 'wrong horse battery' } }),
+  ).rejects.toMatchObject(invalidEmailOrPassword)
   await expect(
     auth.api.signInEmail({ body: { email: 'nobody@example.com', password: 'correct horse battery' } }),
-  ).rejects.toThrow()
+  ).rejects.toMatchObject(invalidEmailOrPassword)
 })
 
 test('passwords outside 8–128 characters are refused', async () => {
-  for (const password of ['short', 'x'.repeat(129)]) {
+  for (const [password, code] of [
+    ['short', 'PASSWORD_TOO_SHORT'],
+    ['x'.repeat(129), 'PASSWORD_TOO_LONG'],
+  ] as const) {
     await expect(
       auth.api.signUpEmail({ body: { email: `len${password.length}@example.com`, password, name: 'x' } }),
-    ).rejects.toThrow()
+    ).rejects.toMatchObject({ name: 'APIError', statusCode: 400, body: { code } })
   }
 })
 

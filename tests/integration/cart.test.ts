@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm'
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import { beforeEach, describe, expect } from 'vitest'
 import {
   createCart,
   deleteAbandonedCarts,
@@ -14,17 +14,18 @@ import { loader as rootLoader } from '#app/root.tsx'
 import { action as cartAction, loader as cartLoader } from '#app/routes/cart.tsx'
 import { action as loginAction } from '#app/routes/login.tsx'
 import { books, carts, user } from '#app/server/db/schema/index.server.ts'
-import { createTestDatabase } from '#tests/db.ts'
+import type { TestDatabase } from '#tests/db.ts'
+import { test } from '#tests/fixtures.ts'
+import { cookieHeader } from '#harness/cookie-jar.ts'
 import { createBuyer, testPassword } from '#harness/factories/buyers.ts'
 import { routeArgs } from '#tests/route-args.ts'
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>
+let database: TestDatabase
 let bookIds: string[]
-beforeAll(async () => {
-  database = await createTestDatabase()
+test.beforeAll(async ({ database: fileDatabase }) => {
+  database = fileDatabase
   bookIds = (await listBooks(database.db)).map((book) => book.id)
 })
-afterAll(() => database.dispose())
 
 type ActionResult =
   { data?: unknown; init?: { status?: number; headers?: Record<string, string> } } | Response
@@ -57,10 +58,6 @@ async function postCart(
   }
 }
 
-function cookieFrom(setCookie: string | null) {
-  return setCookie?.split(';')[0] ?? ''
-}
-
 async function cartOf(cookie: string) {
   const data = await rootLoader(routeArgs({ db: database.db, path: '/', cookie }))
   return data.cartBookIds
@@ -72,7 +69,7 @@ describe('the cart action', () => {
     const first = await postCart({ intent: 'add', bookId: bookIds[0]! })
     expect(first.status).toBe(200)
     expect(first.setCookie).toMatch(/^cb_cart=.+; Max-Age=2592000; Path=\/; HttpOnly; SameSite=Lax$/)
-    cookie = cookieFrom(first.setCookie)
+    cookie = cookieHeader(first.setCookie ?? undefined)
     expect(await cartOf(cookie)).toEqual([bookIds[0]])
   })
 
@@ -186,7 +183,7 @@ describe('books the reader owns never join their cart', () => {
     const buyer = await createBuyer(database.db, [bookIds[0]!])
     // Signed out (another device, or after logging out), the store cannot know the book is owned.
     const added = await postCart({ intent: 'add', bookId: bookIds[0]! })
-    const anonymous = cookieFrom(added.setCookie)
+    const anonymous = cookieHeader(added.setCookie ?? undefined)
     expect((await postCart({ intent: 'add', bookId: bookIds[1]! }, { cookie: anonymous })).status).toBe(200)
     expect(await cartOf(anonymous)).toEqual([bookIds[0], bookIds[1]])
 
@@ -203,11 +200,7 @@ describe('books the reader owns never join their cart', () => {
       }),
     )
     expect(login).toBeInstanceOf(Response)
-    const session = (login as Response).headers
-      .getSetCookie()
-      .filter((header) => !header.startsWith('cb_cart='))
-      .map((header) => header.split(';')[0])
-      .join('; ')
+    const session = cookieHeader(login as Response)
     expect(await cartOf(session)).toEqual([bookIds[1]])
     const page = await cartLoader(routeArgs({ db: database.db, path: '/cart', cookie: session }))
     expect(page.lines.map((line) => line.bookId)).toEqual([bookIds[1]])

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect } from 'vitest'
 import { invalidateCatalog } from '#app/features/catalog/catalog-cache.server.ts'
 import {
   CATALOG_FORMATS,
@@ -17,18 +17,19 @@ import { loader as searchLoader } from '#app/routes/search.tsx'
 import { loader as topicLoader } from '#app/routes/topic.tsx'
 import { loader as topicsLoader } from '#app/routes/topics.tsx'
 import { bookFiles, books } from '#app/server/db/schema/index.server.ts'
-import { createTestDatabase } from '#tests/db.ts'
+import type { TestDatabase } from '#tests/db.ts'
+import { test } from '#tests/fixtures.ts'
 import { createBuyer } from '#harness/factories/buyers.ts'
 import { routeArgs, thrownBy } from '#tests/route-args.ts'
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>
+let database: TestDatabase
 
 /** This file's books beside the seed's 7: every facet value, several pages, a draft and an archived book. */
 const GENERATED = 70
 const levels = ['beginner', 'intermediate', 'advanced', null] as const
 
-beforeAll(async () => {
-  database = await createTestDatabase()
+test.beforeAll(async ({ database: fileDatabase }) => {
+  database = fileDatabase
   const start = Date.now()
   const inserted = await database.db
     .insert(books)
@@ -76,7 +77,6 @@ beforeAll(async () => {
   await database.db.insert(bookFiles).values(files)
   invalidateCatalog(database.db)
 })
-afterAll(() => database.dispose())
 
 type Data = Awaited<ReturnType<typeof allBooksLoader>>
 

@@ -1,16 +1,16 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect } from 'vitest'
 import { loader as allBooksLoader } from '#app/routes/all-books.tsx'
 import { loader as bookLoader } from '#app/routes/book.tsx'
 import { loader as homeLoader } from '#app/routes/home.tsx'
 import { loader as legacyLoader } from '#app/routes/legacy-book-details.tsx'
-import { createTestDatabase } from '#tests/db.ts'
+import type { TestDatabase } from '#tests/db.ts'
+import { test } from '#tests/fixtures.ts'
 import { routeArgs, thrownBy } from '#tests/route-args.ts'
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>
-beforeAll(async () => {
-  database = await createTestDatabase()
+let database: TestDatabase
+test.beforeAll(({ database: fileDatabase }) => {
+  database = fileDatabase
 })
-afterAll(() => database.dispose())
 
 function statusOf(thrown: unknown) {
   if (thrown instanceof Response) return thrown.status

@@ -1,19 +1,15 @@
 import { eq } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect } from 'vitest'
 import { getBookBySlug, listBooks, listFeaturedBooks } from '#app/features/catalog/catalog.server.ts'
 import { seedCatalog } from '#app/features/catalog/seed-catalog.server.ts'
 import { seedBooks } from '#app/features/catalog/seed-books.ts'
 import { books } from '#app/server/db/schema/index.server.ts'
-import { createTestDatabase } from '#tests/db.ts'
-
-let database: Awaited<ReturnType<typeof createTestDatabase>>
-beforeAll(async () => {
-  database = await createTestDatabase()
-})
-afterAll(() => database.dispose())
+import { test } from '#tests/fixtures.ts'
 
 describe('the seeded catalogue', () => {
-  test("holds the seed's seven books with their exact titles, prices and ratings, in the seed's order", async () => {
+  test("holds the seed's seven books with their exact titles, prices and ratings, in the seed's order", async ({
+    database,
+  }) => {
     const all = await listBooks(database.db)
     expect(all.map((book) => [book.title, book.priceCents, book.rating])).toEqual([
       ['Complete Guide to Backend Development', 9900, expect.any(Number)],
@@ -31,7 +27,7 @@ describe('the seeded catalogue', () => {
     }
   })
 
-  test('lists the three featured books in their positions', async () => {
+  test('lists the three featured books in their positions', async ({ database }) => {
     const featured = await listFeaturedBooks(database.db)
     expect(featured.map((book) => book.title)).toEqual([
       'Complete Guide to Backend Development',
@@ -40,7 +36,7 @@ describe('the seeded catalogue', () => {
     ])
   })
 
-  test('finds a book by slug, and nothing for an unknown slug', async () => {
+  test('finds a book by slug, and nothing for an unknown slug', async ({ database }) => {
     const django = await getBookBySlug(database.db, 'django-framework')
     expect(django).toMatchObject({
       title: 'Django Framework',
@@ -51,7 +47,7 @@ describe('the seeded catalogue', () => {
     expect(await getBookBySlug(database.db, 'no-such-book')).toBeUndefined()
   })
 
-  test('seeding again changes nothing, and keeps what the owner edited', async () => {
+  test('seeding again changes nothing, and keeps what the owner edited', async ({ database }) => {
     await database.db
       .update(books)
       .set({ title: 'Django Framework, 2nd edition' })
@@ -67,20 +63,21 @@ describe('the seeded catalogue', () => {
       .where(eq(books.slug, 'django-framework'))
   })
 
-  test('the database refuses impossible books', async () => {
+  test('the database refuses impossible books', async ({ database }) => {
     const valid = { ...seedBooks[4]!, slug: 'constraint-check', featured: false, featuredPosition: null }
     const attempts = [
-      { ...valid, priceCents: -1 },
-      { ...valid, rating: 6 },
-      { ...valid, slug: 'Not A Slug' },
-      { ...valid, currency: 'usd' },
-      { ...valid, featured: true, featuredPosition: null },
-      { ...valid, slug: 'django-framework' },
-    ]
-    for (const attempt of attempts) {
+      [{ ...valid, priceCents: -1 }, 'books_price_cents_check'],
+      [{ ...valid, rating: 6 }, 'books_rating_check'],
+      [{ ...valid, slug: 'Not A Slug' }, 'books_slug_check'],
+      [{ ...valid, currency: 'usd' }, 'books_currency_check'],
+      [{ ...valid, featured: true, featuredPosition: null }, 'books_featured_position_check'],
+      [{ ...valid, slug: 'django-framework' }, 'books_slug_unique'],
+    ] as const
+    for (const [attempt, constraint] of attempts) {
+      // Drizzle wraps the database's error, which names the constraint the row broke.
       await expect(
         database.db.insert(books).values({ ...attempt, topics: [...attempt.topics] }),
-      ).rejects.toThrow()
+      ).rejects.toMatchObject({ cause: { constraint } })
     }
   })
 })

@@ -1,18 +1,14 @@
 import { sql } from 'drizzle-orm'
-import { afterAll, beforeAll, expect, test } from 'vitest'
-import { adminQuery, createTestDatabase } from '#tests/db.ts'
+import { expect } from 'vitest'
+import { adminQuery } from '#tests/db.ts'
+import { test } from '#tests/fixtures.ts'
 
 // PostgreSQL only: a server restart or failover cuts the connections of a pool; PGlite has none.
 const serverUrl = process.env.TEST_DB === 'postgres' ? process.env.TEST_DATABASE_URL : undefined
-let database: Awaited<ReturnType<typeof createTestDatabase>>
-beforeAll(async () => {
-  if (serverUrl) database = await createTestDatabase()
-})
-afterAll(() => database?.dispose())
 
 test.runIf(serverUrl)(
   'a connection cut in the middle of a transaction fails that transaction, not the process; the pool goes on',
-  async () => {
+  async ({ database }) => {
     const outcome = await database.db
       .transaction(async (tx) => {
         const { rows } = (await tx.execute(sql`select pg_backend_pid() as pid`)) as unknown as {

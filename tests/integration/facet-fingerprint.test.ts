@@ -1,16 +1,12 @@
 import { and, eq } from 'drizzle-orm'
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { expect } from 'vitest'
 import { catalogFingerprint } from '#app/features/catalog/facet-index.server.ts'
 import { bookFiles, books } from '#app/server/db/schema/index.server.ts'
-import { createTestDatabase } from '#tests/db.ts'
+import { test } from '#tests/fixtures.ts'
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>
-beforeAll(async () => {
-  database = await createTestDatabase()
-})
-afterAll(() => database.dispose())
-
-test('the facet index’s fingerprint changes with every column it is built from, and only with those', async () => {
+test('the facet index’s fingerprint changes with every column it is built from, and only with those', async ({
+  database,
+}) => {
   const db = database.db
   const [book] = await db.select().from(books).limit(1)
   const changes: [string, () => Promise<unknown>][] = [

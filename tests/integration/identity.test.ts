@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm'
-import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
+import { afterEach, describe, expect, vi } from 'vitest'
 import { addToCart, listCartBookIds, requireUserCart } from '#app/features/cart/cart.server.ts'
 import { listBooks } from '#app/features/catalog/catalog.server.ts'
 import { identityMessages } from '#app/features/identity/credentials.ts'
@@ -13,16 +13,17 @@ import { createLogger } from '#app/server/logger.server.ts'
 import { carts, session, user } from '#app/server/db/schema/index.server.ts'
 import { createStoreServices } from '#app/services.server.ts'
 import { signedInRedirect } from '#app/sign-in.server.ts'
-import { createTestDatabase } from '#tests/db.ts'
+import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
+import { test } from '#tests/fixtures.ts'
 import { routeArgs, servicesFor, thrownBy } from '#tests/route-args.ts'
+import { cookieHeader } from '#harness/cookie-jar.ts'
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>
+let database: TestDatabase
 let bookIds: string[]
-beforeAll(async () => {
-  database = await createTestDatabase()
+test.beforeAll(async ({ database: fileDatabase }) => {
+  database = fileDatabase
   bookIds = (await listBooks(database.db)).map((book) => book.id)
 })
-afterAll(() => database.dispose())
 afterEach(() => {
   vi.restoreAllMocks()
 })
@@ -60,25 +61,6 @@ async function post(
   }
   const { data, init } = result as { data: unknown; init?: ResponseInit }
   return { status: init?.status ?? 200, body: data, setCookies: [], location: null }
-}
-
-/** The Cookie header a browser would send after receiving these Set-Cookie headers. */
-function cookieHeader(setCookies: string[], previous = ''): string {
-  const jar = new Map(
-    previous
-      .split(';')
-      .map((pair) => pair.trim())
-      .filter(Boolean)
-      .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)] as const),
-  )
-  for (const header of setCookies) {
-    const [pair] = header.split(';')
-    const name = pair!.slice(0, pair!.indexOf('='))
-    const value = pair!.slice(pair!.indexOf('=') + 1)
-    if (/max-age=0/i.test(header) || value === '') jar.delete(name)
-    else jar.set(name, value)
-  }
-  return [...jar].map(([name, value]) => `${name}=${value}`).join('; ')
 }
 
 async function rootUser(cookie: string) {

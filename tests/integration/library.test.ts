@@ -6,7 +6,7 @@ import { promisify } from 'node:util'
 import { and, eq } from 'drizzle-orm'
 import { PDFDocument } from 'pdf-lib'
 import pino from 'pino'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, describe, expect } from 'vitest'
 import { getBookBySlug, listBooks } from '#app/features/catalog/catalog.server.ts'
 import { publishBookFiles } from '#app/features/library/book-files.server.ts'
 import { prepareDownload, stampedCopyKey } from '#app/features/library/downloads.server.ts'
@@ -21,24 +21,25 @@ import { loader as libraryLoader } from '#app/routes/library.tsx'
 import { bookFiles, libraryItems, rateLimits } from '#app/server/db/schema/index.server.ts'
 import { createLogger } from '#app/server/logger.server.ts'
 import { createLocalStorage, type FileStorage } from '#app/server/storage.server.ts'
-import { createTestDatabase } from '#tests/db.ts'
+import type { TestDatabase } from '#tests/db.ts'
+import { test } from '#tests/fixtures.ts'
+import { cookieHeader } from '#harness/cookie-jar.ts'
 import { createBuyer, createReader } from '#harness/factories/buyers.ts'
 import { routeArgs, servicesFor, thrownBy } from '#tests/route-args.ts'
 
 const run = promisify(execFile)
 const logger = createLogger('silent')
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>
+let database: TestDatabase
 let catalogue: Awaited<ReturnType<typeof listBooks>>
 let tempDir: string
-beforeAll(async () => {
-  database = await createTestDatabase()
+test.beforeAll(async ({ database: fileDatabase }) => {
+  database = fileDatabase
   catalogue = await listBooks(database.db)
   await publishBookFiles(database.db, servicesFor(database.db).storage, logger)
   tempDir = await fs.mkdtemp(path.join(os.tmpdir(), 'codebook-library-'))
 })
 afterAll(async () => {
-  await database.dispose()
   await fs.rm(tempDir, { recursive: true, force: true })
 })
 
@@ -256,7 +257,7 @@ describe('the library', () => {
       returnHeaders: true,
       headers: new Headers(),
     })
-    const guestCookie = guest.headers.getSetCookie()[0]!.split(';')[0]!
+    const guestCookie = cookieHeader(guest.headers)
     const owned = `/library/${bookA().slug}/download.pdf`
     expect((await download(owned, other.cookie)).status).toBe(403)
     expect((await download(owned, guestCookie)).status).toBe(403)

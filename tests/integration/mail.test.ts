@@ -5,7 +5,7 @@ import { Writable } from 'node:stream'
 import { eq } from 'drizzle-orm'
 import { simpleParser } from 'mailparser'
 import pino from 'pino'
-import { afterAll, afterEach, beforeAll, beforeEach, expect, test, vi } from 'vitest'
+import { afterEach, beforeEach, expect, vi } from 'vitest'
 import { openDatabase } from '#app/server/db/database.server.ts'
 import { emailOutbox } from '#app/server/db/schema/index.server.ts'
 import { createLogger } from '#app/server/logger.server.ts'
@@ -17,19 +17,19 @@ import {
   startOutboxWorker,
   type OutboxEmail,
 } from '#app/server/outbox.server.ts'
-import { createTestDatabase } from '#tests/db.ts'
+import type { TestDatabase } from '#tests/db.ts'
+import { test } from '#tests/fixtures.ts'
 import { addresses, startSmtpServer, type TestSmtpServer } from '#tests/smtp.ts'
 
 const from = 'CodeBook <orders@codebook.localhost>'
 const logger = createLogger('silent')
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>
+let database: TestDatabase
 let smtp: TestSmtpServer
 let mailer: Mailer
-beforeAll(async () => {
-  database = await createTestDatabase()
+test.beforeAll(({ database: fileDatabase }) => {
+  database = fileDatabase
 })
-afterAll(() => database.dispose())
 beforeEach(async () => {
   // Each test starts with an empty outbox, so no mail of one test is sent by another.
   await database.db.delete(emailOutbox)

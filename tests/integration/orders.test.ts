@@ -2,7 +2,7 @@ import crypto from 'node:crypto'
 import { Writable } from 'node:stream'
 import { and, eq, inArray, sql } from 'drizzle-orm'
 import pino from 'pino'
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
+import { describe, expect, vi } from 'vitest'
 import { addToCart, listCartBookIds, requireUserCart } from '#app/features/cart/cart.server.ts'
 import { listBooks } from '#app/features/catalog/catalog.server.ts'
 import { formatPrice } from '#app/features/catalog/format.ts'
@@ -23,17 +23,18 @@ import { createLogger } from '#app/server/logger.server.ts'
 import { createMailer } from '#app/server/mail.server.ts'
 import { deliverDueEmails, startOutboxWorker } from '#app/server/outbox.server.ts'
 import { createStoreServices, type StoreServices } from '#app/services.server.ts'
-import { createTestDatabase } from '#tests/db.ts'
+import type { TestDatabase } from '#tests/db.ts'
+import { test } from '#tests/fixtures.ts'
 import { startSmtpServer } from '#tests/smtp.ts'
 import { routeArgs, servicesFor, thrownBy } from '#tests/route-args.ts'
+import { cookieHeader } from '#harness/cookie-jar.ts'
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>
+let database: TestDatabase
 let catalogue: Awaited<ReturnType<typeof listBooks>>
-beforeAll(async () => {
-  database = await createTestDatabase()
+test.beforeAll(async ({ database: fileDatabase }) => {
+  database = fileDatabase
   catalogue = await listBooks(database.db)
 })
-afterAll(() => database.dispose())
 
 const GOOD_CARD = { name: 'Ada Reader', number: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' }
 const DECLINED_CARD = '4000 0000 0000 0002'
@@ -47,10 +48,7 @@ async function readerWithCart(bookCount: number) {
     body: { email, password: 'correct horse battery staple', name: email },
     returnHeaders: true,
   })
-  const cookie = signedUp.headers
-    .getSetCookie()
-    .map((header) => header.split(';')[0])
-    .join('; ')
+  const cookie = cookieHeader(signedUp.headers)
   const cartId = await requireUserCart(database.db, signedUp.response.user.id)
   for (const book of catalogue.slice(0, bookCount)) await addToCart(database.db, cartId, book.id)
   return { cookie, userId: signedUp.response.user.id, email, cartId }
@@ -115,7 +113,7 @@ describe('who may buy', () => {
       returnHeaders: true,
       headers: new Headers(),
     })
-    const guestCookie = guest.headers.getSetCookie()[0]!.split(';')[0]!
+    const guestCookie = cookieHeader(guest.headers)
     const asGuest = await thrownBy(() => checkoutPage(guestCookie))
     expect((asGuest as Response).headers.get('Location')).toBe('/Register?redirectTo=%2Fcheckout')
   })

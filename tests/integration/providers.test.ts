@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, describe, expect } from 'vitest'
 import { addToCart, listCartBookIds, requireUserCart } from '#app/features/cart/cart.server.ts'
 import { listBooks } from '#app/features/catalog/catalog.server.ts'
 import { action as deleteAction } from '#app/routes/account-delete.tsx'
@@ -10,19 +10,21 @@ import { account, carts, session, user } from '#app/server/db/schema/index.serve
 import { parseEnv } from '#app/server/env.server.ts'
 import { createLogger } from '#app/server/logger.server.ts'
 import { createStoreServices, type StoreServices } from '#app/services.server.ts'
+import { cookieHeader } from '#harness/cookie-jar.ts'
 import { createGuestCookie, createReader } from '#harness/factories/buyers.ts'
-import { createTestDatabase } from '#tests/db.ts'
+import type { TestDatabase } from '#tests/db.ts'
+import { test } from '#tests/fixtures.ts'
 import { signInAtProvider, startOidcProvider, type TestOidcProvider } from '#tests/oidc-provider.ts'
 import { routeArgs, servicesFor, thrownBy } from '#tests/route-args.ts'
 
 const STORE = 'http://localhost:3000'
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>
+let database: TestDatabase
 let oidc: TestOidcProvider
 let services: StoreServices
 let bookIds: string[]
-beforeAll(async () => {
-  database = await createTestDatabase()
+test.beforeAll(async ({ database: fileDatabase }) => {
+  database = fileDatabase
   bookIds = (await listBooks(database.db)).map((book) => book.id)
   oidc = await startOidcProvider({ redirectUris: [`${STORE}/api/auth/callback/oidc`] })
   services = createStoreServices({
@@ -39,30 +41,10 @@ beforeAll(async () => {
 })
 afterAll(async () => {
   await oidc?.close()
-  await database?.dispose()
 })
 
 let ipCounter = 0
 const freshIp = () => `203.0.113.${++ipCounter}`
-
-/** The Cookie header a browser would send after these Set-Cookie headers. */
-function withCookies(previous: string, setCookies: string[]): string {
-  const jar = new Map(
-    previous
-      .split(';')
-      .map((pair) => pair.trim())
-      .filter(Boolean)
-      .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)] as const),
-  )
-  for (const header of setCookies) {
-    const [pair] = header.split(';')
-    const name = pair!.slice(0, pair!.indexOf('='))
-    const value = pair!.slice(pair!.indexOf('=') + 1)
-    if (/max-age=0/i.test(header) || value === '') jar.delete(name)
-    else jar.set(name, value)
-  }
-  return [...jar].map(([name, value]) => `${name}=${value}`).join('; ')
-}
 
 /**
  * The whole round trip as a browser without JavaScript makes it: 'Sign in with Test ID' posted on /login,
@@ -90,11 +72,11 @@ async function signInWithProvider(
   expect(started.status).toBe(303)
   const authorizationUrl = started.headers.get('Location')!
   expect(authorizationUrl.startsWith(`${oidc.issuer}/`)).toBe(true)
-  let cookie = withCookies(
-    options.cookie ?? '',
+  let cookie = cookieHeader(
     started.headers
       .getSetCookie()
       .filter((header) => !(options.dropStateCookie && /^better-auth\.state=/.test(header))),
+    options.cookie ?? '',
   )
   const back = await signInAtProvider(authorizationUrl, { login, deny: options.deny })
   expect(`${back.origin}${back.pathname}`).toBe(`${STORE}/api/auth/callback/oidc`)
@@ -108,7 +90,7 @@ async function signInWithProvider(
       params: { provider: 'oidc' },
     }),
   )
-  cookie = withCookies(cookie, answer.headers.getSetCookie())
+  cookie = cookieHeader(answer, cookie)
   return { status: answer.status, location: new URL(answer.headers.get('Location')!, STORE), cookie }
 }
 
@@ -273,12 +255,12 @@ describe('deleting an account that signs in only with a provider', () => {
         db: database.db,
         services,
         path: `${back.pathname}${back.search}`,
-        cookie: withCookies(signedIn.cookie, reauth.headers.getSetCookie()),
+        cookie: cookieHeader(reauth, signedIn.cookie),
         params: { provider: 'oidc' },
       }),
     )
     expect(new URL(callback.headers.get('Location')!, STORE).pathname).toBe('/account/delete')
-    const freshCookie = withCookies(signedIn.cookie, callback.headers.getSetCookie())
+    const freshCookie = cookieHeader(callback, signedIn.cookie)
     expect((await whoIs(freshCookie))?.id).toBe(who.id)
     const deleted = (await deleteAction(
       routeArgs({

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { expect } from 'vitest'
 import {
   clearRateLimit,
   deleteExpiredRateLimits,
@@ -7,18 +7,14 @@ import {
   tooManyAttemptsMessage,
   type RateLimitRule,
 } from '#app/server/rate-limit.server.ts'
-import { createTestDatabase } from '#tests/db.ts'
-
-let database: Awaited<ReturnType<typeof createTestDatabase>>
-beforeAll(async () => {
-  database = await createTestDatabase()
-})
-afterAll(() => database.dispose())
+import { test } from '#tests/fixtures.ts'
 
 const rule: RateLimitRule = { name: 'test', limit: 3, windowMs: 60_000 }
 const at = (seconds: number) => new Date(Date.UTC(2026, 0, 1, 12, 0, seconds))
 
-test('a subject gets `limit` hits per window, then is refused until the window ends', async () => {
+test('a subject gets `limit` hits per window, then is refused until the window ends', async ({
+  database,
+}) => {
   const results = []
   for (let n = 0; n < 4; n++) results.push(await hitRateLimit(database.db, rule, 'a', at(n)))
   expect(results.map((result) => result.allowed)).toEqual([true, true, true, false])
@@ -31,7 +27,7 @@ test('a subject gets `limit` hits per window, then is refused until the window e
   expect(await hitRateLimit(database.db, rule, 'a', at(61))).toMatchObject({ allowed: true, hits: 1 })
 })
 
-test('concurrent hits are all counted (one atomic upsert each)', async () => {
+test('concurrent hits are all counted (one atomic upsert each)', async ({ database }) => {
   const results = await Promise.all(
     Array.from({ length: 20 }, () => hitRateLimit(database.db, rule, 'burst', at(0))),
   )
@@ -41,7 +37,7 @@ test('concurrent hits are all counted (one atomic upsert each)', async () => {
   expect(results.filter((result) => result.allowed)).toHaveLength(3)
 })
 
-test('peek does not count; clear forgets; expired counters are swept', async () => {
+test('peek does not count; clear forgets; expired counters are swept', async ({ database }) => {
   await hitRateLimit(database.db, rule, 'peeked', at(0))
   await peekRateLimit(database.db, rule, 'peeked', at(1))
   expect(await peekRateLimit(database.db, rule, 'peeked', at(2))).toMatchObject({ hits: 1, allowed: true })

@@ -1,29 +1,23 @@
 import { sql } from 'drizzle-orm'
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { expect } from 'vitest'
 import { isRetryableConflict, retryOnConflict } from '#app/server/db/retry.server.ts'
-import { createTestDatabase } from '#tests/db.ts'
+import type { TestDatabase } from '#tests/db.ts'
+import { test } from '#tests/fixtures.ts'
 
 // PostgreSQL only: two transactions at once need two connections (PGlite runs one statement at a time).
 const onPostgres = process.env.TEST_DB === 'postgres'
-let database: Awaited<ReturnType<typeof createTestDatabase>>
-let bookIds: [string, string]
-beforeAll(async () => {
-  if (!onPostgres) return
-  database = await createTestDatabase()
-  const { rows } = (await database.db.execute(
-    sql`select id from books order by slug limit 2`,
-  )) as unknown as {
-    rows: Array<{ id: string }>
-  }
-  bookIds = [rows[0]!.id, rows[1]!.id]
-})
-afterAll(() => database?.dispose())
 
 /**
  * Two transactions that lock the same two book rows in opposite orders, each waiting until the other holds its
  * first row: PostgreSQL breaks the deadlock by rolling one back (40P01).
  */
-function crossedTransactions(run: <T>(work: () => Promise<T>) => Promise<T>) {
+async function crossedTransactions(database: TestDatabase, run: <T>(work: () => Promise<T>) => Promise<T>) {
+  const { rows } = (await database.db.execute(
+    sql`select id from books order by slug limit 2`,
+  )) as unknown as {
+    rows: Array<{ id: string }>
+  }
+  const bookIds = [rows[0]!.id, rows[1]!.id] as const
   let attempts = 0
   let arrived = 0
   let bothLocked!: () => void
@@ -46,18 +40,24 @@ function crossedTransactions(run: <T>(work: () => Promise<T>) => Promise<T>) {
   return outcomes.then((settled) => ({ settled, attempts }))
 }
 
-test.runIf(onPostgres)('without a retry, a deadlock fails one of the two transactions (40P01)', async () => {
-  const { settled } = await crossedTransactions((work) => work())
-  const failures = settled.filter((outcome) => outcome.status === 'rejected')
-  expect(failures).toHaveLength(1)
-  expect(isRetryableConflict((failures[0] as PromiseRejectedResult).reason)).toBe(true)
-})
+test.runIf(onPostgres)(
+  'without a retry, a deadlock fails one of the two transactions (40P01)',
+  async ({ database }) => {
+    const { settled } = await crossedTransactions(database, (work) => work())
+    const failures = settled.filter((outcome) => outcome.status === 'rejected')
+    expect(failures).toHaveLength(1)
+    expect(isRetryableConflict((failures[0] as PromiseRejectedResult).reason)).toBe(true)
+  },
+)
 
-test.runIf(onPostgres)('retryOnConflict runs the rolled-back transaction again: both commit', async () => {
-  const { settled, attempts } = await crossedTransactions(retryOnConflict)
-  expect(settled.map((outcome) => outcome.status)).toEqual(['fulfilled', 'fulfilled'])
-  expect(attempts).toBe(3)
-})
+test.runIf(onPostgres)(
+  'retryOnConflict runs the rolled-back transaction again: both commit',
+  async ({ database }) => {
+    const { settled, attempts } = await crossedTransactions(database, retryOnConflict)
+    expect(settled.map((outcome) => outcome.status)).toEqual(['fulfilled', 'fulfilled'])
+    expect(attempts).toBe(3)
+  },
+)
 
 test('other errors are not retried', async () => {
   let attempts = 0

@@ -3,7 +3,7 @@ import { createElement, Fragment } from 'react'
 import { renderToString } from 'react-dom/server'
 import { createRoutesStub, Meta, Outlet } from 'react-router'
 import type { Book as SchemaBook, Review as SchemaReview } from 'schema-dts'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { beforeAll, describe, expect } from 'vitest'
 import { listAuditLog } from '#app/features/admin/audit.server.ts'
 import { listBooks, type BookCard } from '#app/features/catalog/catalog.server.ts'
 import { readAllBooks } from '#app/features/catalog/catalog-cache.server.ts'
@@ -24,19 +24,17 @@ import BookDetails, {
   meta as bookMeta,
 } from '#app/routes/book.tsx'
 import { books, libraryItems, rateLimits, reviews, user } from '#app/server/db/schema/index.server.ts'
-import { createTestDatabase } from '#tests/db.ts'
+import type { TestDatabase } from '#tests/db.ts'
+import { test } from '#tests/fixtures.ts'
 import { createAdmin } from '#harness/factories/admins.ts'
 import { createBuyer, createReader } from '#harness/factories/buyers.ts'
 import { routeArgs, thrownBy } from '#tests/route-args.ts'
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>
+let database: TestDatabase
 let catalogue: BookCard[]
-beforeAll(async () => {
-  database = await createTestDatabase()
+test.beforeAll(async ({ database: fileDatabase }) => {
+  database = fileDatabase
   catalogue = await listBooks(database.db)
-})
-afterAll(async () => {
-  await database.dispose()
 })
 
 /**

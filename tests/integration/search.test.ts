@@ -1,13 +1,14 @@
 import fc from 'fast-check'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect } from 'vitest'
 import { searchBooks, suggestBooks } from '#app/features/search/search.server.ts'
 import { loader as searchLoader } from '#app/routes/search.tsx'
 import { loader as suggestLoader } from '#app/routes/search-suggest.ts'
 import { books } from '#app/server/db/schema/index.server.ts'
-import { createTestDatabase } from '#tests/db.ts'
+import type { TestDatabase } from '#tests/db.ts'
+import { test } from '#tests/fixtures.ts'
 import { routeArgs } from '#tests/route-args.ts'
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>
+let database: TestDatabase
 
 /** A book for this file's catalogue (the seed's 7 are there too). */
 function testBook(slug: string, title: string, extra: Partial<typeof books.$inferInsert> = {}) {
@@ -28,8 +29,8 @@ function testBook(slug: string, title: string, extra: Partial<typeof books.$infe
 
 const RUST_BOOKS = 120
 
-beforeAll(async () => {
-  database = await createTestDatabase()
+test.beforeAll(async ({ database: fileDatabase }) => {
+  database = fileDatabase
   await database.db.insert(books).values([
     testBook('introduction-to-algorithms-in-practice', 'Introduction to Algorithms in Practice', {
       author: 'Edsger Lamport',
@@ -40,7 +41,6 @@ beforeAll(async () => {
     ),
   ])
 })
-afterAll(() => database.dispose())
 
 const titles = (found: { title: string }[]) => found.map((book) => book.title)
 

@@ -1,5 +1,5 @@
 import { eq, inArray, sql } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect } from 'vitest'
 import type { MetaDescriptor } from 'react-router'
 import { seedBooks } from '#app/features/catalog/seed-books.ts'
 import {
@@ -38,15 +38,15 @@ import * as topic from '#app/routes/topic.tsx'
 import * as topics from '#app/routes/topics.tsx'
 import * as sitemapIndex from '#app/routes/sitemap-index.ts'
 import * as sitemapPage from '#app/routes/sitemap-page.ts'
-import { createTestDatabase } from '#tests/db.ts'
+import type { TestDatabase } from '#tests/db.ts'
+import { test } from '#tests/fixtures.ts'
 import { routeArgs, servicesFor, thrownBy } from '#tests/route-args.ts'
 import { schemaOrgProblems } from '#tests/schema-org.ts'
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>
-beforeAll(async () => {
-  database = await createTestDatabase()
+let database: TestDatabase
+test.beforeAll(({ database: fileDatabase }) => {
+  database = fileDatabase
 })
-afterAll(() => database.dispose())
 
 const ORIGIN = 'http://localhost:3000'
 const slugs = seedBooks.map((seed) => seed.slug)

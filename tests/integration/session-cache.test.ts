@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect } from 'vitest'
 import { commandLineActor } from '#app/features/admin/audit.server.ts'
 import { setRole } from '#app/features/admin/roles.server.ts'
 import { loader as rootLoader } from '#app/root.tsx'
@@ -11,7 +11,9 @@ import { session } from '#app/server/db/schema/index.server.ts'
 import { parseEnv } from '#app/server/env.server.ts'
 import { createLogger } from '#app/server/logger.server.ts'
 import { createStoreServices, type StoreServices } from '#app/services.server.ts'
-import { createTestDatabase } from '#tests/db.ts'
+import type { TestDatabase } from '#tests/db.ts'
+import { test } from '#tests/fixtures.ts'
+import { cookieHeader } from '#harness/cookie-jar.ts'
 import { createReader, testPassword } from '#harness/factories/buyers.ts'
 import { routeArgs } from '#tests/route-args.ts'
 
@@ -22,20 +24,17 @@ import { routeArgs } from '#tests/route-args.ts'
  */
 const TTL_SECONDS = 0.5
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>
+let database: TestDatabase
 /** One store instance: its own services and session cache, as server/http.ts makes them. */
 let store: StoreServices
-beforeAll(async () => {
-  database = await createTestDatabase()
+test.beforeAll(async ({ database: fileDatabase }) => {
+  database = fileDatabase
   store = createStoreServices({
     db: database.db,
     env: parseEnv({ SESSION_CACHE_SECONDS: String(TTL_SECONDS) }),
     authSecret: 'test-secret-that-is-long-enough-0123456789',
     logger: createLogger('silent'),
   })
-})
-afterAll(async () => {
-  await database.dispose()
 })
 
 let ipCounter = 0
@@ -71,11 +70,7 @@ async function post(
 async function logIn(email: string): Promise<string> {
   const answer = (await post(loginAction, '/login', '', { email, password: testPassword })) as Response
   expect(answer.status).toBe(303)
-  return answer.headers
-    .getSetCookie()
-    .map((header) => header.split(';')[0]!)
-    .filter((pair) => !pair.endsWith('='))
-    .join('; ')
+  return cookieHeader(answer)
 }
 
 const afterTtl = () => new Promise((resolve) => setTimeout(resolve, TTL_SECONDS * 1000 + 100))

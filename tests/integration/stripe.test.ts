@@ -4,7 +4,7 @@ import { createElement } from 'react'
 import { renderToString } from 'react-dom/server'
 import { createRoutesStub } from 'react-router'
 import Stripe from 'stripe'
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
+import { describe, expect, vi } from 'vitest'
 import { addToCart, listCartBookIds, requireUserCart } from '#app/features/cart/cart.server.ts'
 import { listBooks } from '#app/features/catalog/catalog.server.ts'
 import { completePaidOrder } from '#app/features/orders/payment-events.server.ts'
@@ -17,8 +17,10 @@ import { emailOutbox, libraryItems, orders } from '#app/server/db/schema/index.s
 import { parseEnv } from '#app/server/env.server.ts'
 import { createLogger } from '#app/server/logger.server.ts'
 import { createStoreServices, type StoreServices } from '#app/services.server.ts'
-import { createTestDatabase } from '#tests/db.ts'
+import type { TestDatabase } from '#tests/db.ts'
+import { test } from '#tests/fixtures.ts'
 import { routeArgs } from '#tests/route-args.ts'
+import { cookieHeader } from '#harness/cookie-jar.ts'
 
 /** The checkout page as the server renders it from this loader data (the route's component alone). */
 function renderCheckout(loaderData: Awaited<ReturnType<typeof checkoutLoader>>) {
@@ -34,7 +36,7 @@ function renderCheckout(loaderData: Awaited<ReturnType<typeof checkoutLoader>>) 
 const WEBHOOK_SECRET = 'whsec_codebook_test_secret'
 const STRIPE_ENV = { STRIPE_SECRET_KEY: 'sk_test_codebook', STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET }
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>
+let database: TestDatabase
 let catalogue: Awaited<ReturnType<typeof listBooks>>
 let services: StoreServices
 const kickOutbox = vi.fn()
@@ -42,8 +44,8 @@ const stripeApi = fakeStripeApi()
 // The store's own Stripe provider, handed to its services: it talks to the fake API below instead of Stripe.
 const stripe = createStripePaymentProvider({ ...secrets(), httpClient: stripeApi.httpClient })
 
-beforeAll(async () => {
-  database = await createTestDatabase()
+test.beforeAll(async ({ database: fileDatabase }) => {
+  database = fileDatabase
   catalogue = await listBooks(database.db)
   services = createStoreServices({
     db: database.db,
@@ -54,7 +56,6 @@ beforeAll(async () => {
     payments: stripe,
   })
 })
-afterAll(() => database.dispose())
 
 function secrets() {
   return { secretKey: STRIPE_ENV.STRIPE_SECRET_KEY, webhookSecret: WEBHOOK_SECRET }
@@ -140,10 +141,7 @@ async function readerWithCart(bookCount: number, offset = 0) {
     body: { email, password: 'correct horse battery staple', name: email },
     returnHeaders: true,
   })
-  const cookie = signedUp.headers
-    .getSetCookie()
-    .map((header) => header.split(';')[0])
-    .join('; ')
+  const cookie = cookieHeader(signedUp.headers)
   const userId = signedUp.response.user.id
   const cartId = await requireUserCart(database.db, userId)
   for (const book of catalogue.slice(offset, offset + bookCount))
