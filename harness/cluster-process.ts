@@ -212,7 +212,7 @@ export function nginxConfig(options: { port: number; upstreams: number[]; runAsR
     .map((port) => `    server 127.0.0.1:${port} max_fails=2 fail_timeout=5s;`)
     .join('\n')
   const proxy = `proxy_pass http://codebook;`
-  return `# Written by harness/cluster-process.ts (npm run cluster): docs/decisions/022-scale-out.md
+  return `# Written by harness/cluster-process.ts (npm run cluster): docs/deploying.md
 ${options.runAsRoot ? 'user nobody nogroup;\n' : ''}daemon off;
 worker_processes 1;
 pid logs/nginx.pid;

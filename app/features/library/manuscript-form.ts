@@ -2,7 +2,7 @@
  * The rules of the manuscript page (/admin/books/:bookId/manuscript), shared by its forms (as HTML
  * constraints) and its action (which checks them again with manuscript-form.server.ts; zod stays out of the
  * browser's bundle, where its eval probe would break the Content-Security-Policy). Sizes are in UTF-8 bytes: what is stored and what the
- * host's body limit counts (server/http.ts allows this page bigger bodies than other forms).
+ * host's body limit counts (the manuscript route declares a larger body than other forms: its `handle`).
  */
 export const MANUSCRIPT_MAX_BYTES = 2 * 1024 * 1024
 export const CHANGELOG_MAX_LENGTH = 2_000
