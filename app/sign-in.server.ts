@@ -9,6 +9,10 @@ import { safeRedirectPath } from '#app/server/safe-redirect.ts'
  * After a login, a registration or a guest start: the cart the visitor had joins the account, then the
  * browser is sent on with the new session cookie (a 303, so a reload does not post again). Every cookie
  * travels as its own Set-Cookie header: Better Auth's session cookie(s) and the cart cookie's deletion.
+ *
+ * The answer, with the session's cookies, is made before the cart moves and the guest goes, so that they change
+ * only along with a session the browser receives. A target a Location header could not hold used to fail after
+ * the hand-over: a 500 without the session cookie, the guest deleted and its cart in the account (issue 28).
  */
 export async function signedInRedirect(
   request: Request,
@@ -18,15 +22,15 @@ export async function signedInRedirect(
     redirectTo,
   }: { result: Extract<AccountResult, { ok: true }>; redirectTo: FormDataEntryValue | null },
 ) {
+  const response = redirect(safeRedirectPath(redirectTo), { status: 303 })
+  for (const cookie of result.setCookies) response.headers.append('Set-Cookie', cookie)
   // Who the visitor was before: a guest's cart moves to the account, then the guest goes.
   const { before } = result
   const guestUserId = before?.isGuest && before.id !== result.userId ? before.id : undefined
   const clearCartCookie = await handOverVisitorCart(request, app, { userId: result.userId, guestUserId })
   if (guestUserId) await deleteGuestUser(app, guestUserId)
-  const headers = new Headers()
-  for (const cookie of result.setCookies) headers.append('Set-Cookie', cookie)
-  if (clearCartCookie) headers.append('Set-Cookie', clearCartCookie)
-  return redirect(safeRedirectPath(redirectTo), { status: 303, headers })
+  if (clearCartCookie) response.headers.append('Set-Cookie', clearCartCookie)
+  return response
 }
 
 /** A refused attempt: the form again, with its messages and the email typed (never the password). */
