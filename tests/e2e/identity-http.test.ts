@@ -116,3 +116,39 @@ test.each([
   expect(out.status).toBe(303)
   expect(out.headers.get('location')).toBe('/AllBooks')
 })
+
+test.each(['/книги', '/😀?q=ü'])(
+  'a redirectTo of %s is followed percent-encoded, and a login with it sets the session (issue 28)',
+  async (target) => {
+    const location = new URL(target, 'http://store').pathname + new URL(target, 'http://store').search
+    const bookId = /name="bookId" value="([0-9a-f-]{36})"/.exec(await (await send('/AllBooks')).text())![1]!
+    const email = unique()
+    const registered = await send('/Register', { body: { email, password, redirectTo: target } })
+    expect([registered.status, registered.headers.get('location')]).toEqual([303, location])
+    const session = cookiePair(
+      registered.headers.getSetCookie().find((cookie) => cookie.startsWith('better-auth.session_token='))!,
+    )
+    for (const path of ['/login', '/Register']) {
+      const onward = await send(`${path}?${new URLSearchParams({ redirectTo: target })}`, { cookie: session })
+      expect([path, onward.status, onward.headers.get('location')]).toEqual([path, 302, location])
+    }
+    for (const [path, body] of [
+      ['/theme', { theme: 'dark', redirectTo: target }],
+      ['/cart', { intent: 'add', bookId, redirectTo: `${target}#cart` }],
+      ['/logout', { redirectTo: target }],
+      ['/login', { intent: 'guest', redirectTo: target }],
+    ] as const) {
+      const answer = await send(path, { body })
+      expect([path, answer.status, answer.headers.get('location')?.replace(/#.*/, '')]).toEqual([
+        path,
+        303,
+        location,
+      ])
+    }
+    const login = await send('/login', { body: { email, password, redirectTo: target } })
+    expect([login.status, login.headers.get('location')]).toEqual([303, location])
+    expect(
+      login.headers.getSetCookie().some((cookie) => cookie.startsWith('better-auth.session_token=')),
+    ).toBe(true)
+  },
+)
