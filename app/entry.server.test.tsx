@@ -3,7 +3,7 @@ import pino from 'pino'
 import { RouterContextProvider, UNSAFE_ErrorResponseImpl as ErrorResponse } from 'react-router'
 import { expect, test } from 'vitest'
 import { appContext, type AppContext } from '#app/server/context.server.ts'
-import { handleError } from './entry.server.tsx'
+import { handleError, mayRemember } from './entry.server.tsx'
 
 /** React Router's arguments to handleError, with a store context whose logger writes JSON lines into `lines`. */
 function argsLoggingTo(lines: Record<string, unknown>[], init?: RequestInit) {
@@ -41,4 +41,25 @@ test('a visitor who left, or a 4xx route error, is not logged', () => {
   // What React Router hands over for a URL no route matches.
   handleError(new ErrorResponse(404, 'Not Found', null, true), argsLoggingTo(lines))
   expect(lines).toEqual([])
+})
+
+test('a page whose route marks it no-store (a URL holding a mailed token) is not kept by the render memo', async () => {
+  const { headers: resetPasswordHeaders } = await import('#app/routes/reset-password.tsx')
+  const { headers: verifyEmailHeaders } = await import('#app/routes/account-verify-email.tsx')
+  const get = new Request('http://localhost/reset-password?token=a-mailed-token')
+  const rendered = { errors: null, actionData: null }
+  expect(mayRemember(get, 200, new Headers(), rendered)).toBe(true)
+  for (const routeHeaders of [resetPasswordHeaders, verifyEmailHeaders]) {
+    const headers = new Headers(
+      routeHeaders({
+        actionHeaders: new Headers(),
+        parentHeaders: new Headers(),
+        loaderHeaders: new Headers(),
+        errorHeaders: undefined,
+      } as Parameters<typeof routeHeaders>[0]),
+    )
+    expect(headers.get('Cache-Control')).toBe('no-store')
+    expect(headers.get('Referrer-Policy')).toBe('no-referrer')
+    expect(mayRemember(get, 200, headers, rendered)).toBe(false)
+  }
 })

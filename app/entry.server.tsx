@@ -31,10 +31,9 @@ export default function handleRequest(
   const nonce = loadContext.get(cspNonceContext)
   const memo = loadContext.get(appContext).renderMemo
   const state = routerContext.staticHandlerContext
-  const key =
-    request.method === 'GET' && responseStatusCode === 200 && !state.errors && !state.actionData
-      ? memo.keyFor({ url: request.url, status: responseStatusCode, data: state.loaderData })
-      : undefined
+  const key = mayRemember(request, responseStatusCode, responseHeaders, state)
+    ? memo.keyFor({ url: request.url, status: responseStatusCode, data: state.loaderData })
+    : undefined
   const remembered = key ? memo.get(key, nonce) : undefined
   responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
   if (remembered) {
@@ -81,6 +80,20 @@ export default function handleRequest(
     )
     setTimeout(abort, streamTimeout + 1_000).unref()
   })
+}
+
+/**
+ * A document the render memo may keep: a GET that rendered its page (no error, no action's answer), unless
+ * its route says no one may store it (`Cache-Control: no-store`: a page whose URL holds a mailed token).
+ */
+export function mayRemember(
+  request: Request,
+  status: number,
+  headers: Headers,
+  state: Pick<EntryContext['staticHandlerContext'], 'errors' | 'actionData'>,
+): boolean {
+  if (request.method !== 'GET' || status !== 200 || state.errors || state.actionData) return false
+  return !/\bno-store\b/i.test(headers.get('Cache-Control') ?? '')
 }
 
 /**

@@ -63,3 +63,16 @@ export function passOnRetryAfter({
   if (retryAfter) headers.set('Retry-After', retryAfter)
   return headers
 }
+
+/**
+ * The `headers` of a page opened from a mailed link whose URL holds its token (choosing a new password,
+ * confirming an email): no cache keeps it, neither the browser's, a proxy's, the host's page cache nor the
+ * render memo (`no-store`, which they all honour), and no Referer carries the URL to another site (issue 28).
+ * A refused attempt's Retry-After still reaches the browser.
+ */
+export function secretUrlHeaders(args: { actionHeaders: Headers; parentHeaders: Headers }): Headers {
+  const headers = passOnRetryAfter(args)
+  headers.set('Cache-Control', 'no-store')
+  headers.set('Referrer-Policy', 'no-referrer')
+  return headers
+}

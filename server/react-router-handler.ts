@@ -83,13 +83,24 @@ function sendCachedPage(
 function sendDocument(req: ExpressRequest, res: ExpressResponse, response: Response, body: Buffer) {
   res.statusMessage = response.statusText
   res.status(response.status)
-  for (const [name, value] of response.headers) res.append(name, value)
+  copyHeaders(res, response.headers)
   res.vary('Accept-Encoding')
   if (body.length > 1024 && req.acceptsEncodings('gzip')) {
     res.setHeader('Content-Encoding', 'gzip')
     res.end(zlib.gzipSync(body, { level: 4 }))
   } else {
     res.end(body)
+  }
+}
+
+/**
+ * A route's headers onto the answer. Each replaces the host's default of that name (a page whose URL holds a
+ * token sends `Referrer-Policy: no-referrer` instead of the host's policy); cookies are added, one header each.
+ */
+function copyHeaders(res: ExpressResponse, headers: Headers) {
+  for (const [name, value] of headers) {
+    if (name === 'set-cookie') res.append(name, value)
+    else res.setHeader(name, value)
   }
 }
 
@@ -120,7 +131,7 @@ async function sendResponse(res: ExpressResponse, response: Response) {
   }
   res.statusMessage = response.statusText
   res.status(response.status)
-  for (const [name, value] of response.headers) res.append(name, value)
+  copyHeaders(res, response.headers)
   if (!response.body) {
     res.end()
     return

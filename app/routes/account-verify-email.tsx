@@ -11,7 +11,7 @@ import {
 import { getSessionUser, requireUser } from '#app/features/identity/session.server.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import { readForm } from '#app/server/form.server.ts'
-import { passOnRetryAfter } from '#app/sign-in.server.ts'
+import { secretUrlHeaders } from '#app/sign-in.server.ts'
 import type { Route } from './+types/account-verify-email'
 import { privatePageMeta } from '#app/features/seo/meta.ts'
 
@@ -30,7 +30,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { token: state === 'valid' ? token : null, state, canResend: await canResend({ request, context }) }
 }
 
-export const headers: Route.HeadersFunction = passOnRetryAfter
+export const headers: Route.HeadersFunction = secretUrlHeaders
 
 export async function action({ request, context, url }: Route.ActionArgs) {
   const form = await readForm(request)

@@ -8,7 +8,7 @@ import { PasswordField } from '#app/features/identity/components/credential-fiel
 import { checkResetToken, resetPassword } from '#app/features/identity/password-reset.server.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import { readForm } from '#app/server/form.server.ts'
-import { passOnRetryAfter } from '#app/sign-in.server.ts'
+import { secretUrlHeaders } from '#app/sign-in.server.ts'
 import type { Route } from './+types/reset-password'
 import { privatePageMeta } from '#app/features/seo/meta.ts'
 
@@ -23,7 +23,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { token: usable ? token : null }
 }
 
-export const headers: Route.HeadersFunction = passOnRetryAfter
+export const headers: Route.HeadersFunction = secretUrlHeaders
 
 export async function action({ request, context }: Route.ActionArgs) {
   const outcome = await resetPassword({ request, context }, await readForm(request))

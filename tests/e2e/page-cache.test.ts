@@ -89,3 +89,16 @@ test('the theme is part of the cached page’s key; any other cookie bypasses th
   const other = await get('/', 'someone_else=1')
   expect(other.response.headers.get('x-page-cache')).toBeNull()
 })
+
+test.each(['/reset-password?token=a-mailed-token', '/account/verify-email?token=a-mailed-token'])(
+  'a page whose URL holds a secret (%s) is never cached, stored or sent as a Referer (issue 28)',
+  async (path) => {
+    for (let round = 0; round < 2; round++) {
+      const { response } = await get(path)
+      expect(response.status).toBe(200)
+      expect(response.headers.get('x-page-cache')).toBeNull()
+      expect(response.headers.get('cache-control')).toBe('no-store')
+      expect(response.headers.get('referrer-policy')).toBe('no-referrer')
+    }
+  },
+)
