@@ -8,7 +8,8 @@ import {
   type RouterContextProvider,
 } from 'react-router'
 import { NonceProvider } from '#app/components/nonce.tsx'
-import { appContext, cspNonceContext } from '#app/server/context.server.ts'
+import { appContext, cspNonceContext, renderedScriptsContext } from '#app/server/context.server.ts'
+import { nonceScriptHashes } from '#app/server/script-hashes.server.ts'
 
 export const streamTimeout = 5_000
 
@@ -36,9 +37,12 @@ export default function handleRequest(
     : undefined
   const remembered = key ? memo.get(key, nonce) : undefined
   responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
+  // The host asks for the page's own scripts when it may keep the page in its shared cache.
+  const scripts = loadContext.get(renderedScriptsContext)
   if (remembered) {
     // The route data's stream for the browser is already in the remembered page.
     void routerContext.serverHandoffStream?.cancel().catch(() => {})
+    if (scripts) scripts.hashes = nonceScriptHashes(remembered, nonce)
     return new Response(remembered, { headers: responseHeaders, status: responseStatusCode })
   }
   return new Promise<Response>((resolve, reject) => {
@@ -51,6 +55,7 @@ export default function handleRequest(
       final(callback) {
         const html = loadScriptsAfterPage(Buffer.concat(chunks).toString())
         if (key && responseStatusCode === 200) memo.set(key, html, nonce)
+        if (scripts) scripts.hashes = nonceScriptHashes(html, nonce)
         resolve(new Response(html, { headers: responseHeaders, status: responseStatusCode }))
         callback()
       },
@@ -129,8 +134,8 @@ function logRequestError(context: Readonly<RouterContextProvider>, request: Requ
  * page is whole without it (server-rendered, forms that post without JavaScript), so its scripts start once
  * the page has loaded: the preload links move into that script, which adds them (all modules fetched at once,
  * as before) and then imports the routes' modules and the client entry as React Router wrote them.
- * Nothing here changes what runs, only when: the script keeps its nonce and is hashed like any other by the
- * page cache.
+ * Nothing here changes what runs, only when: the script keeps its nonce, so it is among the scripts the page
+ * cache allows by hash.
  */
 function loadScriptsAfterPage(html: string): string {
   const preloads: string[] = []

@@ -44,29 +44,37 @@ test('only a page that is the same for everyone is stored, without its nonce', (
     html('hello <script nonce="n0nce">1</script>'),
     '<p>hello <script nonce="n0nce">1</script></p>',
     'n0nce',
+    [],
   )
   expect(stored?.body.toString()).toBe('<p>hello <script>1</script></p>')
   expect(pages.get('k')).toBe(stored)
   const personal = html('yours')
   personal.headers.set('Set-Cookie', 'cb_cart=1')
-  expect(pages.store('p', personal, '<p>yours</p>', 'n0nce')).toBeUndefined()
+  expect(pages.store('p', personal, '<p>yours</p>', 'n0nce', [])).toBeUndefined()
   expect(pages.get('p')).toBeUndefined()
 })
 
 test('bounded in bytes (as sent and gzipped): a page past the bound is sent but not kept', () => {
   const pages = cache({ maxBytes: 2_000 })
   const big = `<p>${crypto.randomUUID().repeat(100)}</p>`
-  expect(pages.store('big', html(big), big, 'n0nce')).toBeDefined()
+  expect(pages.store('big', html(big), big, 'n0nce', [])).toBeDefined()
   expect(pages.get('big')).toBeUndefined()
   const small = '<p>small</p>'
-  pages.store('small', html(small), small, 'n0nce')
+  pages.store('small', html(small), small, 'n0nce', [])
   expect(pages.get('small')?.body.toString()).toBe(small)
 })
 
 test('a page is served for its TTL, then rendered again', async () => {
   const pages = cache({ ttlMs: 50 })
-  pages.store('k', html('x'), '<p>x</p>', 'n0nce')
+  pages.store('k', html('x'), '<p>x</p>', 'n0nce', [])
   expect(pages.get('k')).toBeDefined()
   await new Promise((resolve) => setTimeout(resolve, 80))
   expect(pages.get('k')).toBeUndefined()
+})
+
+test('a cached page allows the scripts the render reported, never one found in its HTML (issue 28)', () => {
+  const own = "'sha256-reported-by-the-render'"
+  const page = '<p><script nonce="n0nce">own()</script><script>injected()</script></p>'
+  const stored = cache().store('k', html(page), page, 'n0nce', [own])
+  expect(stored?.scriptHashes).toEqual([own])
 })

@@ -1,4 +1,3 @@
-import crypto from 'node:crypto'
 import zlib from 'node:zlib'
 import type { Request as ExpressRequest } from 'express'
 import { LRUCache } from 'lru-cache'
@@ -15,7 +14,9 @@ import { LRUCache } from 'lru-cache'
  * catalogue) shows within the TTL.
  *
  * CSP: a nonce must not be reused across responses, so a cached page carries none. Its inline scripts are
- * allowed by their SHA-256 hashes instead, computed once when the page is stored: exactly these scripts run.
+ * allowed by their SHA-256 hashes instead: those the render reported writing with the response's nonce
+ * (app/entry.server.tsx), never every `<script>` found in the HTML, which would allow one injected through
+ * data as well (issue 28). Exactly the store's own scripts run.
  */
 export type CachedPage = {
   status: number
@@ -62,8 +63,17 @@ export class PageCache {
     return this.#pages.get(key)
   }
 
-  /** Stores a rendered page if it is the same for everyone; returns what to send either way (if stored). */
-  store(key: string, response: Response, html: string, nonce: string): CachedPage | undefined {
+  /**
+   * Stores a rendered page if it is the same for everyone; returns what to send either way (if stored).
+   * `scriptHashes`: the CSP sources of the inline scripts the render wrote with `nonce`, the only ones allowed.
+   */
+  store(
+    key: string,
+    response: Response,
+    html: string,
+    nonce: string,
+    scriptHashes: string[],
+  ): CachedPage | undefined {
     if (!isShareable(response)) return undefined
     const withoutNonce = html.replaceAll(` nonce="${nonce}"`, '')
     if (withoutNonce.includes(nonce)) return undefined
@@ -73,7 +83,7 @@ export class PageCache {
       headers: [...response.headers].filter(([name]) => !/^(content-length|content-encoding)$/i.test(name)),
       body,
       gzipped: zlib.gzipSync(body, { level: 9 }),
-      scriptHashes: inlineScriptHashes(withoutNonce),
+      scriptHashes,
     }
     this.#pages.set(key, page)
     return page
@@ -89,19 +99,4 @@ function isShareable(response: Response): boolean {
   if (!response.headers.get('content-type')?.startsWith('text/html')) return false
   if (response.headers.has('set-cookie')) return false
   return !/no-store|private/i.test(response.headers.get('cache-control') ?? '')
-}
-
-/** 'sha256-…' sources for every inline <script> of a page, as CSP Level 2 hashes them. */
-export function inlineScriptHashes(html: string): string[] {
-  const hashes = new Set<string>()
-  for (const match of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)) {
-    if (/\bsrc\s*=/i.test(match[1] ?? '')) continue
-    hashes.add(
-      `'sha256-${crypto
-        .createHash('sha256')
-        .update(match[2] ?? '')
-        .digest('base64')}'`,
-    )
-  }
-  return [...hashes]
 }

@@ -2,6 +2,7 @@ import zlib from 'node:zlib'
 import { createReadableStreamFromReadable, writeReadableStreamToWritable } from '@react-router/node'
 import type { Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from 'express'
 import { createRequestHandler, type RouterContextProvider, type ServerBuild } from 'react-router'
+import { renderedScriptsContext, type RenderedScripts } from '#app/server/context.server.ts'
 import type { CachedPage, PageCache } from './page-cache.ts'
 import { RETRY_AFTER_SECONDS, sendUnavailable } from './unavailable.ts'
 
@@ -26,7 +27,11 @@ export function reactRouterHandler(options: {
       const cached = key ? options.pageCache!.get(key) : undefined
       if (cached) return sendCachedPage(req, res, cached, options.cachedPagePolicy, 'hit')
 
-      const response = await handle(toFetchRequest(req, res), options.getLoadContext(req, res))
+      const context = options.getLoadContext(req, res)
+      // A page that may be kept: its render reports the scripts it wrote, which the cached page allows by hash.
+      const scripts: RenderedScripts | undefined = key ? {} : undefined
+      if (scripts) context.set(renderedScriptsContext, scripts)
+      const response = await handle(toFetchRequest(req, res), context)
       const isDocument = response.headers.get('Content-Type')?.startsWith('text/html') ?? false
       // The root's own 503 page (the visitor could not be read) is kept; any other 5xx during an outage
       // is one too.
@@ -45,9 +50,16 @@ export function reactRouterHandler(options: {
       if (!isDocument) return await sendResponse(res, response)
       // Bytes as rendered: decoded to a string only for the page cache.
       const body = Buffer.from(await response.arrayBuffer())
-      const stored = key
-        ? options.pageCache!.store(key, response, body.toString(), String(res.locals.cspNonce))
-        : undefined
+      const stored =
+        key && scripts?.hashes
+          ? options.pageCache!.store(
+              key,
+              response,
+              body.toString(),
+              String(res.locals.cspNonce),
+              scripts.hashes,
+            )
+          : undefined
       if (stored) return sendCachedPage(req, res, stored, options.cachedPagePolicy, 'miss')
       sendDocument(req, res, response, body)
     } catch (error) {

@@ -44,6 +44,15 @@ export const appContext = createContext<AppContext>()
 /** This response's Content-Security-Policy nonce; entry.server.tsx puts it on every script it renders. */
 export const cspNonceContext = createContext<string>('')
 
+/**
+ * What the document's render (app/entry.server.tsx) reports to the host when the host may keep the page in its
+ * shared cache (server/page-cache.ts): the CSP sources of the inline scripts it wrote with this response's nonce.
+ * A cached page carries no nonce and allows exactly these scripts; a `<script>` that reached the HTML any other
+ * way (injected through data) has no nonce and is never among them (issue 28).
+ */
+export type RenderedScripts = { hashes?: string[] }
+export const renderedScriptsContext = createContext<RenderedScripts | null>(null)
+
 export function getAppContext(context: Readonly<RouterContextProvider>): AppContext {
   return context.get(appContext)
 }
