@@ -112,7 +112,7 @@ function sendDocument(req: ExpressRequest, res: ExpressResponse, response: Respo
 function copyHeaders(res: ExpressResponse, headers: Headers) {
   for (const [name, value] of headers) {
     if (name === 'set-cookie') res.append(name, value)
-    else res.setHeader(name, value)
+    else res.set(name, value)
   }
 }
 
