@@ -3,7 +3,9 @@ import { createReadableStreamFromReadable, writeReadableStreamToWritable } from 
 import type { Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from 'express'
 import { createRequestHandler, type RouterContextProvider, type ServerBuild } from 'react-router'
 import { renderedScriptsContext, type RenderedScripts } from '#app/server/context.server.ts'
+import { sendMethodNotAllowed } from './error-page.ts'
 import type { CachedPage, PageCache } from './page-cache.ts'
+import { routeMatcher } from './route-template.ts'
 import { RETRY_AFTER_SECONDS, sendUnavailable } from './unavailable.ts'
 
 /**
@@ -21,6 +23,7 @@ export function reactRouterHandler(options: {
   isDatabaseDown?: () => Promise<boolean>
 }): RequestHandler {
   const handle = createRequestHandler(options.build, options.mode)
+  const matchRoute = routeMatcher(options.build)
   return async (req, res, next) => {
     try {
       const key = await options.pageCache?.keyFor(req)
@@ -46,6 +49,18 @@ export function reactRouterHandler(options: {
       ) {
         await response.body?.cancel()
         return sendUnavailable(req, res, isDocument)
+      }
+      // React Router's answer to a method the route has no handler for (a POST to /robots.txt) says which it has.
+      // Its data requests (.data) keep their encoding, and a page is the store's error page, but a resource
+      // route's answer was `{"message":"Unexpected Server Error"}`, which the host replaces (issue 28).
+      if (response.status === 405 && !response.headers.has('Allow')) {
+        const route = await matchRoute(req.path.replace(/\.data$/, ''))
+        response.headers.set('Allow', route?.methods.join(', ') || 'GET, HEAD')
+        const asPage = req.accepts(['html', 'json']) !== 'json'
+        if (!req.path.endsWith('.data') && !(isDocument && asPage)) {
+          await response.body?.cancel()
+          return sendMethodNotAllowed(res, response.headers.get('Allow')!, asPage)
+        }
       }
       if (!isDocument) return await sendResponse(res, response)
       // Bytes as rendered: decoded to a string only for the page cache.

@@ -78,7 +78,26 @@ describe('route templates compiled once', () => {
   })
 
   test('params are decoded; a malformed escape is kept as sent', () => {
-    expect(match('/books/caf%C3%A9')).toEqual({ template: '/books/:slug', params: { slug: 'café' } })
+    expect(match('/books/caf%C3%A9')).toMatchObject({ template: '/books/:slug', params: { slug: 'café' } })
     expect(match('/books/%E0%A4%A')?.params.slug).toBe('%E0%A4%A')
   })
+})
+
+test('the methods a route answers, from its module: GET and HEAD with a loader or a page, POST with an action', () => {
+  const route = (id: string, module: object) => ({ id, parentId: 'root', path: id, module })
+  const match = compileRoutes({
+    routes: {
+      root: { id: 'root', path: '', module: {} },
+      feed: route('feed', { loader: () => null }),
+      page: route('page', { default: () => null }),
+      form: route('form', { default: () => null, action: () => null }),
+      hook: route('hook', { action: () => null }),
+    },
+  } as unknown as ServerBuild)
+  expect(['/feed', '/page', '/form', '/hook'].map((path) => match(path)?.methods.join(', '))).toEqual([
+    'GET, HEAD',
+    'GET, HEAD',
+    'GET, HEAD, POST',
+    'POST',
+  ])
 })

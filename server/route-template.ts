@@ -5,6 +5,8 @@ export type RouteMatch = {
   params: Record<string, string>
   /** The route module's `handle` export: what a route declares for the host (server/request-bodies.ts). */
   handle?: unknown
+  /** What the route answers: GET and HEAD with a loader or a page, POST with an action (a 405's `Allow`). */
+  methods: string[]
 }
 export type RouteMatcher = (pathname: string) => RouteMatch | undefined
 
@@ -36,6 +38,7 @@ type Compiled = {
   score: number
   order: number
   handle: unknown
+  methods: string[]
 }
 
 export function compileRoutes(build: ServerBuild): RouteMatcher {
@@ -81,6 +84,7 @@ export function compileRoutes(build: ServerBuild): RouteMatcher {
         score,
         order,
         handle: (route.module as { handle?: unknown } | undefined)?.handle,
+        methods: methodsOf(route.module),
       }
     })
     .sort((a, b) => b.score - a.score || a.order - b.order)
@@ -93,10 +97,14 @@ export function compileRoutes(build: ServerBuild): RouteMatcher {
         const value = found[index + 1]
         if (value !== undefined) params[name] = safeDecode(value)
       })
-      return { template: route.template, params, handle: route.handle }
+      return { template: route.template, params, handle: route.handle, methods: route.methods }
     }
     return undefined
   }
+}
+
+function methodsOf(module: Partial<Record<'loader' | 'action' | 'default', unknown>> | undefined): string[] {
+  return [...(module?.loader || module?.default ? ['GET', 'HEAD'] : []), ...(module?.action ? ['POST'] : [])]
 }
 
 function safeDecode(value: string): string {

@@ -1,5 +1,6 @@
 import type { Request as ExpressRequest, Response as ExpressResponse } from 'express'
 import type { DatabaseHandle } from '#app/server/db/database.server.ts'
+import { sendErrorPage } from './error-page.ts'
 import { withTimeout } from './with-timeout.ts'
 
 /**
@@ -38,37 +39,14 @@ const title = 'CodeBook is temporarily unavailable'
 const message =
   'We cannot reach our database just now. Nothing you saved is lost; please try again in a minute.'
 
-/** The 503 answer: a small self-contained page (no script, no stylesheet that could fail too), or JSON. */
+/** The 503 answer: the host's own page (server/error-page.ts), or JSON. */
 export function sendUnavailable(req: ExpressRequest, res: ExpressResponse, asPage: boolean) {
-  res.status(503).set({ 'Retry-After': String(RETRY_AFTER_SECONDS), 'Cache-Control': 'no-store' })
-  if (!asPage) {
-    res.json({ error: `${title}: ${message}` })
-    return
-  }
-  res.type('html').send(`<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light dark">
-<meta name="robots" content="noindex">
-<title>${title}</title>
-</head>
-<body>
-<main>
-<h1>${title}</h1>
-<p>${message}</p>
-<p><a href="${escapeAttribute(req.originalUrl)}">Try again</a></p>
-</main>
-</body>
-</html>
-`)
-}
-
-function escapeAttribute(value: string) {
-  return value
-    .replaceAll('&', '&amp;')
-    .replaceAll('"', '&quot;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
+  res.set({ 'Retry-After': String(RETRY_AFTER_SECONDS), 'Cache-Control': 'no-store' })
+  sendErrorPage(res, {
+    status: 503,
+    title,
+    message,
+    asPage,
+    link: { href: req.originalUrl, text: 'Try again' },
+  })
 }

@@ -8,6 +8,12 @@ export function errorData(title: string, message: string): ErrorData {
   return { title, message }
 }
 
+const statusMessages: Partial<Record<number, string>> = {
+  404: 'We could not find the page you asked for.',
+  // React Router's answer to a form posted to a page that takes none (server/error-page.ts says the same).
+  405: 'This address does not take that kind of request.',
+}
+
 /** The one error boundary every route uses; shows expected failures kindly, hides details of the rest. */
 export function GeneralErrorBoundary() {
   const error = useRouteError()
@@ -16,7 +22,7 @@ export function GeneralErrorBoundary() {
   if (isRouteErrorResponse(error)) {
     const data = error.data as Partial<ErrorData> | undefined
     title = data?.title ?? (error.status === 404 ? 'Page not found' : `${error.status} ${error.statusText}`)
-    message = data?.message ?? (error.status === 404 ? 'We could not find the page you asked for.' : message)
+    message = data?.message ?? statusMessages[error.status] ?? message
   } else if (import.meta.env.DEV && error instanceof Error) {
     message = error.stack ?? error.message
   }
