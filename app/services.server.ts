@@ -13,6 +13,7 @@ import type { Logger } from '#app/server/logger.server.ts'
 import { RenderMemo } from '#app/server/render-memo.server.ts'
 import { createSessionCache, forgetSessionsOf } from '#app/server/session-cache.server.ts'
 import { createLocalStorage, type FileStorage } from '#app/server/storage.server.ts'
+import { createWorkQueue } from '#app/server/work-queue.server.ts'
 
 declare module '#app/server/context.server.ts' {
   interface AppContext {
@@ -67,5 +68,6 @@ export function createStoreServices(options: {
     analytics: options.analytics ?? createAnalyticsSink({ db, logger, site: env.publicUrl.host }),
     payments: options.payments ?? createPaymentProvider(env),
     renderMemo: new RenderMemo({ maxEntries: env.RENDER_MEMO_ENTRIES }),
+    imageWork: createWorkQueue({ concurrency: 1, maxWaiting: 2 }),
   }
 }

@@ -2,16 +2,22 @@ import { recordEvent } from '#app/features/analytics/record.server.ts'
 import { prepareDownload, probeDownload } from '#app/features/library/downloads.server.ts'
 import { getSessionUser } from '#app/features/identity/session.server.ts'
 import { getAppContext } from '#app/server/context.server.ts'
-import { downloadHeaders, problemPage } from '#app/server/file-response.server.ts'
+import {
+  downloadHeaders,
+  problemPage,
+  rangeNotSatisfiable,
+  requestedRange,
+} from '#app/server/file-response.server.ts'
 import type { Route } from './+types/library-download'
 
 const fileNamePattern = /^download\.(pdf|epub)$/
 const slugPattern = /^[a-z0-9][a-z0-9-]{0,99}$/
 
 /**
- * GET /library/<slug>/download.pdf|.epub: the signed-in owner's stamped copy, streamed. Anyone else gets 403
- * (404 for a book or file name that does not exist); more than 50 downloads of a book in a day get 429 (a
- * HEAD too). The parameters only ever select a row of the database: they never reach a storage path.
+ * GET /library/<slug>/download.pdf|.epub: the signed-in owner's stamped copy, streamed, or the one part a Range
+ * asks for (206; 416 past its end). Anyone else gets 403 (404 for a book or file name that does not exist);
+ * more than 50 downloads of a book in a day get 429 (a HEAD too), a file's worth of parts counting as one
+ * (decision 010). The parameters only ever select a row of the database: they never reach a storage path.
  */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const format = fileNamePattern.exec(params.file)?.[1] as 'pdf' | 'epub' | undefined
@@ -26,20 +32,31 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const wanted = { userId: user.id, email: user.email, slug: params.slug, format }
   if (request.method === 'HEAD') {
     // Only whether it may be downloaded now, and as what: a probe is neither stamped nor counted.
-    const probe = await probeDownload(app.db, wanted)
+    const probe = await probeDownload(app.db, app.storage, wanted)
     if (!probe.ok) return refused(probe)
-    const { 'Content-Length': _length, ...headers } = downloadHeaders(
-      { ...probe, size: 0 },
+    const headers = downloadHeaders(
+      { ...probe, size: probe.copy?.size ?? 0, etag: probe.copy?.etag },
       { cacheControl: 'private, no-store' },
     )
+    // The length is known only once the reader's copy has been stamped (a probe stamps nothing).
+    if (!probe.copy) delete headers['Content-Length']
     return new Response(null, { headers })
   }
-  const download = await prepareDownload(app.db, app.storage, wanted, app.logger)
-  if (!download.ok) return refused(download)
-  app.logger.info({ slug: params.slug, format, cached: download.cached }, 'download')
-  recordEvent(app, request, { name: 'download', bookSlug: params.slug })
+  const download = await prepareDownload(
+    app.db,
+    app.storage,
+    { ...wanted, range: requestedRange(request) },
+    app.logger,
+  )
+  if (!download.ok) return download.status === 416 ? rangeNotSatisfiable(download.size) : refused(download)
+  app.logger.info(
+    { slug: params.slug, format, cached: download.cached, range: download.range, counted: download.counted },
+    'download',
+  )
+  if (download.counted) recordEvent(app, request, { name: 'download', bookSlug: params.slug })
   return new Response(download.stream, {
-    headers: downloadHeaders(download, { cacheControl: 'private, no-store' }),
+    status: download.range ? 206 : 200,
+    headers: downloadHeaders(download, { cacheControl: 'private, no-store', range: download.range }),
   })
 }
 

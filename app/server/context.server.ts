@@ -7,6 +7,7 @@ import type { Logger } from './logger.server.ts'
 import type { RenderMemo } from './render-memo.server.ts'
 import type { SessionCache } from './session-cache.server.ts'
 import type { FileStorage } from './storage.server.ts'
+import type { WorkQueue } from './work-queue.server.ts'
 
 /**
  * What every loader and action may use, set once per request by the HTTP host (server/app.ts). An interface, so
@@ -37,6 +38,8 @@ export interface AppContext {
   analytics: AnalyticsSink
   /** Documents rendered in the last minute, by URL and data (app/entry.server.tsx, decision 021). */
   renderMemo: RenderMemo
+  /** Image work (resizing an uploaded cover): one job at a time in this process, a few waiting (decision 012). */
+  imageWork: WorkQueue
 }
 
 export const appContext = createContext<AppContext>()

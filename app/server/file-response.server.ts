@@ -1,15 +1,83 @@
-/** Headers for a file sent as a download: its type, its exact length and the name to save it under. */
+import type { ByteRange } from './storage.server.ts'
+
+/**
+ * Headers for a file sent as a download: its type, its exact length and the name to save it under, that parts
+ * of it may be asked for (`Accept-Ranges`), its ETag when it has one, and for a part (206) which bytes of the
+ * whole these are (`Content-Range`, the length being the part's).
+ */
 export function downloadHeaders(
-  file: { size: number; fileName: string; contentType: string },
-  { cacheControl }: { cacheControl: string },
+  file: { size: number; fileName: string; contentType: string; etag?: string },
+  { cacheControl, range = null }: { cacheControl: string; range?: ByteRange | null },
 ): Record<string, string> {
   return {
     'Content-Type': file.contentType,
-    'Content-Length': String(file.size),
+    'Content-Length': String(range ? range.end - range.start + 1 : file.size),
+    ...(range ? { 'Content-Range': `bytes ${range.start}-${range.end}/${file.size}` } : {}),
+    'Accept-Ranges': 'bytes',
+    ...(file.etag ? { ETag: file.etag } : {}),
     'Content-Disposition': contentDisposition(file.fileName),
     'Cache-Control': cacheControl,
     'X-Content-Type-Options': 'nosniff',
   }
+}
+
+/**
+ * One byte range as a client asks for it (RFC 9110 §14.1.2), before the file's size is known: from `first` to
+ * `last` (the end when null), or the last `suffix` bytes. `ifRange` is the request's If-Range, if any.
+ */
+export type RangeRequest = ({ first: number; last: number | null } | { suffix: number }) & {
+  ifRange: string | null
+}
+
+const singleRange = /^bytes=[ \t]*(?:(\d+)-(\d*)|-(\d+))[ \t]*$/i
+
+/**
+ * The single range a GET asks for, or null to send the whole file, which RFC 9110 §14.2 allows whenever the
+ * server will not serve the range: no Range header, a method other than GET (a HEAD's Range is ignored), a unit
+ * other than bytes, several ranges (readers and download managers of one file ask for one at a time; a
+ * multipart answer is not worth its code), or a malformed one (`bytes=abc`, `bytes=9-0`).
+ */
+export function requestedRange(request: Request): RangeRequest | null {
+  const header = request.headers.get('Range')
+  if (request.method !== 'GET' || header === null) return null
+  const match = singleRange.exec(header)
+  if (!match) return null
+  const ifRange = request.headers.get('If-Range')
+  const [, first, last, suffix] = match
+  if (suffix !== undefined) return { suffix: Number(suffix), ifRange }
+  const range = { first: Number(first), last: last ? Number(last) : null, ifRange }
+  return range.last !== null && range.last < range.first ? null : range
+}
+
+/**
+ * Whether a range is still to be served once the file's ETag is known: always without If-Range; with it, only
+ * when it names the file's current strong ETag (a resumed download of a copy that has changed since gets the
+ * whole new copy, never its bytes spliced into the old). An If-Range date is never matched: these files send
+ * no Last-Modified.
+ */
+export function rangeStillWanted(range: RangeRequest, etag: string | undefined): boolean {
+  if (range.ifRange === null) return true
+  return etag !== undefined && !etag.startsWith('W/') && range.ifRange.trim() === etag
+}
+
+/** The inclusive bytes a range names in a file of `size` bytes, or null when there are none (416). */
+export function byteRangeIn(range: RangeRequest, size: number): ByteRange | null {
+  if ('suffix' in range) {
+    if (range.suffix === 0 || size === 0) return null
+    return { start: Math.max(0, size - range.suffix), end: size - 1 }
+  }
+  if (range.first >= size) return null
+  return { start: range.first, end: Math.min(range.last ?? size - 1, size - 1) }
+}
+
+/** 416 for a range that starts past the end of a file, with the file's size as RFC 9110 §15.5.17 asks. */
+export function rangeNotSatisfiable(size: number, next?: { href: string; label: string }): Response {
+  return problemPage(
+    416,
+    `The part of the file asked for is not in it: the file is ${size} bytes long.`,
+    next,
+    { 'Content-Range': `bytes */${size}`, 'Accept-Ranges': 'bytes' },
+  )
 }
 
 /**
@@ -46,6 +114,7 @@ export function problemPage(
   const titles: Record<number, string> = {
     403: 'Not yours to download',
     404: 'Not found',
+    416: 'Range not satisfiable',
     429: 'Too many downloads',
     503: 'Please try again shortly',
   }

@@ -58,6 +58,34 @@ export async function peekRateLimit(
   return stateOf(row.hits, row.resetAt, now, row.hits < rule.limit)
 }
 
+/**
+ * Adds `amount` to a subject's running total in the rule's window (the rule's limit is not applied) and returns
+ * the total after: the same atomic upsert as hitRateLimit, for a quantity that is not one per request, such as
+ * the bytes of a file handed to a reader today. A negative amount gives back (never below 0).
+ */
+export async function addToWindowTotal(
+  db: Db,
+  rule: Pick<RateLimitRule, 'name' | 'windowMs'>,
+  subject: string,
+  amount: number,
+  now = new Date(),
+): Promise<number> {
+  const resetAt = new Date(now.getTime() + rule.windowMs)
+  const expired = sql`${rateLimits.resetAt} <= ${now.toISOString()}::timestamptz`
+  const [row] = await db
+    .insert(rateLimits)
+    .values({ key: keyOf(rule, subject), hits: Math.max(0, amount), resetAt })
+    .onConflictDoUpdate({
+      target: rateLimits.key,
+      set: {
+        hits: sql`case when ${expired} then excluded.hits else greatest(${rateLimits.hits} + ${amount}, 0) end`,
+        resetAt: sql`case when ${expired} then excluded.reset_at else ${rateLimits.resetAt} end`,
+      },
+    })
+    .returning({ hits: rateLimits.hits })
+  return row!.hits
+}
+
 /** Forgets a subject's hits (a successful login clears its failed ones). */
 export async function clearRateLimit(db: Db, rule: RateLimitRule, subject: string): Promise<void> {
   await db.delete(rateLimits).where(eq(rateLimits.key, keyOf(rule, subject)))
@@ -101,7 +129,7 @@ export function tooManyAttemptsMessage(retryAfterSeconds: number): string {
   return `Too many attempts. Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`
 }
 
-function keyOf(rule: RateLimitRule, subject: string) {
+function keyOf(rule: Pick<RateLimitRule, 'name'>, subject: string) {
   return `${rule.name}:${subject}`
 }
 

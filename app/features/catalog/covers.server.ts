@@ -1,15 +1,20 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
-import sharp, { type Sharp } from 'sharp'
+import sharp, { type OutputInfo, type Sharp } from 'sharp'
 import type { CoverImage } from '#app/server/db/schema/index.server.ts'
 import { findProjectRoot } from '#app/server/project-root.server.ts'
 import type { FileStorage } from '#app/server/storage.server.ts'
+import { WorkQueueFullError, type WorkQueue } from '#app/server/work-queue.server.ts'
 import { COVER_FORMATS, COVER_KEY_FOLDER, COVER_WIDTHS, type CoverFormat } from './cover-image.ts'
 
 export const MAX_COVER_BYTES = 10 * 1024 * 1024
-/** A cover is a few megapixels; anything far beyond is a decompression bomb, not a cover. */
-const MAX_COVER_PIXELS = 50_000_000
+/**
+ * A cover is shown at most 800 pixels wide, and a designer's export is a few megapixels (2000 × 3000 is 6).
+ * Far beyond is a decompression bomb, not a cover: a 7000 × 7000 PNG of 160 KB decodes to 150 MB of pixels
+ * (issue 28). The header says how many there are, so such an image is refused before it is decoded.
+ */
+export const MAX_COVER_PIXELS = 40_000_000
 
 export const coverMessages = {
   missing: 'Please choose an image file to upload.',
@@ -17,6 +22,8 @@ export const coverMessages = {
   notAnImage:
     'This file is not a JPEG, PNG, WebP or AVIF image (its content was checked, not its name). Please upload a cover image.',
   corrupt: 'This image could not be read: the file looks damaged. Please export it again and upload it.',
+  tooManyPixels: `This image has more than ${MAX_COVER_PIXELS / 1_000_000} megapixels. Covers are shown at most 800 pixels wide: please export it smaller (2000 × 3000 pixels is plenty) and upload it.`,
+  busy: 'Another cover is being resized right now. Please try again in a few seconds.',
   conflict:
     'Someone else changed this book meanwhile, so the cover was not saved. Please reload the page and upload it again.',
 } as const
@@ -56,9 +63,12 @@ export type ResizedCover = { cover: CoverImage; files: { key: string; bytes: Uin
 /**
  * Checks an uploaded cover by its content and resizes it into every width the pages use (never enlarged) in
  * AVIF, WebP and JPEG. Keys carry the book id and a hash of the upload, so a new cover has new URLs and old
- * ones can be cached for ever.
+ * ones can be cached for ever. The cheap checks (size, type, pixels in the header) come first; the decoding
+ * and encoding wait their turn in `work`, the process's image queue, and an upload finding it full is told
+ * to try again (`busy`).
  */
 export async function resizeCover(
+  work: WorkQueue,
   bookId: string,
   bytes: Uint8Array,
 ): Promise<{ ok: true; resized: ResizedCover } | { ok: false; problem: CoverProblem }> {
@@ -66,36 +76,75 @@ export async function resizeCover(
   if (bytes.byteLength > MAX_COVER_BYTES) return { ok: false, problem: 'tooLarge' }
   const type = detectImageType(bytes)
   if (!type) return { ok: false, problem: 'notAnImage' }
-  const input = () => sharp(bytes, { limitInputPixels: MAX_COVER_PIXELS, failOn: 'error' }).rotate()
   let width: number
   let height: number
   try {
-    const metadata = await sharp(bytes, { limitInputPixels: MAX_COVER_PIXELS, failOn: 'error' }).metadata()
+    // The header only: sharp decodes nothing here, so its pixel limit is not needed yet (it applies below).
+    const metadata = await sharp(bytes, { limitInputPixels: false, failOn: 'error' }).metadata()
     if (!metadata.width || !metadata.height) return { ok: false, problem: 'corrupt' }
+    if (metadata.width * metadata.height > MAX_COVER_PIXELS) return { ok: false, problem: 'tooManyPixels' }
     // EXIF orientations 5–8 turn the picture a quarter: its box is the other way round.
     const turned = (metadata.orientation ?? 1) >= 5
     width = turned ? metadata.height : metadata.width
     height = turned ? metadata.width : metadata.height
-    // Decoding the whole image is what finds a damaged file (a header alone can look fine).
-    await input().raw().toBuffer()
   } catch {
     return { ok: false, problem: 'corrupt' }
   }
+  const widths = [...new Set(COVER_WIDTHS.map((wanted) => Math.min(wanted, width)))]
+  let encoded: { width: number; format: CoverFormat; bytes: Uint8Array }[] | null
+  try {
+    encoded = await work.run(() => encodeVariants(bytes, widths))
+  } catch (error) {
+    if (error instanceof WorkQueueFullError) return { ok: false, problem: 'busy' }
+    throw error
+  }
+  if (!encoded) return { ok: false, problem: 'corrupt' }
   const hash = crypto.createHash('sha256').update(bytes).digest('hex').slice(0, 16)
   const keyPrefix = `${COVER_KEY_FOLDER}/${bookId}-${hash}`
-  const widths = [...new Set(COVER_WIDTHS.map((wanted) => Math.min(wanted, width)))]
-  const files = await Promise.all(
+  return {
+    ok: true,
+    resized: {
+      cover: { keyPrefix, widths, formats: [...COVER_FORMATS], width, height },
+      files: encoded.map((file) => ({ key: `${keyPrefix}-${file.width}.${file.format}`, bytes: file.bytes })),
+    },
+  }
+}
+
+/**
+ * Every variant of the image, or null when it cannot be decoded. The whole image is decoded once (which is
+ * what finds a damaged file: a header alone can look fine), upright and shrunk to the largest width, and
+ * every variant is encoded from that small copy: decoding the upload once per variant cost a 40-megapixel
+ * PNG ~9 s and +450 MB (decision 012).
+ */
+async function encodeVariants(
+  bytes: Uint8Array,
+  widths: number[],
+): Promise<{ width: number; format: CoverFormat; bytes: Uint8Array }[] | null> {
+  let master: { data: Buffer; info: OutputInfo }
+  try {
+    master = await sharp(bytes, { limitInputPixels: MAX_COVER_PIXELS, failOn: 'error' })
+      .rotate()
+      .resize({ width: Math.max(...widths), withoutEnlargement: true })
+      .raw({ depth: 'uchar' })
+      .toBuffer({ resolveWithObject: true })
+  } catch {
+    return null
+  }
+  const { width, height } = master.info
+  const channels = master.info.channels as 1 | 2 | 3 | 4
+  const fromMaster = (target: number) => {
+    const image = sharp(master.data, { raw: { width, height, channels } })
+    return target < width ? image.resize({ width: target }) : image
+  }
+  return Promise.all(
     widths.flatMap((target) =>
       COVER_FORMATS.map(async (format) => ({
-        key: `${keyPrefix}-${target}.${format}`,
-        bytes: new Uint8Array(await encode(input().resize({ width: target }), format)),
+        width: target,
+        format,
+        bytes: new Uint8Array(await encode(fromMaster(target), format)),
       })),
     ),
   )
-  return {
-    ok: true,
-    resized: { cover: { keyPrefix, widths, formats: [...COVER_FORMATS], width, height }, files },
-  }
 }
 
 function encode(image: Sharp, format: CoverFormat): Promise<Buffer> {

@@ -6,6 +6,7 @@ import {
   MAX_COVER_BYTES,
   resizeCover,
   storeCover,
+  type CoverProblem,
 } from '#app/features/catalog/covers.server.ts'
 import { requireAdmin } from '#app/features/identity/session.server.ts'
 import { getAppContext } from '#app/server/context.server.ts'
@@ -28,25 +29,39 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   throw redirect(`/admin/books/${encodeURIComponent(params.bookId)}`)
 }
 
+/** Each refusal's status: the content checked (400), too many bytes (413) or pixels (422), the queue full (503). */
+const statusOf = {
+  missing: 400,
+  notAnImage: 400,
+  corrupt: 400,
+  tooLarge: 413,
+  tooManyPixels: 422,
+  busy: 503,
+} as const satisfies Record<CoverProblem, number>
+
+/** Seconds an upload refused as `busy` is told to wait: about one resize of a large cover. */
+const BUSY_RETRY_SECONDS = 5
+
 const notFound = () =>
   data({ title: 'Book not found', message: 'There is no book with this id.' }, { status: 404 })
 
 /**
  * POST a cover (multipart, field `cover`, and the `version` the page showed). The image is checked by its
  * content, resized into every variant, stored, then set on the book in one audited change. A script asking
- * for JSON gets the outcome with its status (200, 400, 409, 413); a plain form post is sent back to the edit
- * page with the outcome in the URL.
+ * for JSON gets the outcome with its status (200, 400, 409, 413, 422, 503 with Retry-After); a plain form post
+ * is sent back to the edit page with the outcome in the URL. Resizing waits its turn in the process's image
+ * queue (one at a time, a few waiting: decision 012).
  */
 export async function action({ request, context, params }: Route.ActionArgs) {
   const admin = await requireAdmin({ request, context })
-  const { db, storage } = getAppContext(context)
+  const { db, storage, imageWork } = getAppContext(context)
   const wantsJson = (request.headers.get('Accept') ?? '').includes('application/json')
   const editPage = `/admin/books/${params.bookId}`
   const answer = (status: number, problem: keyof typeof coverMessages | null) =>
     wantsJson
       ? Response.json(
           { ok: problem === null, message: problem ? coverMessages[problem] : 'The new cover was saved.' },
-          { status },
+          { status, headers: status === 503 ? { 'Retry-After': String(BUSY_RETRY_SECONDS) } : {} },
         )
       : redirect(problem ? `${editPage}?cover-error=${problem}` : `${editPage}?saved=cover`, 303)
 
@@ -63,8 +78,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (!(file instanceof File) || file.size === 0) return answer(400, 'missing')
   if (file.size > MAX_COVER_BYTES) return answer(413, 'tooLarge')
 
-  const resized = await resizeCover(book.id, new Uint8Array(await file.arrayBuffer()))
-  if (!resized.ok) return answer(resized.problem === 'tooLarge' ? 413 : 400, resized.problem)
+  const resized = await resizeCover(imageWork, book.id, new Uint8Array(await file.arrayBuffer()))
+  if (!resized.ok) return answer(statusOf[resized.problem], resized.problem)
   await storeCover(storage, resized.resized)
   const saved = await setBookCover(
     db,

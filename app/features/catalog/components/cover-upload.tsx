@@ -92,7 +92,8 @@ export function CoverUpload({
           className="text-sm"
         />
         <p id={`${id}-hint`} className="text-sm text-slate-600 dark:text-slate-300">
-          JPEG, PNG, WebP or AVIF, at most 10 MB. It is resized for the store (AVIF, WebP and JPEG).
+          JPEG, PNG, WebP or AVIF, at most 10 MB and 40 megapixels. It is resized for the store (AVIF, WebP
+          and JPEG).
         </p>
       </div>
       <div>
