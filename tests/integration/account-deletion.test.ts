@@ -31,7 +31,6 @@ test.beforeAll(async ({ database: fileDatabase }) => {
   bookIds = (await listBooks(database.db)).map((book) => book.id)
 })
 
-
 function postDelete(cookie: string, fields: Record<string, string>) {
   return deleteAction(
     routeArgs({
