@@ -1,6 +1,10 @@
 import type { AddressInfo } from 'node:net'
 import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser'
 import { SMTPServer } from 'smtp-server'
+import type { Db } from '#app/server/db/database.server.ts'
+import { createLogger } from '#app/server/logger.server.ts'
+import { createMailer } from '#app/server/mail.server.ts'
+import { deliverDueEmails } from '#app/server/outbox.server.ts'
 
 export type ReceivedMail = { envelope: { from: string | false; to: string[] }; parsed: ParsedMail }
 
@@ -76,6 +80,27 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
   state.port = (server.server.address() as AddressInfo).port
   state.url = `smtp://127.0.0.1:${state.port}`
   return state
+}
+
+/**
+ * Sends the mail due in the outbox through a real SMTP server (on a free port, closed again) and returns
+ * what it received. Mail other tests of the file queued goes out too: a caller picks its own.
+ */
+export async function deliverOutboxOverSmtp(db: Db): Promise<ReceivedMail[]> {
+  const smtp = await startSmtpServer()
+  try {
+    const logger = createLogger('silent')
+    const mailer = createMailer({
+      smtpUrl: smtp.url,
+      from: 'CodeBook <orders@codebook.localhost>',
+      outboxDir: '/nonexistent',
+      logger,
+    })
+    await deliverDueEmails(db, mailer, { logger })
+    return smtp.received
+  } finally {
+    await smtp.close()
+  }
 }
 
 export function addresses(field: AddressObject | AddressObject[] | undefined) {

@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, type FormEvent, type ReactNode } from 'react'
 import { Form, Link, useNavigate, useNavigation } from 'react-router'
 import { primaryButton } from '#app/components/ui/button-styles.ts'
+import { Options } from '#app/components/ui/field.tsx'
 import type { CatalogPage } from '#app/features/catalog/browse.server.ts'
 import {
   CATALOG_FORMATS,
@@ -126,11 +127,7 @@ export function CatalogBrowser({
           ))}
         </Facet>
         <Facet id={`${id}-sort`} label="Sort by" name="sort" value={query.sort}>
-          {CATALOG_SORTS.map((sort) => (
-            <option key={sort.value} value={sort.value}>
-              {sort.label}
-            </option>
-          ))}
+          <Options options={CATALOG_SORTS} />
         </Facet>
         <div className="flex items-end gap-3">
           <button type="submit" className={primaryButton}>

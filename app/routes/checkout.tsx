@@ -5,12 +5,13 @@ import { SectionHeading } from '#app/components/ui/section-heading.tsx'
 import { TextField } from '#app/components/ui/text-field.tsx'
 import { recordEvent } from '#app/features/analytics/record.server.ts'
 import { formatPrice } from '#app/features/catalog/format.ts'
+import { FormError } from '#app/features/identity/components/account-notice.tsx'
 import { requireUser } from '#app/features/identity/session.server.ts'
 import { removeOwnedBooksFromCart } from '#app/features/cart/cart.server.ts'
 import { checkoutWithCard } from '#app/features/orders/card-checkout.server.ts'
 import { OrderLines } from '#app/features/orders/components/order-lines.tsx'
 import { parseCardForm, parseCheckoutKeys } from '#app/features/orders/checkout-form.server.ts'
-import { checkoutMessages, type CheckoutField } from '#app/features/orders/checkout-messages.ts'
+import { emptyCardFieldMessages, type CheckoutField } from '#app/features/orders/checkout-messages.ts'
 import { revalidateAfterCheckoutPost } from '#app/features/orders/checkout-revalidation.ts'
 import {
   getCheckout,
@@ -84,6 +85,13 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
     formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"], [data-form-error]')?.focus()
   }, [actionData])
   const price = (cents: number) => formatPrice(cents, checkout.currency)
+  /** A card field: required, refused empty in the store's words, with the last post's error beside it. */
+  const cardField = (name: CheckoutField) => ({
+    name,
+    required: true,
+    requiredMessage: emptyCardFieldMessages[name],
+    error: actionData?.fieldErrors?.[name],
+  })
 
   return (
     <section className="mx-auto max-w-3xl px-4 py-12">
@@ -142,16 +150,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
             <input type="hidden" name="idempotencyKey" value={checkout.idempotencyKey} />
             <input type="hidden" name="attemptId" value={checkout.attemptId} />
             <h2 className="text-xl font-semibold">Payment</h2>
-            {actionData?.formError ? (
-              <p
-                role="alert"
-                tabIndex={-1}
-                data-form-error
-                className="rounded-lg border border-red-300 bg-red-50 p-3 text-sm text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200"
-              >
-                {actionData.formError}
-              </p>
-            ) : null}
+            {actionData?.formError ? <FormError>{actionData.formError}</FormError> : null}
             {provider === 'test' ? (
               <>
                 <p className="rounded-lg border border-amber-700 bg-amber-50 p-3 text-sm font-semibold text-amber-900 dark:border-amber-400 dark:bg-amber-950 dark:text-amber-100">
@@ -159,43 +158,31 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
                 </p>
                 <TextField
                   label="Name on card"
-                  name="name"
+                  {...cardField('name')}
                   autoComplete="cc-name"
-                  required
                   maxLength={100}
-                  requiredMessage={checkoutMessages.nameMissing}
-                  error={actionData?.fieldErrors?.name}
                 />
                 <TextField
                   label="Card number"
-                  name="number"
+                  {...cardField('number')}
                   inputMode="numeric"
                   autoComplete="cc-number"
-                  required
                   maxLength={23}
-                  requiredMessage={checkoutMessages.numberMissing}
-                  error={actionData?.fieldErrors?.number}
                 />
                 <div className="grid grid-cols-2 gap-4">
                   <TextField
                     label="Expiry (MM/YY)"
-                    name="expiry"
+                    {...cardField('expiry')}
                     autoComplete="cc-exp"
-                    required
                     maxLength={7}
                     placeholder="MM/YY"
-                    requiredMessage={checkoutMessages.expiryInvalid}
-                    error={actionData?.fieldErrors?.expiry}
                   />
                   <TextField
                     label="CVC"
-                    name="cvc"
+                    {...cardField('cvc')}
                     inputMode="numeric"
                     autoComplete="cc-csc"
-                    required
                     maxLength={4}
-                    requiredMessage={checkoutMessages.cvcInvalid}
-                    error={actionData?.fieldErrors?.cvc}
                   />
                 </div>
               </>

@@ -10,22 +10,19 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { sql } from 'drizzle-orm'
 import type { Db } from '#app/server/db/database.server.ts'
-import { startPostgres } from '#harness/postgres-server.ts'
 import { spawnStore, waitUntilReady, type StoreProcess } from '#harness/store-process.ts'
 import {
   ensureBuild,
-  FACTORY_AUTH_SECRET,
   loadAverage,
   newFigures,
   onExit,
   openDrillDatabase,
   parseDrillOptions,
-  prepareStoreData,
+  prepareDrillStore,
   request,
   runBuyer,
   runDrill,
   sleep,
-  tempDir,
   type BuyerRecord,
   type DbKind,
 } from './lib.ts'
@@ -145,20 +142,9 @@ function folderSize(folder: string) {
 await runDrill(async () => {
   ensureBuild(build)
   const started = performance.now()
-  const work = tempDir('backup')
-  const dataDir = path.join(work, 'data')
-  const backupDir = path.join(work, 'backup')
-  let url: string | undefined
-  if (kind === 'postgres') {
-    const server = await startPostgres()
-    onExit(() => server.destroy())
-    url = server.createDatabase('drill_backup')
-  }
-  const where = { dataDir, url }
-  const env: Record<string, string> = { DATA_DIR: dataDir, ...(url ? { DATABASE_URL: url } : {}) }
-  const { buyers, books } = await prepareStoreData(kind, where, settings.buyers)
-  const storeEnv = { ...env, BETTER_AUTH_SECRET: FACTORY_AUTH_SECRET }
-  let store: StoreProcess = await spawnStore(storeEnv)
+  const { where, env, buyers, books } = await prepareDrillStore('backup', kind, settings.buyers)
+  const backupDir = path.join(path.dirname(where.dataDir), 'backup')
+  let store: StoreProcess = await spawnStore(env)
   onExit(() => store.stop('SIGKILL'))
   await waitUntilReady(store)
 
@@ -185,7 +171,7 @@ await runDrill(async () => {
     // Online: the buyers go on during the dump; what was committed before it started must be in it.
     const database = await openDrillDatabase(kind, where)
     before = await snapshot(database.db).finally(() => database.close())
-    backupMs = await npmRun('backup', backupDir, storeEnv)
+    backupMs = await npmRun('backup', backupDir, env)
     await sleep(1_000)
     done = true
     await load
@@ -197,18 +183,18 @@ await runDrill(async () => {
     await store.stop('SIGTERM')
     const database = await openDrillDatabase(kind, where)
     before = await snapshot(database.db).finally(() => database.close())
-    backupMs = await npmRun('backup', backupDir, storeEnv)
+    backupMs = await npmRun('backup', backupDir, env)
   }
   const beforeRestore = await withDatabase(kind, where, async (db) => {
     await damage(db, buyers)
     return snapshot(db)
   })
-  const restoreMs = await npmRun('restore', backupDir, storeEnv)
+  const restoreMs = await npmRun('restore', backupDir, env)
   const after = await withDatabase(kind, where, snapshot)
   const { problems, identical, movedOn } = compare(before, after, kind === 'postgres')
 
   // The store on the restored data: a buyer's session still holds, and their orders are listed.
-  store = await spawnStore(storeEnv)
+  store = await spawnStore(env)
   await waitUntilReady(store)
   const buyer = buyers.find((candidate) => candidate.confirmed.size > 0)
   if (buyer) {

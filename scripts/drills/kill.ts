@@ -6,7 +6,6 @@
  */
 import fs from 'node:fs'
 import path from 'node:path'
-import { startPostgres } from '#harness/postgres-server.ts'
 import { freePort, spawnStore, waitUntilReady, type StoreProcess } from '#harness/store-process.ts'
 import {
   checkOrders,
@@ -14,14 +13,13 @@ import {
   checkPostgresDatabase,
   type IntegrityReport,
   ensureBuild,
-  FACTORY_AUTH_SECRET,
   loadAverage,
   newFigures,
   onExit,
   openDrillDatabase,
   parseDrillOptions,
   percentile,
-  prepareStoreData,
+  prepareDrillStore,
   runBuyer,
   runDrill,
   sleep,
@@ -44,21 +42,11 @@ const settings = quick
 await runDrill(async () => {
   ensureBuild(build)
   const started = performance.now()
-  const dataDir = `${tempDir('kill')}/data`
-  let url: string | undefined
-  if (kind === 'postgres') {
-    const server = await startPostgres()
-    onExit(() => server.destroy())
-    url = server.createDatabase('drill_kill')
-  }
-  const { buyers, books } = await prepareStoreData(kind, { dataDir, url }, settings.buyers)
-  const port = String(await freePort())
-  const env = {
-    PORT: port,
-    DATA_DIR: dataDir,
-    BETTER_AUTH_SECRET: FACTORY_AUTH_SECRET,
-    ...(url ? { DATABASE_URL: url } : {}),
-  }
+  const prepared = await prepareDrillStore('kill', kind, settings.buyers)
+  const { buyers, books } = prepared
+  const { dataDir, url } = prepared.where
+  // One port for every restart: the buyers keep their address.
+  const env = { ...prepared.env, PORT: String(await freePort()) }
   let store: StoreProcess = await spawnStore(env)
   onExit(() => store.stop('SIGKILL'))
   await waitUntilReady(store)

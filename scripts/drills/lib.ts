@@ -10,6 +10,7 @@ import path from 'node:path'
 import { sql } from 'drizzle-orm'
 import { openDatabase, type DatabaseHandle, type Db } from '#app/server/db/database.server.ts'
 import { createReader } from '#harness/factories/buyers.ts'
+import { startPostgres, type PostgresServer } from '#harness/postgres-server.ts'
 import { listBooks } from '#app/features/catalog/catalog.server.ts'
 import { seedCatalog } from '#app/features/catalog/seed-catalog.server.ts'
 import type { DbKind } from './options.ts'
@@ -139,6 +140,31 @@ export async function prepareStoreData(
   } finally {
     await database.close()
   }
+}
+
+/**
+ * A drill's store before it starts (`prepareStoreData`): a data folder and, on PostgreSQL, a throwaway server
+ * and database, all removed on exit. `where` opens its database, `env` starts the store on it (accepting the
+ * buyers' cookies); `postgres` is the server, for a drill that stops it.
+ */
+export async function prepareDrillStore(name: string, kind: DbKind, readers: number) {
+  const dataDir = path.join(tempDir(name), 'data')
+  let postgres: PostgresServer | undefined
+  let url: string | undefined
+  if (kind === 'postgres') {
+    const server = await startPostgres()
+    onExit(() => server.destroy())
+    postgres = server
+    url = server.createDatabase(`drill_${name.replaceAll('-', '_')}`)
+  }
+  const where = { dataDir, url }
+  const { buyers, books } = await prepareStoreData(kind, where, readers)
+  const env: Record<string, string> = {
+    DATA_DIR: dataDir,
+    ...(url ? { DATABASE_URL: url } : {}),
+    BETTER_AUTH_SECRET: FACTORY_AUTH_SECRET,
+  }
+  return { where, env, buyers, books, postgres }
 }
 
 /** What a buyer saw: orders whose checkout answered with a redirect to them, and those whose page loaded. */

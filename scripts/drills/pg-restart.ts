@@ -6,25 +6,22 @@
  * by a timeout); the store is ready and serves pages within 5 s of the server accepting connections again;
  * and every order a buyer was sent to is in the database, paid once, with its books.
  */
-import { startPostgres } from '#harness/postgres-server.ts'
 import { spawnStore, waitUntilReady } from '#harness/store-process.ts'
 import {
   checkOrders,
   ensureBuild,
-  FACTORY_AUTH_SECRET,
   loadAverage,
   newFigures,
   onExit,
   openDrillDatabase,
   parseDrillOptions,
   percentile,
-  prepareStoreData,
+  prepareDrillStore,
   request,
   runBuyer,
   runDrill,
   runViewer,
   sleep,
-  tempDir,
   isTimeout,
   type Answer,
 } from './lib.ts'
@@ -50,16 +47,13 @@ type Phase = 'before' | 'outage' | 'after'
 await runDrill(async () => {
   ensureBuild(build)
   const started = performance.now()
-  const server = await startPostgres()
-  onExit(() => server.destroy())
-  const url = server.createDatabase('drill_pg_restart')
-  const dataDir = `${tempDir('pg-restart')}/data`
-  const { buyers, books } = await prepareStoreData('postgres', { dataDir, url }, settings.buyers)
-  const store = await spawnStore({
-    DATA_DIR: dataDir,
-    DATABASE_URL: url,
-    BETTER_AUTH_SECRET: FACTORY_AUTH_SECRET,
-  })
+  const { where, env, buyers, books, postgres } = await prepareDrillStore(
+    'pg-restart',
+    'postgres',
+    settings.buyers,
+  )
+  const server = postgres!
+  const store = await spawnStore(env)
   onExit(() => store.stop('SIGKILL'))
   await waitUntilReady(store)
 
@@ -200,7 +194,7 @@ await runDrill(async () => {
     )
   await store.stop('SIGTERM')
 
-  const database = await openDrillDatabase('postgres', { dataDir, url })
+  const database = await openDrillDatabase('postgres', where)
   const check = await checkOrders(database, buyers).finally(() => database.close())
   problems.push(...check.problems)
 

@@ -1,56 +1,31 @@
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { startStoreWithAdmin, type StoreProcess } from '#harness/store-process.ts'
-import { expectHealthyPage, launchBrowser, newPage, themes, visit } from './browser.ts'
-import {
-  addToCart,
-  bookA,
-  fillCard,
-  payButton,
-  register,
-  shopperPassword,
-  submit,
-  uniqueEmail,
-} from './shopper.ts'
+import type { Page } from 'playwright-core'
+import { describe, expect, test } from 'vitest'
+import { expectHealthyPage, newPage, themes, visit } from './browser.ts'
+import { ownStoreWithAdmin } from './own-store.ts'
+import { addToCart, bookA, fillCard, logIn, payButton, register, submit, uniqueEmail } from './shopper.ts'
 
 /**
  * The analytics page on a store of its own (its counts must be this test's alone), with an owner made an admin
  * by ADMIN_EMAILS at start-up.
  */
-let adminEmail: string
+const own = ownStoreWithAdmin()
 const desktopChrome =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/139.0.0.0 Safari/537.36'
-let browser: Browser
-let store: StoreProcess
-beforeAll(async () => {
-  browser = await launchBrowser()
-  const started = await startStoreWithAdmin()
-  store = started.store
-  adminEmail = started.admin.email
-}, 120_000)
-afterAll(async () => {
-  await browser?.close()
-  await store?.stop()
-})
 
-async function logInAsAdmin(page: Page) {
-  await visit(page, `${store.url}/login`)
-  await page.getByLabel('Email', { exact: true }).fill(adminEmail)
-  await page.getByLabel('Password', { exact: true }).fill(shopperPassword)
-  await submit(page, () => page.getByRole('button', { name: 'Login', exact: true }).click())
-  await page.waitForURL(`${store.url}/`)
+function logInAsAdmin(page: Page) {
+  return logIn(page, own.admin, { storeUrl: own.store.url })
 }
 
 describe('analytics', () => {
   test('a purchase made in the browser shows on /admin/analytics; charts drawn, tables beside them', async () => {
     // Headless Chromium says so in its user agent, which the store takes for a bot and does not count.
-    const shopper = await newPage(browser, { userAgent: desktopChrome })
-    await visit(shopper, `${store.url}/Register`)
+    const shopper = await newPage(own.browser, { userAgent: desktopChrome })
+    await visit(shopper, `${own.store.url}/Register`)
     await register(shopper, uniqueEmail('analytics-buyer'))
-    await shopper.waitForURL(`${store.url}/`)
-    await visit(shopper, `${store.url}/AllBooks`)
+    await shopper.waitForURL(`${own.store.url}/`)
+    await visit(shopper, `${own.store.url}/AllBooks`)
     await addToCart(shopper, bookA)
-    await visit(shopper, `${store.url}/cart`)
+    await visit(shopper, `${own.store.url}/cart`)
     await shopper.getByRole('main').getByRole('link', { name: 'Checkout' }).click()
     await fillCard(shopper, '4242 4242 4242 4242')
     await submit(shopper, () => payButton(shopper).click())
@@ -59,9 +34,9 @@ describe('analytics', () => {
     await new Promise((resolve) => setTimeout(resolve, 1_500))
 
     for (const colorScheme of themes) {
-      const page = await newPage(browser, { colorScheme })
+      const page = await newPage(own.browser, { colorScheme })
       await logInAsAdmin(page)
-      await visit(page, `${store.url}/admin/analytics?range=7`)
+      await visit(page, `${own.store.url}/admin/analytics?range=7`)
       await page.getByRole('heading', { level: 1, name: 'Analytics' }).waitFor()
       const summary = page.getByRole('table').first()
       expect(await summary.getByRole('row', { name: /^Orders/ }).textContent()).toMatch(/^Orders1/)
@@ -83,7 +58,7 @@ describe('analytics', () => {
       await expectHealthyPage(page)
 
       // A bad range is a message next to the field, not an error page.
-      await visit(page, `${store.url}/admin/analytics?range=custom&from=2025-03-05&to=2025-03-01`)
+      await visit(page, `${own.store.url}/admin/analytics?range=custom&from=2025-03-05&to=2025-03-01`)
       await page.getByText('The last day must not be before the first.').first().waitFor()
       await page.context().close()
     }

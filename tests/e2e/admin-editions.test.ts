@@ -1,43 +1,29 @@
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, expect, test } from 'vitest'
-import { startStoreWithAdmin, type StoreProcess } from '#harness/store-process.ts'
-import { expectHealthyPage, launchBrowser, newPage, themes, visit } from './browser.ts'
-import { shopperPassword, submit } from './shopper.ts'
+import type { Page } from 'playwright-core'
+import { beforeAll, expect, test } from 'vitest'
+import { expectHealthyPage, newPage, themes, visit } from './browser.ts'
+import { ownStoreWithAdmin } from './own-store.ts'
+import { logIn, submit } from './shopper.ts'
 
 /**
  * The manuscript page in a real browser, on a store of its own (its editions would change what the shared
  * store's tests download), with an owner made an admin by ADMIN_EMAILS at start-up.
  */
-let adminEmail: string
-let browser: Browser
-let store: StoreProcess
+const own = ownStoreWithAdmin()
 let bookId: string
 beforeAll(async () => {
-  browser = await launchBrowser()
-  const started = await startStoreWithAdmin()
-  store = started.store
-  adminEmail = started.admin.email
-  const page = await newPage(browser)
-  await visit(page, `${store.url}/books/django-framework`)
+  const page = await newPage(own.browser)
+  await visit(page, `${own.store.url}/books/django-framework`)
   bookId = await page.locator('input[name="bookId"]').first().inputValue()
   await page.context().close()
-}, 120_000)
-afterAll(async () => {
-  await browser?.close()
-  await store?.stop()
 })
 
 async function signedInAdmin(options: Parameters<typeof newPage>[1] = {}): Promise<Page> {
-  const page = await newPage(browser, options)
-  await visit(page, `${store.url}/login`)
-  await page.getByLabel('Email', { exact: true }).fill(adminEmail)
-  await page.getByLabel('Password', { exact: true }).fill(shopperPassword)
-  await page.getByRole('button', { name: 'Login', exact: true }).click()
-  await page.waitForURL(`${store.url}/`)
+  const page = await newPage(own.browser, options)
+  await logIn(page, own.admin, { storeUrl: own.store.url })
   return page
 }
 
-const manuscriptUrl = () => `${store.url}/admin/books/${bookId}/manuscript`
+const manuscriptUrl = () => `${own.store.url}/admin/books/${bookId}/manuscript`
 
 test.each(themes)('the manuscript page passes axe in the %s theme', async (colorScheme) => {
   const page = await signedInAdmin({ colorScheme })
@@ -82,7 +68,7 @@ test('without JavaScript: a broken manuscript is refused next to its field, a go
   expect(await editions.getByRole('listitem').allTextContents()).toEqual([
     expect.stringMatching(
       new RegExp(
-        `^Edition 2 · .+ UTC · published by ${adminEmail.replace(/[.+]/g, '\\$&')}Adds an appendix\\.$`,
+        `^Edition 2 · .+ UTC · published by ${own.admin.email.replace(/[.+]/g, '\\$&')}Adds an appendix\\.$`,
       ),
     ),
     expect.stringMatching(/^Edition 1 · .+ UTC · the store’s original manuscriptFirst edition\.$/),

@@ -1,52 +1,38 @@
 import { eq } from 'drizzle-orm'
 import { AxeBuilder } from '@axe-core/playwright'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import type { Page } from 'playwright-core'
+import { describe, expect, test } from 'vitest'
 import { seedCatalog } from '#app/features/catalog/seed-catalog.server.ts'
 import { books } from '#app/server/db/schema/index.server.ts'
 import { createBuyer, testPassword } from '#harness/factories/buyers.ts'
-import { startStoreWithAdmin, type StoreProcess } from '#harness/store-process.ts'
-import { expectHealthyPage, launchBrowser, newPage, themes, visit } from './browser.ts'
+import { expectHealthyPage, newPage, themes, visit } from './browser.ts'
+import { ownStoreWithAdmin } from './own-store.ts'
+import { logIn } from './shopper.ts'
 
 /**
  * The back office's orders in a real browser, on a store of its own whose database already has a buyer's
  * order when it starts, and an owner made an admin by ADMIN_EMAILS.
  */
-let store: StoreProcess
-let browser: Browser
-const accounts = { admin: '', buyer: '', orderId: '', orderNumber: 0 }
+const accounts = { buyer: '', orderId: '', orderNumber: 0 }
 const title = 'Django Framework'
-
-beforeAll(async () => {
-  const started = await startStoreWithAdmin({}, async (db) => {
-    // A buyer's order made before the store starts (the store seeds the catalogue at start; here first).
-    await seedCatalog(db)
-    const [book] = await db.select({ id: books.id }).from(books).where(eq(books.title, title))
-    const buyer = await createBuyer(db, [book!.id])
-    Object.assign(accounts, { buyer: buyer.email, orderId: buyer.orderId, orderNumber: buyer.orderNumber })
-  })
-  store = started.store
-  accounts.admin = started.admin.email
-  browser = await launchBrowser()
-}, 120_000)
-afterAll(async () => {
-  await browser?.close()
-  await store?.stop()
+const own = ownStoreWithAdmin(async (db) => {
+  // A buyer's order made before the store starts (the store seeds the catalogue at start; here first).
+  await seedCatalog(db)
+  const [book] = await db.select({ id: books.id }).from(books).where(eq(books.title, title))
+  const buyer = await createBuyer(db, [book!.id])
+  Object.assign(accounts, { buyer: buyer.email, orderId: buyer.orderId, orderNumber: buyer.orderNumber })
 })
 
-async function logIn(page: Page, email: string, redirectTo: string) {
-  await visit(page, `${store.url}/login?redirectTo=${encodeURIComponent(redirectTo)}`)
-  await page.getByLabel('Email', { exact: true }).fill(email)
-  await page.getByLabel('Password', { exact: true }).fill(testPassword)
-  await page.getByRole('button', { name: 'Login', exact: true }).click()
-  await page.waitForURL(`${store.url}${redirectTo}`)
+/** Signs `email` in on this file's store (the factories' password) and waits at `redirectTo`. */
+function logInAt(page: Page, email: string, redirectTo: string) {
+  return logIn(page, { email, password: testPassword }, { storeUrl: own.store.url, redirectTo })
 }
 
 describe('orders in the back office', () => {
   test.each(themes)('the list, a bad filter and the order page pass axe (%s theme)', async (theme) => {
-    const page = await newPage(browser)
+    const page = await newPage(own.browser)
     await page.emulateMedia({ colorScheme: theme })
-    await logIn(page, accounts.admin, '/admin/orders')
+    await logInAt(page, own.admin.email, '/admin/orders')
     await page.getByLabel('Buyer email contains').fill(accounts.buyer.toUpperCase())
     await page.getByRole('button', { name: 'Filter' }).click()
     await page.waitForURL(/buyer=/)
@@ -59,7 +45,7 @@ describe('orders in the back office', () => {
     await expectHealthyPage(page)
 
     // A bad filter: a 400 page (which Chrome logs as an error, so axe alone) with the message by its field.
-    const bad = await visit(page, `${store.url}/admin/orders?from=2026-02-30`)
+    const bad = await visit(page, `${own.store.url}/admin/orders?from=2026-02-30`)
     expect(bad?.status()).toBe(400)
     const from = page.getByLabel('From (UTC)')
     expect(await from.getAttribute('aria-invalid')).toBe('true')
@@ -72,8 +58,8 @@ describe('orders in the back office', () => {
   })
 
   test('the admin refunds an order; the book leaves the buyer’s library', async () => {
-    const page = await newPage(browser)
-    await logIn(page, accounts.admin, `/admin/orders/${accounts.orderId}`)
+    const page = await newPage(own.browser)
+    await logInAt(page, own.admin.email, `/admin/orders/${accounts.orderId}`)
     await page.getByLabel('Reason (optional, kept in the audit log)').fill('Bought by mistake')
     await page.getByLabel(/^Yes, refund order/).check()
     await page.getByRole('button', { name: 'Refund' }).click()
@@ -81,8 +67,8 @@ describe('orders in the back office', () => {
     expect(await page.getByRole('row', { name: new RegExp(title) }).textContent()).toContain('Revoked')
     await expectHealthyPage(page)
 
-    const reader = await newPage(browser)
-    await logIn(reader, accounts.buyer, '/account/library')
+    const reader = await newPage(own.browser)
+    await logInAt(reader, accounts.buyer, '/account/library')
     await reader.getByText('Your library is empty.').waitFor()
     expect(await reader.getByRole('heading', { name: title }).count()).toBe(0)
   })

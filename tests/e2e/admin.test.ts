@@ -2,13 +2,13 @@ import { execFile } from 'node:child_process'
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import { promisify } from 'node:util'
-import { simpleParser, type ParsedMail } from 'mailparser'
 import type { Browser, Download, Page } from 'playwright-core'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
 import { startStoreWithAdmin } from '#harness/store-process.ts'
 import { expectHealthyPage, launchBrowser, newPage, themes, visit } from './browser.ts'
-import { addToCart, bookCard, fillCard, payButton, register, submit, uniqueEmail } from './shopper.ts'
+import { mailInOutbox } from './outbox.ts'
+import { addToCart, bookCard, fillCard, logIn, payButton, register, submit, uniqueEmail } from './shopper.ts'
 
 const run = promisify(execFile)
 
@@ -19,15 +19,6 @@ beforeAll(async () => {
   browser = await launchBrowser()
 })
 afterAll(() => browser?.close())
-
-/** Logs in through the login form and waits to leave it. */
-async function logIn(page: Page, email: string, password: string, url = baseURL) {
-  await visit(page, `${url}/login`)
-  await page.getByLabel('Email', { exact: true }).fill(email)
-  await page.getByLabel('Password', { exact: true }).fill(password)
-  await page.getByRole('button', { name: 'Login', exact: true }).click()
-  await page.waitForURL((url) => url.pathname !== '/login')
-}
 
 describe('who may open the back office', () => {
   test('a visitor and a customer get the ordinary 404 on every /admin URL, and no Back office link', async () => {
@@ -55,7 +46,7 @@ describe('who may open the back office', () => {
     'the owner (ADMIN_EMAILS) reaches it from the person menu; audit log shows the grant (%s)',
     async (colorScheme) => {
       const page = await newPage(browser, { colorScheme })
-      await logIn(page, admin.email, admin.password)
+      await logIn(page, admin)
       await page.getByRole('button', { name: 'Account menu' }).click()
       await page.getByRole('menuitem', { name: 'Back office' }).click()
       await page.waitForURL(`${baseURL}/admin`)
@@ -84,23 +75,13 @@ async function pdfText(download: Download): Promise<string> {
   return stdout.replace(/\s+/g, ' ')
 }
 
-/** The mail a store wrote to `dataDir`/outbox (no SMTP_URL in these stores) to `email` with `subject`. */
-async function mailTo(dataDir: string, email: string, subject: string): Promise<ParsedMail> {
-  const outbox = path.join(dataDir, 'outbox')
-  let found: ParsedMail | undefined
-  await expect
-    .poll(
-      async () => {
-        for (const name of await fs.readdir(outbox).catch(() => [])) {
-          const mail = await simpleParser(await fs.readFile(path.join(outbox, name)))
-          if (mail.subject === subject && JSON.stringify(mail.to).includes(email)) found = mail
-        }
-        return found !== undefined
-      },
-      { timeout: 15_000 },
-    )
-    .toBe(true)
-  return found!
+/** The mail a store wrote to `email` with `subject`, once it is there. */
+function mailTo(dataDir: string, email: string, subject: string) {
+  return mailInOutbox(
+    dataDir,
+    (mail) => mail.subject === subject && JSON.stringify(mail.to).includes(email),
+    15_000,
+  )
 }
 
 async function downloadPdf(page: Page, title: string): Promise<Download> {
@@ -144,7 +125,7 @@ describe('the owner runs the store from the back office', () => {
 
     // The owner creates the book (a draft), uploads its cover and publishes its first edition.
     const owner = await newPage(browser, { userAgent: desktopChrome })
-    await logIn(owner, own.admin.email, own.admin.password, shopUrl)
+    await logIn(owner, own.admin, { storeUrl: shopUrl })
     await visit(owner, `${shopUrl}/admin/books/new`)
     await owner.getByLabel('Title').fill(title)
     await owner.getByLabel('Slug').fill(slug)

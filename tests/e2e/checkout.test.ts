@@ -1,9 +1,7 @@
-import fs from 'node:fs/promises'
-import path from 'node:path'
-import { simpleParser, type ParsedMail } from 'mailparser'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
 import { expectHealthyPage, launchBrowser, visit } from './browser.ts'
+import { mailInOutbox } from './outbox.ts'
 import {
   addToCart,
   bookA,
@@ -58,25 +56,15 @@ async function expectCheckoutOf(page: Page, titles: string[]) {
   for (const title of titles) expect(listed.some((text) => text.includes(title))).toBe(true)
 }
 
-/** The receipt the store wrote to DATA_DIR/outbox (no SMTP_URL in tests) for `email`, parsed, once it is there. */
-async function receiptFor(email: string) {
-  const outbox = path.join(dataDir, 'outbox')
-  let found: ParsedMail | undefined
-  await expect
-    .poll(
-      async () => {
-        for (const name of await fs.readdir(outbox).catch(() => [])) {
-          const mail = await simpleParser(await fs.readFile(path.join(outbox, name)))
-          // Registration mails a confirmation link to the same address (decision 017): the receipt only.
-          if (mail.subject?.includes('receipt') && mail.text && JSON.stringify(mail.to).includes(email))
-            found = mail
-        }
-        return found !== undefined
-      },
-      { timeout: 10_000 },
-    )
-    .toBe(true)
-  return found!
+/** The receipt the store wrote for `email`, once it is there. */
+function receiptFor(email: string) {
+  return mailInOutbox(
+    dataDir,
+    // Registration mails a confirmation link to the same address (decision 017): the receipt only.
+    (mail) =>
+      Boolean(mail.subject?.includes('receipt') && mail.text && JSON.stringify(mail.to).includes(email)),
+    10_000,
+  )
 }
 
 describe.each([

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
 import { expectHealthyPage, launchBrowser, newPage, themes, visit } from './browser.ts'
-import { bookCard, newShopper, registerAndBuy, submit, uniqueEmail } from './shopper.ts'
+import { bookCard, logIn, newShopper, registerAndBuy, submit, uniqueEmail } from './shopper.ts'
 
 const baseURL = inject('baseURL')
 const admin = inject('admin')
@@ -10,14 +10,6 @@ beforeAll(async () => {
   browser = await launchBrowser()
 })
 afterAll(() => browser?.close())
-
-async function logIn(page: Page, email: string, password: string) {
-  await visit(page, `${baseURL}/login`)
-  await page.getByLabel('Email', { exact: true }).fill(email)
-  await page.getByLabel('Password', { exact: true }).fill(password)
-  await page.getByRole('button', { name: 'Login', exact: true }).click()
-  await page.waitForURL((url) => url.pathname !== '/login')
-}
 
 /** The rating a book's card on All eBooks shows, as its stars' accessible name. */
 async function cardRating(page: Page, title: string) {
@@ -84,7 +76,7 @@ describe('reviews from verified buyers', () => {
     expect(await cardRating(page, keyboardBook.title)).toBe('Rated 2 out of 5 from 1 rating')
 
     const office = await newPage(browser)
-    await logIn(office, admin.email, admin.password)
+    await logIn(office, admin)
     await moderate(office, 'Too fast for me', 'Hide review')
     expect(await cardRating(page, keyboardBook.title)).toBe('Rated 4 out of 5')
     await visit(page, `${baseURL}/books/${keyboardBook.slug}`)
@@ -115,7 +107,7 @@ describe('reviews from verified buyers', () => {
       await expectHealthyPage(page)
 
       const office = await newPage(browser, { colorScheme })
-      await logIn(office, admin.email, admin.password)
+      await logIn(office, admin)
       await visit(office, `${baseURL}/admin/reviews?filter=all`)
       await office.getByRole('heading', { level: 1, name: 'Reviews' }).waitFor()
       await expectHealthyPage(office)

@@ -35,6 +35,24 @@ export async function register(page: Page, email: string) {
   await submit(page, () => page.getByRole('button', { name: 'Register', exact: true }).click())
 }
 
+/**
+ * Logs in through the login form of the store at `storeUrl` (the shared store by default) and waits to land
+ * where the form sends: at `redirectTo` when given, else on the home page.
+ */
+export async function logIn(
+  page: Page,
+  account: { email: string; password: string },
+  options: { storeUrl?: string; redirectTo?: string } = {},
+) {
+  const storeUrl = options.storeUrl ?? baseURL
+  const query = options.redirectTo ? `?${new URLSearchParams({ redirectTo: options.redirectTo })}` : ''
+  await visit(page, `${storeUrl}/login${query}`)
+  await page.getByLabel('Email', { exact: true }).fill(account.email)
+  await page.getByLabel('Password', { exact: true }).fill(account.password)
+  await page.getByRole('button', { name: 'Login', exact: true }).click()
+  await page.waitForURL(`${storeUrl}${options.redirectTo ?? '/'}`)
+}
+
 export async function expectBadge(page: Page, count: number) {
   const name = `Cart, ${count} ${count === 1 ? 'book' : 'books'}`
   await page

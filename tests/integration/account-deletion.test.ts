@@ -18,14 +18,11 @@ import {
   session,
   user,
 } from '#app/server/db/schema/index.server.ts'
-import { createLogger } from '#app/server/logger.server.ts'
-import { createMailer } from '#app/server/mail.server.ts'
-import { deliverDueEmails } from '#app/server/outbox.server.ts'
 import { createBuyer, createReader, testPassword } from '#harness/factories/buyers.ts'
 import type { TestDatabase } from '#tests/db.ts'
 import { test } from '#tests/fixtures.ts'
 import { routeArgs, servicesFor, thrownBy } from '#tests/route-args.ts'
-import { startSmtpServer } from '#tests/smtp.ts'
+import { deliverOutboxOverSmtp } from '#tests/smtp.ts'
 
 let database: TestDatabase
 let bookIds: string[]
@@ -33,8 +30,6 @@ test.beforeAll(async ({ database: fileDatabase }) => {
   database = fileDatabase
   bookIds = (await listBooks(database.db)).map((book) => book.id)
 })
-
-const logger = createLogger('silent')
 
 function postDelete(cookie: string, fields: Record<string, string>) {
   return deleteAction(
@@ -148,23 +143,11 @@ describe('deleting my account', () => {
       .from(emailOutbox)
       .where(eq(emailOutbox.subjectKey, buyer.userId))
     expect(queued.map((mail) => [mail.kind, mail.to])).toEqual([['account-deleted', buyer.email]])
-    const smtp = await startSmtpServer()
-    try {
-      const mailer = createMailer({
-        smtpUrl: smtp.url,
-        from: 'CodeBook <orders@codebook.localhost>',
-        outboxDir: '/nonexistent',
-        logger,
-      })
-      await deliverDueEmails(database.db, mailer, { logger })
-      const mail = smtp.received.find(
-        (received) => received.envelope.to[0] === buyer.email && received.parsed.subject?.includes('deleted'),
-      )
-      expect(mail?.parsed.subject).toBe('Your CodeBook account has been deleted')
-      expect(mail?.parsed.text).toContain('Your orders are kept for our accounts')
-    } finally {
-      await smtp.close()
-    }
+    const mail = (await deliverOutboxOverSmtp(database.db)).find(
+      (received) => received.envelope.to[0] === buyer.email && received.parsed.subject?.includes('deleted'),
+    )
+    expect(mail?.parsed.subject).toBe('Your CodeBook account has been deleted')
+    expect(mail?.parsed.text).toContain('Your orders are kept for our accounts')
 
     // The email is free again: a new account can be made with it.
     const again = await createReader(database.db, { email: buyer.email })

@@ -52,6 +52,14 @@ async function flush() {
   await servicesFor(database.db).analytics.flush()
 }
 
+/** An analytics sink of the test's own on this database, writing every `intervalMs`. */
+function sinkEvery(intervalMs: number) {
+  return createAnalyticsSink({ db: database.db, logger: silent, site: 'localhost', intervalMs })
+}
+
+/** A sink that writes only when told (its minute never comes within a test). */
+const idleSink = () => sinkEvery(60_000)
+
 async function eventsOf(name: AnalyticsEventName) {
   return database.db.select().from(analyticsEvents).where(eq(analyticsEvents.name, name))
 }
@@ -145,7 +153,7 @@ describe('recording', () => {
   })
 
   test('events wait in memory and are written in one batch off the request; a failing batch is logged and dropped', async () => {
-    const sink = createAnalyticsSink({ db: database.db, logger: silent, site: 'localhost', intervalMs: 100 })
+    const sink = sinkEvery(100)
     const before = (await eventsOf('download')).length
     for (let index = 0; index < 3; index++)
       sink.push({ name: 'download', occurredAt: new Date(), client: someone, bookSlug: 'batch-test' })
@@ -214,12 +222,7 @@ describe('recording', () => {
   })
 
   test('stopping the sink writes what is still waiting', async () => {
-    const sink = createAnalyticsSink({
-      db: database.db,
-      logger: silent,
-      site: 'localhost',
-      intervalMs: 60_000,
-    })
+    const sink = idleSink()
     const before = (await eventsOf('begin_checkout')).length
     sink.push({ name: 'begin_checkout', occurredAt: new Date(), client: someone })
     await sink.stop()
@@ -227,12 +230,7 @@ describe('recording', () => {
   })
 
   test('page views: the route template and an external referrer host only; not .data, files, /admin, errors or bots', async () => {
-    const sink = createAnalyticsSink({
-      db: database.db,
-      logger: silent,
-      site: 'localhost',
-      intervalMs: 60_000,
-    })
+    const sink = idleSink()
     const app = express()
     app.use(recordPageViews({ build: buildOf(routes), sink, ownHosts: ['shop.example'], logger: silent }))
     app.use((req, res) => {
@@ -368,12 +366,7 @@ describe('the dashboard', () => {
 
   test('a paid order is one purchase however often its payment is confirmed; an unpaid one is none', async () => {
     const buyer = await createBuyer(database.db, [bookIds[4]!])
-    const sink = createAnalyticsSink({
-      db: database.db,
-      logger: silent,
-      site: 'localhost',
-      intervalMs: 60_000,
-    })
+    const sink = idleSink()
     recordPurchase({ analytics: sink }, buyer.orderId)
     recordPurchase({ analytics: sink }, buyer.orderId)
     await sink.flush()

@@ -26,8 +26,6 @@ import {
   emailOutbox,
 } from '#app/server/db/schema/index.server.ts'
 import { createLogger } from '#app/server/logger.server.ts'
-import { createMailer } from '#app/server/mail.server.ts'
-import { deliverDueEmails } from '#app/server/outbox.server.ts'
 import { createLocalStorage } from '#app/server/storage.server.ts'
 import { limitRequestBodies } from '#server/request-bodies.ts'
 import type { TestDatabase } from '#tests/db.ts'
@@ -36,7 +34,7 @@ import { routesBuild } from '#tests/route-build.ts'
 import { createAdmin } from '#harness/factories/admins.ts'
 import { createBuyer, createReader } from '#harness/factories/buyers.ts'
 import { routeArgs, servicesFor, thrownBy } from '#tests/route-args.ts'
-import { startSmtpServer } from '#tests/smtp.ts'
+import { deliverOutboxOverSmtp } from '#tests/smtp.ts'
 
 const run = promisify(execFile)
 const logger = createLogger('silent')
@@ -399,27 +397,17 @@ describe('publishing a new edition', () => {
       .where(and(eq(emailOutbox.kind, 'new-edition')))
     expect(queued.map((mail) => mail.to).sort()).toEqual(owners.map((owner) => owner.email).sort())
     expect(queued.map((mail) => mail.to)).not.toContain(bystander.email)
-    const smtp = await startSmtpServer()
-    try {
-      const mailer = createMailer({
-        smtpUrl: smtp.url,
-        from: 'CodeBook <news@codebook.localhost>',
-        outboxDir: '/nonexistent',
-        logger,
-      })
-      await deliverDueEmails(database.db, mailer, { logger })
-      const editionMails = smtp.received.filter((mail) => mail.parsed.subject?.includes('new edition'))
-      expect(editionMails.map((mail) => mail.envelope.to[0]).sort()).toEqual(
-        owners.map((owner) => owner.email).sort(),
-      )
-      const mail = editionMails[0]!
-      expect(mail.parsed.subject).toBe(`A new edition of ${book.title} is in your CodeBook library`)
-      expect(mail.parsed.text).toContain(`Edition 2 of ${book.title} is now in your CodeBook library.`)
-      expect(mail.parsed.text).toContain(changelog)
-      expect(mail.parsed.text).toContain('http://localhost:3000/account/library')
-    } finally {
-      await smtp.close()
-    }
+    const editionMails = (await deliverOutboxOverSmtp(database.db)).filter((mail) =>
+      mail.parsed.subject?.includes('new edition'),
+    )
+    expect(editionMails.map((mail) => mail.envelope.to[0]).sort()).toEqual(
+      owners.map((owner) => owner.email).sort(),
+    )
+    const mail = editionMails[0]!
+    expect(mail.parsed.subject).toBe(`A new edition of ${book.title} is in your CodeBook library`)
+    expect(mail.parsed.text).toContain(`Edition 2 of ${book.title} is now in your CodeBook library.`)
+    expect(mail.parsed.text).toContain(changelog)
+    expect(mail.parsed.text).toContain('http://localhost:3000/account/library')
 
     // The owners' downloads are the new edition (stamped afresh: stamped copies are keyed by the file's sha).
     for (const owner of owners) {

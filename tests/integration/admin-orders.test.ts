@@ -18,15 +18,13 @@ import { action as webhookAction } from '#app/routes/stripe-webhook.ts'
 import { emailOutbox, libraryItems, orderItems, orders } from '#app/server/db/schema/index.server.ts'
 import { parseEnv } from '#app/server/env.server.ts'
 import { createLogger } from '#app/server/logger.server.ts'
-import { createMailer } from '#app/server/mail.server.ts'
-import { deliverDueEmails } from '#app/server/outbox.server.ts'
 import { createStoreServices, type StoreServices } from '#app/services.server.ts'
 import type { TestDatabase } from '#tests/db.ts'
 import { test } from '#tests/fixtures.ts'
 import { createAdmin } from '#harness/factories/admins.ts'
 import { createBuyer, createReader } from '#harness/factories/buyers.ts'
 import { routeArgs, thrownBy } from '#tests/route-args.ts'
-import { startSmtpServer } from '#tests/smtp.ts'
+import { deliverOutboxOverSmtp } from '#tests/smtp.ts'
 
 const logger = createLogger('silent')
 let database: TestDatabase
@@ -483,26 +481,14 @@ describe('refunding with the test provider', () => {
     ).toHaveLength(1)
 
     // The refund mail, through the real SMTP receiver.
-    const smtp = await startSmtpServer()
-    try {
-      const mailer = createMailer({
-        smtpUrl: smtp.url,
-        from: 'CodeBook <orders@codebook.localhost>',
-        outboxDir: '/nonexistent',
-        logger,
-      })
-      await deliverDueEmails(database.db, mailer, { logger })
-      // Other tests' mail goes out in the same run: this buyer's only.
-      const refundMail = smtp.received.filter(
-        (mail) => mail.envelope.to.includes(buyer.email) && mail.parsed.subject?.includes('refund'),
-      )
-      expect(refundMail).toHaveLength(1)
-      expect(refundMail[0]!.envelope.to).toEqual([buyer.email])
-      expect(refundMail[0]!.parsed.subject).toBe(`Your CodeBook refund — order #${buyer.orderNumber}`)
-      expect(refundMail[0]!.parsed.text).toContain(book(7).title)
-    } finally {
-      await smtp.close()
-    }
+    // Other tests' mail goes out in the same run: this buyer's only.
+    const refundMail = (await deliverOutboxOverSmtp(database.db)).filter(
+      (mail) => mail.envelope.to.includes(buyer.email) && mail.parsed.subject?.includes('refund'),
+    )
+    expect(refundMail).toHaveLength(1)
+    expect(refundMail[0]!.envelope.to).toEqual([buyer.email])
+    expect(refundMail[0]!.parsed.subject).toBe(`Your CodeBook refund — order #${buyer.orderNumber}`)
+    expect(refundMail[0]!.parsed.text).toContain(book(7).title)
 
     const { order } = await loadOrder(buyer.orderId)
     expect(order).toMatchObject({ status: 'refunded', canRefund: false })
@@ -659,17 +645,12 @@ describe('refunding with Stripe', () => {
     return { ...reader, orderId: order!.id, number: order!.number, total: order!.totalCents, sessionId }
   }
 
-  async function deliver(type: string, object: Record<string, unknown>) {
-    const payload = JSON.stringify({
-      id: `evt_${crypto.randomBytes(12).toString('hex')}`,
-      object: 'event',
-      api_version: '2026-10-28.endive',
-      created: Math.floor(Date.now() / 1000),
-      livemode: false,
-      type,
-      data: { object },
-    })
-    const response = await webhookAction(
+  /** Posts `payload` to the webhook, signed as Stripe signs it unless another `signature` is given. */
+  function postWebhook(
+    payload: string,
+    signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }),
+  ) {
+    return webhookAction(
       routeArgs({
         db: database.db,
         path: '/webhooks/stripe',
@@ -677,14 +658,25 @@ describe('refunding with Stripe', () => {
         init: {
           method: 'POST',
           body: payload,
-          headers: {
-            'Content-Type': 'application/json',
-            'Stripe-Signature': Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }),
-          },
+          headers: { 'Content-Type': 'application/json', 'Stripe-Signature': signature },
         },
       }),
     )
-    return response
+  }
+
+  /** A Stripe event of this `type` about `object`, delivered signed. */
+  function deliver(type: string, object: Record<string, unknown>) {
+    return postWebhook(
+      JSON.stringify({
+        id: `evt_${crypto.randomBytes(12).toString('hex')}`,
+        object: 'event',
+        api_version: '2026-10-28.endive',
+        created: Math.floor(Date.now() / 1000),
+        livemode: false,
+        type,
+        data: { object },
+      }),
+    )
   }
 
   function chargeRefunded(
@@ -802,17 +794,9 @@ describe('refunding with Stripe', () => {
       payment_intent: `pi_for_${order.sessionId}`,
       metadata: { orderId: order.orderId },
     })
-    const unsigned = await webhookAction(
-      routeArgs({
-        db: database.db,
-        path: '/webhooks/stripe',
-        services,
-        init: {
-          method: 'POST',
-          body: JSON.stringify({ type: 'charge.refunded', data: { object: chargeRefunded(order) } }),
-          headers: { 'Content-Type': 'application/json', 'Stripe-Signature': 't=1,v1=bad' },
-        },
-      }),
+    const unsigned = await postWebhook(
+      JSON.stringify({ type: 'charge.refunded', data: { object: chargeRefunded(order) } }),
+      't=1,v1=bad',
     )
     expect(unsigned.status).toBe(400)
     expect((await orderRow(order.orderId)).status).toBe('paid')

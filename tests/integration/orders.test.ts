@@ -25,7 +25,7 @@ import { deliverDueEmails, startOutboxWorker } from '#app/server/outbox.server.t
 import { createStoreServices, type StoreServices } from '#app/services.server.ts'
 import type { TestDatabase } from '#tests/db.ts'
 import { test } from '#tests/fixtures.ts'
-import { startSmtpServer } from '#tests/smtp.ts'
+import { deliverOutboxOverSmtp, startSmtpServer } from '#tests/smtp.ts'
 import { routeArgs, servicesFor, thrownBy } from '#tests/route-args.ts'
 import { cookieHeader } from '#harness/cookie-jar.ts'
 
@@ -98,6 +98,16 @@ const charges = vi.fn<CardFormProvider['charge']>(async (input) => {
   return testProvider.charge(input)
 })
 const payments: CardFormProvider = { ...testProvider, charge: charges }
+
+/** Runs `posts` with every charge slowed down, so the first transaction is still open when the others arrive. */
+async function withSlowCharges<T>(posts: () => Promise<T>): Promise<T> {
+  chargeDelayMs = 200
+  try {
+    return await posts()
+  } finally {
+    chargeDelayMs = 0
+  }
+}
 const storeServices = (): StoreServices => ({ ...servicesFor(database.db), payments })
 
 describe('who may buy', () => {
@@ -197,19 +207,15 @@ describe('paying with the test provider', () => {
       const reader = await readerWithCart(2)
       const [tab1, tab2] = [await checkoutPage(reader.cookie), await checkoutPage(reader.cookie)]
       const before = charges.mock.calls.length
-      // A slow charge keeps the first transaction open while the others arrive.
-      chargeDelayMs = 200
-      try {
-        const results = await Promise.all(
+      const results = await withSlowCharges(() =>
+        Promise.all(
           [tab1, tab1, tab2, tab2].map((tab) =>
             pay(reader.cookie, { ...GOOD_CARD, ...keysOf(tab.checkout) }),
           ),
-        )
-        expect(results.map((result) => result.status)).toEqual([303, 303, 303, 303])
-        expect(new Set(results.map((result) => result.location)).size).toBe(1)
-      } finally {
-        chargeDelayMs = 0
-      }
+        ),
+      )
+      expect(results.map((result) => result.status)).toEqual([303, 303, 303, 303])
+      expect(new Set(results.map((result) => result.location)).size).toBe(1)
       expect(await ordersOf(reader.userId)).toHaveLength(1)
       expect(charges.mock.calls.length - before).toBe(1)
     },
@@ -222,17 +228,14 @@ describe('paying with the test provider', () => {
       const reader = await readerWithCart(1)
       const { checkout } = await checkoutPage(reader.cookie)
       const before = charges.mock.calls.length
-      chargeDelayMs = 200
-      try {
-        const results = await Promise.all(
+      const results = await withSlowCharges(() =>
+        Promise.all(
           Array.from({ length: 3 }, () =>
             pay(reader.cookie, { ...GOOD_CARD, number: DECLINED_CARD, ...keysOf(checkout) }),
           ),
-        )
-        expect(results.map((result) => result.status)).toEqual([402, 402, 402])
-      } finally {
-        chargeDelayMs = 0
-      }
+        ),
+      )
+      expect(results.map((result) => result.status)).toEqual([402, 402, 402])
       expect((await ordersOf(reader.userId)).map((order) => order.status)).toEqual(['failed'])
       expect(charges.mock.calls.length - before).toBe(1)
     },
@@ -450,38 +453,25 @@ describe('after the purchase', () => {
     const { checkout } = await checkoutPage(reader.cookie)
     await pay(reader.cookie, { ...GOOD_CARD, ...keysOf(checkout) })
     const [order] = await ordersOf(reader.userId)
-    const smtp = await startSmtpServer()
-    try {
-      const logger = createLogger('silent')
-      const mailer = createMailer({
-        smtpUrl: smtp.url,
-        from: 'CodeBook <orders@codebook.localhost>',
-        outboxDir: '/nonexistent',
-        logger,
-      })
-      await deliverDueEmails(database.db, mailer, { logger })
-      // The reader's registration mailed a confirmation link too (decision 017): the receipt is the one here.
-      const mail = smtp.received.find(
-        (received) =>
-          received.envelope.to.includes(reader.email) && received.parsed.subject?.includes('receipt'),
-      )
-      expect(mail, 'a receipt for the buyer').toBeDefined()
-      expect(mail!.parsed.subject).toBe(`Your CodeBook receipt — order #${order!.number}`)
-      const total = formatPrice(checkout.totalCents, checkout.currency)
-      const orderUrl = `http://localhost:3000/orders/${order!.id}`
-      for (const body of [mail!.parsed.text!, mail!.parsed.html as string]) {
-        expect(body).toContain(`#${order!.number}`)
-        for (const line of checkout.lines) expect(body).toContain(line.title)
-        expect(body).toContain(total)
-        expect(body).toContain(orderUrl)
-      }
-      // Card data never travels in the receipt.
-      for (const body of [mail!.parsed.text!, mail!.parsed.html as string]) {
-        expect(body).not.toContain('4242424242424242')
-        expect(body).not.toContain('4242 4242 4242 4242')
-      }
-    } finally {
-      await smtp.close()
+    // The reader's registration mailed a confirmation link too (decision 017): the receipt is the one here.
+    const mail = (await deliverOutboxOverSmtp(database.db)).find(
+      (received) =>
+        received.envelope.to.includes(reader.email) && received.parsed.subject?.includes('receipt'),
+    )
+    expect(mail, 'a receipt for the buyer').toBeDefined()
+    expect(mail!.parsed.subject).toBe(`Your CodeBook receipt — order #${order!.number}`)
+    const total = formatPrice(checkout.totalCents, checkout.currency)
+    const orderUrl = `http://localhost:3000/orders/${order!.id}`
+    for (const body of [mail!.parsed.text!, mail!.parsed.html as string]) {
+      expect(body).toContain(`#${order!.number}`)
+      for (const line of checkout.lines) expect(body).toContain(line.title)
+      expect(body).toContain(total)
+      expect(body).toContain(orderUrl)
+    }
+    // Card data never travels in the receipt.
+    for (const body of [mail!.parsed.text!, mail!.parsed.html as string]) {
+      expect(body).not.toContain('4242424242424242')
+      expect(body).not.toContain('4242 4242 4242 4242')
     }
   })
 

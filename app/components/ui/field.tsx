@@ -72,3 +72,23 @@ export function SelectField({
     </Field>
   )
 }
+
+/**
+ * Ties a form's fields to what it holds for them, by name: `{...field('title')}` gives a field its name, its
+ * value (as a refused post typed it, or as loaded) and its error, so one field can never show another's.
+ */
+export function formFields<Name extends string>(
+  values: Partial<Record<Name, string>>,
+  errors: Partial<Record<Name, string>>,
+) {
+  return (name: Name) => ({ name, defaultValue: values[name], error: errors[name] })
+}
+
+/** A drop-down's `<option>`s: each value, showing its label. */
+export function Options({ options }: { options: readonly { value: string; label: string }[] }) {
+  return options.map((option) => (
+    <option key={option.value} value={option.value}>
+      {option.label}
+    </option>
+  ))
+}

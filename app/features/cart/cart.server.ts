@@ -1,18 +1,10 @@
 import { and, asc, eq, inArray, isNull, lt, sql } from 'drizzle-orm'
 import { isExclusiveDatabase, type Db } from '#app/server/db/database.server.ts'
+import type { OrderLine } from '#app/features/orders/order-line.ts'
 import { books, cartItems, carts, libraryItems } from '#app/server/db/schema/index.server.ts'
 
 /** Anonymous carts with no activity for this long are deleted. */
 export const ABANDONED_CART_DAYS = 30
-
-export type CartLine = {
-  bookId: string
-  slug: string
-  title: string
-  coverPath: string
-  priceCents: number
-  currency: string
-}
 
 export type CartProblem = 'unknown-book' | 'unavailable' | 'already-in-cart' | 'not-in-cart'
 
@@ -88,17 +80,20 @@ async function readCartBookIds(db: Db, cartId: string): Promise<string[]> {
   return rows.map((row) => row.bookId)
 }
 
+/** A cart line's columns, from the catalogue: today's title, cover and price (never a form's). */
+export const cartLineColumns = {
+  bookId: books.id,
+  slug: books.slug,
+  title: books.title,
+  coverPath: books.coverPath,
+  priceCents: books.priceCents,
+  currency: books.currency,
+}
+
 /** The cart's lines with today's prices from the catalogue (never from a form). */
-export function listCartLines(db: Db, cartId: string): Promise<CartLine[]> {
+export function listCartLines(db: Db, cartId: string): Promise<OrderLine[]> {
   return db
-    .select({
-      bookId: books.id,
-      slug: books.slug,
-      title: books.title,
-      coverPath: books.coverPath,
-      priceCents: books.priceCents,
-      currency: books.currency,
-    })
+    .select(cartLineColumns)
     .from(cartItems)
     .innerJoin(books, eq(books.id, cartItems.bookId))
     .where(eq(cartItems.cartId, cartId))

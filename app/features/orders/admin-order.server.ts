@@ -4,7 +4,7 @@ import type { AppContext } from '#app/server/context.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
 import { emailOutbox, libraryItems, orderItems, orders, user } from '#app/server/db/schema/index.server.ts'
 import { maxEmailAttempts } from '#app/server/outbox.server.ts'
-import { orderUrl } from './order-history.server.ts'
+import { orderColumns, orderUrl } from './order-history.server.ts'
 import { refundOrderAsAdmin, type AdminRefundOutcome } from './refunds.server.ts'
 
 export type AdminOrderDetail = NonNullable<Awaited<ReturnType<typeof getOrderForAdmin>>>
@@ -18,11 +18,7 @@ export type AdminOrderDetail = NonNullable<Awaited<ReturnType<typeof getOrderFor
 export async function getOrderForAdmin(db: Db, orderId: string) {
   const [order] = await db
     .select({
-      id: orders.id,
-      number: orders.number,
-      status: orders.status,
-      totalCents: orders.totalCents,
-      currency: orders.currency,
+      ...orderColumns,
       createdAt: orders.createdAt,
       paidAt: orders.paidAt,
       paymentProvider: orders.paymentProvider,

@@ -9,3 +9,11 @@ export const checkoutMessages = {
 } as const
 
 export type CheckoutField = 'name' | 'number' | 'expiry' | 'cvc'
+
+/** What the browser says of a card field left empty: the words the server's schema answers with. */
+export const emptyCardFieldMessages: Record<CheckoutField, string> = {
+  name: checkoutMessages.nameMissing,
+  number: checkoutMessages.numberMissing,
+  expiry: checkoutMessages.expiryInvalid,
+  cvc: checkoutMessages.cvcInvalid,
+}

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto'
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm'
-import { deleteOwnedCartItems } from '#app/features/cart/cart.server.ts'
+import { cartLineColumns, deleteOwnedCartItems } from '#app/features/cart/cart.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
 import {
   books,
@@ -11,25 +11,17 @@ import {
   orders,
   type OrderStatus,
 } from '#app/server/db/schema/index.server.ts'
+import type { OrderLine } from './order-line.ts'
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
 
-export type CheckoutLine = {
-  bookId: string
-  slug: string
-  title: string
-  coverPath: string
-  priceCents: number
-  currency: string
-}
-
 export type Checkout = {
   /** The lines to pay for, at today's prices from the catalogue. */
-  lines: CheckoutLine[]
+  lines: OrderLine[]
   /** Books in the cart the buyer already owns: taken out at checkout, never charged twice. */
-  alreadyOwned: CheckoutLine[]
+  alreadyOwned: OrderLine[]
   /** Books withdrawn from sale since they were put in the cart: not sold, left in the cart. */
-  unavailable: CheckoutLine[]
+  unavailable: OrderLine[]
   totalCents: number
   currency: string
   /**
@@ -60,12 +52,7 @@ export async function getCheckout(db: Db, userId: string): Promise<Checkout & { 
 async function readLines(db: Db | Tx, userId: string, cartId: string) {
   return db
     .select({
-      bookId: books.id,
-      slug: books.slug,
-      title: books.title,
-      coverPath: books.coverPath,
-      priceCents: books.priceCents,
-      currency: books.currency,
+      ...cartLineColumns,
       // A book archived (or put back to draft) since it was added is not sold either.
       available: sql<boolean>`${books.available} and ${books.status} = 'published'`,
       owned: sql<boolean>`exists (select 1 from ${libraryItems} where ${libraryItems.userId} = ${userId} and ${libraryItems.bookId} = ${books.id})`,
@@ -76,10 +63,10 @@ async function readLines(db: Db | Tx, userId: string, cartId: string) {
     .orderBy(asc(cartItems.addedAt), asc(books.title))
 }
 
-type CartRow = CheckoutLine & { owned: boolean; available: boolean }
+type CartRow = OrderLine & { owned: boolean; available: boolean }
 
-function summarize(rows: CartRow[], idempotencyKey: string | ((lines: CheckoutLine[]) => string)): Checkout {
-  const strip = ({ owned: _owned, available: _available, ...line }: CartRow): CheckoutLine => line
+function summarize(rows: CartRow[], idempotencyKey: string | ((lines: OrderLine[]) => string)): Checkout {
+  const strip = ({ owned: _owned, available: _available, ...line }: CartRow): OrderLine => line
   const lines = rows.filter((row) => !row.owned && row.available).map(strip)
   return {
     lines,
@@ -96,7 +83,7 @@ function summarize(rows: CartRow[], idempotencyKey: string | ((lines: CheckoutLi
  * The form carries it; an order is made only if the cart still gives the same key, so a buyer is never
  * charged for another cart or price than the page showed (a book added in another tab, a price changed).
  */
-function idempotencyKeyOf(cart: { id: string; updatedAt: Date }, lines: CheckoutLine[]) {
+function idempotencyKeyOf(cart: { id: string; updatedAt: Date }, lines: OrderLine[]) {
   const books = lines.map((line) => `${line.bookId}:${line.priceCents}:${line.currency}`).toSorted()
   return crypto
     .createHash('sha256')

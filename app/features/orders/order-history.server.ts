@@ -1,10 +1,20 @@
 import { and, asc, desc, eq, inArray } from 'drizzle-orm'
 import type { Db } from '#app/server/db/database.server.ts'
 import { books, orderItems, orders } from '#app/server/db/schema/index.server.ts'
+import type { OrderLine } from './order-line.ts'
 
 /** The address of an order's page, as mail and payment pages link to it. */
 export function orderUrl(publicUrl: URL, orderId: string): string {
   return new URL(`/orders/${orderId}`, publicUrl).toString()
+}
+
+/** What every page of an order shows of it first: its number, where it stands and what it came to. */
+export const orderColumns = {
+  id: orders.id,
+  number: orders.number,
+  status: orders.status,
+  totalCents: orders.totalCents,
+  currency: orders.currency,
 }
 
 export type OrderSummary = {
@@ -17,14 +27,7 @@ export type OrderSummary = {
   paidAt: Date | null
   cardBrand: string | null
   cardLast4: string | null
-  lines: {
-    bookId: string
-    slug: string
-    title: string
-    coverPath: string
-    priceCents: number
-    currency: string
-  }[]
+  lines: OrderLine[]
 }
 
 /** One order, if it is this buyer's; anyone else gets nothing (the route answers 404 either way). */
@@ -45,11 +48,7 @@ export function listOrdersForUser(db: Db, userId: string): Promise<OrderSummary[
 async function listOrders(db: Db, userId: string, orderId?: string): Promise<OrderSummary[]> {
   const rows = await db
     .select({
-      id: orders.id,
-      number: orders.number,
-      status: orders.status,
-      totalCents: orders.totalCents,
-      currency: orders.currency,
+      ...orderColumns,
       createdAt: orders.createdAt,
       paidAt: orders.paidAt,
       cardBrand: orders.cardBrand,
@@ -88,11 +87,7 @@ async function listOrders(db: Db, userId: string, orderId?: string): Promise<Ord
 export async function exportOrdersOf(db: Db, userId: string) {
   const orderRows = await db
     .select({
-      id: orders.id,
-      number: orders.number,
-      status: orders.status,
-      totalCents: orders.totalCents,
-      currency: orders.currency,
+      ...orderColumns,
       paymentProvider: orders.paymentProvider,
       cardBrand: orders.cardBrand,
       cardLast4: orders.cardLast4,

@@ -4,7 +4,7 @@ import { forgetCarts, removeBooks } from '#app/features/cart/cart.server.ts'
 import { grantBooks } from '#app/features/library/library.server.ts'
 import type { AppContext } from '#app/server/context.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
-import { orderItems, orders, user } from '#app/server/db/schema/index.server.ts'
+import { orderItems, orders, user, type OrderStatus } from '#app/server/db/schema/index.server.ts'
 import { enqueueEmail } from '#app/server/outbox.server.ts'
 import { orderUrl } from './order-history.server.ts'
 import type { PaymentProvider } from './payments.server.ts'
@@ -89,15 +89,10 @@ export async function completePaidOrder(
 ): Promise<'paid' | 'paid-twice' | 'already-paid' | 'not-pending' | 'not-found' | 'unknown-reference'> {
   let cartId: string | undefined
   const outcome = await db.transaction(async (tx) => {
-    const [order] = await tx
-      .select({ status: orders.status, paymentReference: orders.paymentReference })
-      .from(orders)
-      .where(eq(orders.id, input.orderId))
-      .for('update')
-    if (!order) return 'not-found' as const
-    if (order.paymentReference !== input.reference) return 'unknown-reference' as const
-    if (order.status === 'paid') return 'already-paid' as const
-    if (order.status !== 'pending') return 'not-pending' as const
+    const status = await lockOrderStatus(tx, input)
+    if (status === 'not-found' || status === 'unknown-reference') return status
+    if (status === 'paid') return 'already-paid' as const
+    if (status !== 'pending') return 'not-pending' as const
     const paid = await markPaid(tx, input.orderId, { reference: input.reference, orderUrl: input.orderUrl })
     cartId = paid.cartId
     // Two Checkout Sessions for the same book, both paid (two tabs): the order stands, someone must refund.
@@ -118,20 +113,34 @@ export async function failPendingOrder(
   input: { orderId: string; reference: string; reason: string },
 ): Promise<'failed' | 'not-pending' | 'not-found' | 'unknown-reference'> {
   return db.transaction(async (tx) => {
-    const [order] = await tx
-      .select({ status: orders.status, paymentReference: orders.paymentReference })
-      .from(orders)
-      .where(eq(orders.id, input.orderId))
-      .for('update')
-    if (!order) return 'not-found' as const
-    if (order.paymentReference !== input.reference) return 'unknown-reference' as const
-    if (order.status !== 'pending') return 'not-pending' as const
+    const status = await lockOrderStatus(tx, input)
+    if (status === 'not-found' || status === 'unknown-reference') return status
+    if (status !== 'pending') return 'not-pending' as const
     await tx
       .update(orders)
       .set({ status: 'failed', failureReason: input.reason })
       .where(eq(orders.id, input.orderId))
     return 'failed' as const
   })
+}
+
+/**
+ * The order a redirect provider's event names, locked until the transaction ends, and its status: or
+ * 'unknown-reference' when the event is about another payment than the one this order was sent to pay (an
+ * unknown or older Checkout Session, see `setPaymentReference`).
+ */
+async function lockOrderStatus(
+  tx: Tx,
+  event: { orderId: string; reference: string },
+): Promise<OrderStatus | 'not-found' | 'unknown-reference'> {
+  const [order] = await tx
+    .select({ status: orders.status, paymentReference: orders.paymentReference })
+    .from(orders)
+    .where(eq(orders.id, event.orderId))
+    .for('update')
+  if (!order) return 'not-found'
+  if (order.paymentReference !== event.reference) return 'unknown-reference'
+  return order.status
 }
 
 /**

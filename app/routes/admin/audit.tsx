@@ -1,5 +1,6 @@
 import { DataTable, type Column } from '#app/components/ui/data-table.tsx'
 import { Pager } from '#app/components/ui/pager.tsx'
+import { TitledSection } from '#app/components/ui/titled-section.tsx'
 import { listAuditLog } from '#app/features/admin/audit.server.ts'
 import { requireAdmin } from '#app/features/identity/session.server.ts'
 import { getAppContext } from '#app/server/context.server.ts'
@@ -82,10 +83,12 @@ const columns: Column<Entry>[] = [
 export default function AuditLog({ loaderData }: Route.ComponentProps) {
   const { entries, isFirstPage, nextBeforeId } = loaderData
   return (
-    <section aria-labelledby="audit-heading">
-      <h1 id="audit-heading" className="mb-2 text-2xl font-semibold">
-        Audit log
-      </h1>
+    <TitledSection
+      id="audit-heading"
+      title="Audit log"
+      level={1}
+      headingClassName="mb-2 text-2xl font-semibold"
+    >
       <p className="mb-6 text-sm text-slate-700 dark:text-slate-300">
         Every change made in the back office or with <code>npm run admin</code>, newest first (times in UTC).
       </p>
@@ -101,6 +104,6 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
           nextBeforeId === null ? null : { to: `/admin/audit?before=${nextBeforeId}`, label: 'Older entries' }
         }
       />
-    </section>
+    </TitledSection>
   )
 }

@@ -1,5 +1,6 @@
 import { data, Form, Link, redirect, useNavigation } from 'react-router'
 import { dangerButton, primaryButton } from '#app/components/ui/button-styles.ts'
+import { TitledSection } from '#app/components/ui/titled-section.tsx'
 import {
   adminBookMessages,
   bookToFormValues,
@@ -226,10 +227,12 @@ export default function EditBook({ loaderData, actionData }: Route.ComponentProp
         </div>
       </Form>
 
-      <section aria-labelledby="manuscript-heading" className="flex flex-col gap-2">
-        <h2 id="manuscript-heading" className="text-xl font-semibold">
-          Manuscript and editions
-        </h2>
+      <TitledSection
+        id="manuscript-heading"
+        title="Manuscript and editions"
+        className="flex flex-col gap-2"
+        headingClassName="text-xl font-semibold"
+      >
         <p className="text-sm text-slate-700 dark:text-slate-300">
           The book's PDF, EPUB and free sample are rendered from its manuscript; each publish is a new
           edition, and its owners are told by email. A book goes on sale only once it has a first edition.
@@ -242,12 +245,14 @@ export default function EditBook({ loaderData, actionData }: Route.ComponentProp
             Edit the manuscript and publish an edition
           </Link>
         </p>
-      </section>
+      </TitledSection>
 
-      <section aria-labelledby="cover-heading" className="flex flex-col gap-4">
-        <h2 id="cover-heading" className="text-xl font-semibold">
-          Cover
-        </h2>
+      <TitledSection
+        id="cover-heading"
+        title="Cover"
+        className="flex flex-col gap-4"
+        headingClassName="text-xl font-semibold"
+      >
         <div className="w-40">
           <BookCover
             cover={book.cover}
@@ -258,12 +263,14 @@ export default function EditBook({ loaderData, actionData }: Route.ComponentProp
           />
         </div>
         <CoverUpload bookId={book.id} version={version} initialError={book.coverError} />
-      </section>
+      </TitledSection>
 
-      <section aria-labelledby="status-heading" className="flex flex-col gap-3">
-        <h2 id="status-heading" className="text-xl font-semibold">
-          In the store
-        </h2>
+      <TitledSection
+        id="status-heading"
+        title="In the store"
+        className="flex flex-col gap-3"
+        headingClassName="text-xl font-semibold"
+      >
         <p className="text-sm text-slate-700 dark:text-slate-300">
           Archiving takes the book out of the store, search and its page; buyers keep it in their library. A
           book that was ever sold cannot be deleted.
@@ -289,7 +296,7 @@ export default function EditBook({ loaderData, actionData }: Route.ComponentProp
             </button>
           </Form>
         </div>
-      </section>
+      </TitledSection>
     </section>
   )
 }

@@ -1,6 +1,7 @@
 import { useId } from 'react'
 import { data, Form, Link, redirect, useNavigation } from 'react-router'
 import { primaryButton } from '#app/components/ui/button-styles.ts'
+import { TitledSection } from '#app/components/ui/titled-section.tsx'
 import { errorData } from '#app/components/error-boundary.tsx'
 import { requireAdmin } from '#app/features/identity/session.server.ts'
 import {
@@ -344,10 +345,7 @@ export default function BookManuscript({ loaderData, actionData }: Route.Compone
         </div>
       </Form>
 
-      <section aria-labelledby="editions-heading">
-        <h2 id="editions-heading" className="mb-3 text-xl font-semibold">
-          Editions
-        </h2>
+      <TitledSection id="editions-heading" title="Editions" headingClassName="mb-3 text-xl font-semibold">
         {editions.length === 0 ? (
           <p>No edition has been published in the back office yet.</p>
         ) : (
@@ -374,7 +372,7 @@ export default function BookManuscript({ loaderData, actionData }: Route.Compone
             ))}
           </ol>
         )}
-      </section>
+      </TitledSection>
     </section>
   )
 }

@@ -1,5 +1,6 @@
 import { data, Form, redirect, useNavigation } from 'react-router'
 import { primaryButton } from '#app/components/ui/button-styles.ts'
+import { TitledSection } from '#app/components/ui/titled-section.tsx'
 import { createBook } from '#app/features/catalog/admin-books.server.ts'
 import { parseBookForm } from '#app/features/catalog/book-form.server.ts'
 import { BookFormFields } from '#app/features/catalog/components/book-form-fields.tsx'
@@ -38,10 +39,12 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function NewBook({ actionData }: Route.ComponentProps) {
   const saving = useNavigation().state === 'submitting'
   return (
-    <section aria-labelledby="new-book-heading">
-      <h1 id="new-book-heading" className="mb-6 text-2xl font-semibold">
-        New book
-      </h1>
+    <TitledSection
+      id="new-book-heading"
+      title="New book"
+      level={1}
+      headingClassName="mb-6 text-2xl font-semibold"
+    >
       {actionData ? (
         <p role="alert" className="mb-4 text-red-700 dark:text-red-300">
           The book was not saved: please correct the fields marked below.
@@ -58,7 +61,7 @@ export default function NewBook({ actionData }: Route.ComponentProps) {
           </button>
         </div>
       </Form>
-    </section>
+    </TitledSection>
   )
 }
 

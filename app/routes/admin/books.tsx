@@ -1,7 +1,8 @@
-import { Form, Link } from 'react-router'
+import { Link } from 'react-router'
 import { primaryButton } from '#app/components/ui/button-styles.ts'
 import { DataTable, type Column } from '#app/components/ui/data-table.tsx'
-import { SelectField } from '#app/components/ui/field.tsx'
+import { Options, SelectField } from '#app/components/ui/field.tsx'
+import { FilterForm } from '#app/components/ui/filter-form.tsx'
 import { Pager } from '#app/components/ui/pager.tsx'
 import { TextField } from '#app/components/ui/text-field.tsx'
 import { ADMIN_QUERY_MAX, ADMIN_SORTS, type AdminSort } from '#app/features/catalog/admin-list.ts'
@@ -100,7 +101,7 @@ export default function AdminBooks({ loaderData }: Route.ComponentProps) {
           New book
         </Link>
       </div>
-      <Form method="get" className="mb-6 flex flex-wrap items-end gap-3" role="search">
+      <FilterForm submitLabel="Show" className="mb-6" role="search">
         <TextField
           label="Search title, author or slug"
           name="q"
@@ -109,16 +110,9 @@ export default function AdminBooks({ loaderData }: Route.ComponentProps) {
           maxLength={ADMIN_QUERY_MAX}
         />
         <SelectField label="Sort by" name="sort" defaultValue={sort}>
-          {ADMIN_SORTS.map((option) => (
-            <option key={option} value={option}>
-              {sortLabels[option]}
-            </option>
-          ))}
+          <Options options={ADMIN_SORTS.map((value) => ({ value, label: sortLabels[value] }))} />
         </SelectField>
-        <button type="submit" className={primaryButton}>
-          Show
-        </button>
-      </Form>
+      </FilterForm>
       {books.length === 0 ? (
         <p>{q ? `No book matches “${q}”.` : 'No books yet.'}</p>
       ) : (

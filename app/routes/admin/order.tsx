@@ -1,6 +1,7 @@
 import { data, Form, Link, redirect, useNavigation } from 'react-router'
 import { z } from 'zod'
 import { dangerButton } from '#app/components/ui/button-styles.ts'
+import { TitledSection } from '#app/components/ui/titled-section.tsx'
 import { listAuditLog } from '#app/features/admin/audit.server.ts'
 import { formatPrice } from '#app/features/catalog/format.ts'
 import { REFUND_REASON_MAX_LENGTH } from '#app/features/orders/admin-order-filters.ts'
@@ -142,6 +143,7 @@ const dateFormat = new Intl.DateTimeFormat('en-GB', {
 })
 const when = (iso: string | null) => (iso ? `${dateFormat.format(new Date(iso))} UTC` : '—')
 const muted = 'text-slate-700 dark:text-slate-300'
+const sectionHeading = 'mb-2 text-lg font-semibold'
 const cell = 'py-2 pr-4'
 
 export default function AdminOrder({ loaderData, actionData }: Route.ComponentProps) {
@@ -170,20 +172,14 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
         </p>
       ) : null}
 
-      <section aria-labelledby="buyer-heading">
-        <h2 id="buyer-heading" className="mb-2 text-lg font-semibold">
-          Buyer
-        </h2>
+      <TitledSection id="buyer-heading" title="Buyer" headingClassName={sectionHeading}>
         <p>
           {order.buyer.name} &lt;{order.buyer.email}&gt;
         </p>
         <p className={`text-sm ${muted}`}>Ordered {when(order.createdAt)}</p>
-      </section>
+      </TitledSection>
 
-      <section aria-labelledby="lines-heading">
-        <h2 id="lines-heading" className="mb-2 text-lg font-semibold">
-          Books and downloads
-        </h2>
+      <TitledSection id="lines-heading" title="Books and downloads" headingClassName={sectionHeading}>
         <table className="w-full border-collapse text-left text-sm">
           <thead>
             <tr className="border-b border-slate-300 dark:border-gray-600">
@@ -227,12 +223,9 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
             </tr>
           </tfoot>
         </table>
-      </section>
+      </TitledSection>
 
-      <section aria-labelledby="payment-heading">
-        <h2 id="payment-heading" className="mb-2 text-lg font-semibold">
-          Payment and refund
-        </h2>
+      <TitledSection id="payment-heading" title="Payment and refund" headingClassName={sectionHeading}>
         <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
           <dt className="font-medium">Provider</dt>
           <dd>{order.payment.provider}</dd>
@@ -255,16 +248,15 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
           <dt className="font-medium">Refunded</dt>
           <dd>{when(order.refund.refundedAt)}</dd>
         </dl>
-      </section>
+      </TitledSection>
 
       {order.canRefund ? (
-        <section
-          aria-labelledby="refund-heading"
+        <TitledSection
+          id="refund-heading"
+          title="Refund this order"
+          headingClassName={sectionHeading}
           className="rounded-lg border border-red-700 p-4 dark:border-red-400"
         >
-          <h2 id="refund-heading" className="mb-2 text-lg font-semibold">
-            Refund this order
-          </h2>
           <p className={`mb-3 text-sm ${muted}`}>
             Gives {order.total} back to the buyer and takes the books out of their library. The buyer gets an
             email.
@@ -314,7 +306,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
               </button>
             </div>
           </Form>
-        </section>
+        </TitledSection>
       ) : null}
       {result?.formError ? (
         <p role="alert" className="text-red-700 dark:text-red-300">
@@ -322,10 +314,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
         </p>
       ) : null}
 
-      <section aria-labelledby="mail-heading">
-        <h2 id="mail-heading" className="mb-2 text-lg font-semibold">
-          Mail about this order
-        </h2>
+      <TitledSection id="mail-heading" title="Mail about this order" headingClassName={sectionHeading}>
         {order.mail.length === 0 ? (
           <p className="text-sm">None.</p>
         ) : (
@@ -343,12 +332,13 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
             ))}
           </ul>
         )}
-      </section>
+      </TitledSection>
 
-      <section aria-labelledby="history-heading">
-        <h2 id="history-heading" className="mb-2 text-lg font-semibold">
-          Changes made in the back office
-        </h2>
+      <TitledSection
+        id="history-heading"
+        title="Changes made in the back office"
+        headingClassName={sectionHeading}
+      >
         {audit.length === 0 ? (
           <p className="text-sm">None.</p>
         ) : (
@@ -360,7 +350,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
             ))}
           </ul>
         )}
-      </section>
+      </TitledSection>
     </article>
   )
 }

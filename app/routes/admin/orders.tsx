@@ -12,9 +12,10 @@ import { OrderStatus } from '#app/features/orders/components/order-status.tsx'
 import { requireAdmin } from '#app/features/identity/session.server.ts'
 import { primaryButton } from '#app/components/ui/button-styles.ts'
 import { DataTable, type Column } from '#app/components/ui/data-table.tsx'
-import { SelectField } from '#app/components/ui/field.tsx'
+import { formFields, Options, SelectField } from '#app/components/ui/field.tsx'
 import { Pager } from '#app/components/ui/pager.tsx'
 import { TextField } from '#app/components/ui/text-field.tsx'
+import { TitledSection } from '#app/components/ui/titled-section.tsx'
 import { getAppContext } from '#app/server/context.server.ts'
 import type { Route } from './+types/orders'
 import { privatePageMeta } from '#app/features/seo/meta.ts'
@@ -123,43 +124,30 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
     return search ? `${path}?${search}` : path
   }
   const hasErrors = Object.keys(errors).length > 0
+  const field = formFields(values, errors)
   return (
-    <section aria-labelledby="orders-heading">
-      <h1 id="orders-heading" className="mb-4 text-2xl font-semibold">
-        Orders
-      </h1>
+    <TitledSection
+      id="orders-heading"
+      title="Orders"
+      level={1}
+      headingClassName="mb-4 text-2xl font-semibold"
+    >
       <Form method="get" className="mb-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-3" aria-label="Filter orders">
-        <SelectField label="Status" name="status" defaultValue={values.status} error={errors.status}>
+        <SelectField label="Status" {...field('status')}>
           <option value="">Any status</option>
-          {ORDER_STATUS_OPTIONS.map((status) => (
-            <option key={status} value={status}>
-              {statusLabels[status]}
-            </option>
-          ))}
+          <Options options={ORDER_STATUS_OPTIONS.map((value) => ({ value, label: statusLabels[value] }))} />
         </SelectField>
-        <TextField
-          label="From (UTC)"
-          name="from"
-          type="date"
-          defaultValue={values.from}
-          error={errors.from}
-        />
-        <TextField label="To (UTC)" name="to" type="date" defaultValue={values.to} error={errors.to} />
+        <TextField label="From (UTC)" {...field('from')} type="date" />
+        <TextField label="To (UTC)" {...field('to')} type="date" />
         <TextField
           label="Buyer email contains"
-          name="buyer"
+          {...field('buyer')}
           type="search"
           maxLength={BUYER_FILTER_MAX_LENGTH}
-          defaultValue={values.buyer}
-          error={errors.buyer}
         />
-        <SelectField label="Book" name="book" defaultValue={values.book} error={errors.book}>
+        <SelectField label="Book" {...field('book')}>
           <option value="">Any book</option>
-          {bookChoices.map((book) => (
-            <option key={book.id} value={book.id}>
-              {book.title}
-            </option>
-          ))}
+          <Options options={bookChoices.map((book) => ({ value: book.id, label: book.title }))} />
         </SelectField>
         <div className="flex items-end gap-4">
           <button type="submit" className={primaryButton}>
@@ -203,7 +191,7 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
             : { to: withQuery('/admin/orders', { before: String(nextBeforeNumber) }), label: 'Older orders' }
         }
       />
-    </section>
+    </TitledSection>
   )
 }
 

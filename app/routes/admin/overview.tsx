@@ -2,6 +2,7 @@ import { Link } from 'react-router'
 import { requireAdmin } from '#app/features/identity/session.server.ts'
 import type { Route } from './+types/overview'
 import { privatePageMeta } from '#app/features/seo/meta.ts'
+import { TitledSection } from '#app/components/ui/titled-section.tsx'
 
 export const meta: Route.MetaFunction = () => privatePageMeta('Back office', 'The CodeBook back office.')
 
@@ -19,10 +20,12 @@ const cards = [
 
 export default function AdminOverview() {
   return (
-    <section aria-labelledby="admin-heading">
-      <h1 id="admin-heading" className="mb-6 text-2xl font-semibold">
-        Back office
-      </h1>
+    <TitledSection
+      id="admin-heading"
+      title="Back office"
+      level={1}
+      headingClassName="mb-6 text-2xl font-semibold"
+    >
       <ul className="grid gap-4 sm:grid-cols-2">
         {cards.map((card) => (
           <li key={card.to}>
@@ -36,6 +39,6 @@ export default function AdminOverview() {
           </li>
         ))}
       </ul>
-    </section>
+    </TitledSection>
   )
 }

@@ -1,7 +1,9 @@
 import { data, Form, Link, redirect } from 'react-router'
 import { primaryButton } from '#app/components/ui/button-styles.ts'
-import { SelectField } from '#app/components/ui/field.tsx'
+import { Options, SelectField } from '#app/components/ui/field.tsx'
+import { FilterForm } from '#app/components/ui/filter-form.tsx'
 import { Pager } from '#app/components/ui/pager.tsx'
+import { TitledSection } from '#app/components/ui/titled-section.tsx'
 import { requireAdmin } from '#app/features/identity/session.server.ts'
 import { MODERATION_FILTERS, type ModerationFilter } from '#app/features/reviews/moderation.ts'
 import {
@@ -55,22 +57,17 @@ export default function AdminReviews({ loaderData, actionData }: Route.Component
   const pageLink = (after?: string) =>
     `/admin/reviews?${new URLSearchParams({ filter, ...(after ? { after } : {}) })}`
   return (
-    <section aria-labelledby="reviews-heading">
-      <h1 id="reviews-heading" className="mb-6 text-2xl font-semibold">
-        Reviews
-      </h1>
-      <Form method="get" className="mb-6 flex flex-wrap items-end gap-3">
+    <TitledSection
+      id="reviews-heading"
+      title="Reviews"
+      level={1}
+      headingClassName="mb-6 text-2xl font-semibold"
+    >
+      <FilterForm submitLabel="Show" className="mb-6">
         <SelectField label="Show" name="filter" defaultValue={filter}>
-          {MODERATION_FILTERS.map((option) => (
-            <option key={option} value={option}>
-              {filterLabels[option]}
-            </option>
-          ))}
+          <Options options={MODERATION_FILTERS.map((value) => ({ value, label: filterLabels[value] }))} />
         </SelectField>
-        <button type="submit" className={primaryButton}>
-          Show
-        </button>
-      </Form>
+      </FilterForm>
       {actionData?.message ? (
         <p role="alert" className="mb-4 font-medium text-red-700 dark:text-red-300">
           {actionData.message}
@@ -144,7 +141,7 @@ export default function AdminReviews({ loaderData, actionData }: Route.Component
         first={isFirstPage ? null : { to: pageLink(), label: 'First page' }}
         next={next === null ? null : { to: pageLink(next), label: 'Next page' }}
       />
-    </section>
+    </TitledSection>
   )
 }
 

@@ -1,5 +1,5 @@
 import { useId } from 'react'
-import { controlClass, Field, SelectField } from '#app/components/ui/field.tsx'
+import { controlClass, Field, formFields, Options, SelectField } from '#app/components/ui/field.tsx'
 import { TextField } from '#app/components/ui/text-field.tsx'
 import {
   BOOK_FORM_LIMITS,
@@ -14,41 +14,20 @@ import {
  * come back from a refused save as they were typed, errors beside their fields.
  */
 export function BookFormFields({ values, errors }: { values: BookFormValues; errors: BookFieldErrors }) {
+  const field = formFields(values, errors)
   return (
     <div className="grid gap-5 md:grid-cols-2">
-      <TextField
-        label="Title"
-        name="title"
-        required
-        maxLength={BOOK_FORM_LIMITS.titleMax}
-        defaultValue={values.title}
-        error={errors.title}
-      />
+      <TextField label="Title" {...field('title')} required maxLength={BOOK_FORM_LIMITS.titleMax} />
       <TextField
         label="Slug"
-        name="slug"
+        {...field('slug')}
         required
         maxLength={BOOK_FORM_LIMITS.slugMax}
         pattern="[a-z0-9]+(-[a-z0-9]+)*"
         hint="The book's address: /books/<slug>. Changing it keeps the old address working (a permanent redirect)."
-        defaultValue={values.slug}
-        error={errors.slug}
       />
-      <TextField
-        label="Author"
-        name="author"
-        required
-        maxLength={BOOK_FORM_LIMITS.authorMax}
-        defaultValue={values.author}
-        error={errors.author}
-      />
-      <TextField
-        label="Topics"
-        name="topics"
-        hint="Separated by commas, like python, web."
-        defaultValue={values.topics}
-        error={errors.topics}
-      />
+      <TextField label="Author" {...field('author')} required maxLength={BOOK_FORM_LIMITS.authorMax} />
+      <TextField label="Topics" {...field('topics')} hint="Separated by commas, like python, web." />
       <div className="md:col-span-2">
         <Field label="Description" error={errors.description} hint={markdownHint}>
           {(props) => (
@@ -66,55 +45,46 @@ export function BookFormFields({ values, errors }: { values: BookFormValues; err
       </div>
       <TextField
         label="Price in cents"
-        name="priceCents"
+        {...field('priceCents')}
         inputMode="numeric"
         pattern="[0-9]+"
         required
         hint="2999 is 29.99."
-        defaultValue={values.priceCents}
-        error={errors.priceCents}
       />
       <TextField
         label="Currency"
-        name="currency"
+        {...field('currency')}
+        defaultValue={values.currency ?? 'USD'}
         required
         minLength={3}
         maxLength={3}
         hint="A 3-letter code, like USD."
-        defaultValue={values.currency ?? 'USD'}
-        error={errors.currency}
       />
-      <SelectField label="Level" name="level" defaultValue={values.level ?? 'none'} error={errors.level}>
-        {BOOK_LEVEL_OPTIONS.map((level) => (
-          <option key={level} value={level}>
-            {level === 'none' ? 'No level' : capitalise(level)}
-          </option>
-        ))}
+      <SelectField label="Level" {...field('level')} defaultValue={values.level ?? 'none'}>
+        <Options
+          options={BOOK_LEVEL_OPTIONS.map((value) => ({
+            value,
+            label: value === 'none' ? 'No level' : capitalise(value),
+          }))}
+        />
       </SelectField>
       <SelectField
         label="Status"
-        name="status"
+        {...field('status')}
         defaultValue={values.status ?? 'draft'}
         hint="Only published books are in the store."
-        error={errors.status}
       >
-        {BOOK_STATUS_OPTIONS.map((status) => (
-          <option key={status} value={status}>
-            {capitalise(status)}
-          </option>
-        ))}
+        <Options options={BOOK_STATUS_OPTIONS.map((value) => ({ value, label: capitalise(value) }))} />
       </SelectField>
       <fieldset className="flex flex-col gap-3 md:col-span-2">
         <legend className="mb-2 text-sm font-medium">Highlights</legend>
         <Checkbox name="featured" label="Featured on the home page" checked={values.featured === 'on'} />
         <TextField
           label="Featured order"
-          name="featuredPosition"
+          {...field('featuredPosition')}
           inputMode="numeric"
           pattern="[0-9]+"
           hint="1 is shown first. Each featured book has its own number."
-          defaultValue={values.featuredPosition}
-          error={errors.featuredPosition}
         />
         <Checkbox name="bestSeller" label="Best seller" checked={values.bestSeller === 'on'} />
       </fieldset>

@@ -1,15 +1,7 @@
 import type { ReactNode } from 'react'
 import { Link } from 'react-router'
 import { formatPrice } from '#app/features/catalog/format.ts'
-
-export type OrderLine = {
-  bookId: string
-  slug: string
-  title: string
-  coverPath: string
-  priceCents: number
-  currency: string
-}
+import type { OrderLine } from '../order-line.ts'
 
 /**
  * The books of a cart, a checkout or an order, one line each: cover, title and price. `large` is the cart's

@@ -1,6 +1,6 @@
-import { Form, Link } from 'react-router'
-import { primaryButton } from '#app/components/ui/button-styles.ts'
-import { SelectField } from '#app/components/ui/field.tsx'
+import { Link } from 'react-router'
+import { Options, SelectField } from '#app/components/ui/field.tsx'
+import { FilterForm } from '#app/components/ui/filter-form.tsx'
 import { formatRatingCount, formatRatingValue } from '#app/features/catalog/rating.ts'
 import type { ShownRating } from '#app/features/catalog/rating.ts'
 import { REVIEW_SORTS, reviewSortLabels, type ReviewFieldErrors, type ReviewSort } from '../review-form.ts'
@@ -79,18 +79,11 @@ export function ReviewsSection({
             </p>
           ) : null}
           {rating.count > 0 ? (
-            <Form method="get" preventScrollReset className="flex flex-wrap items-end gap-3">
+            <FilterForm submitLabel="Sort" preventScrollReset>
               <SelectField label="Sort reviews by" name="sort" defaultValue={sort}>
-                {REVIEW_SORTS.map((option) => (
-                  <option key={option} value={option}>
-                    {reviewSortLabels[option]}
-                  </option>
-                ))}
+                <Options options={REVIEW_SORTS.map((value) => ({ value, label: reviewSortLabels[value] }))} />
               </SelectField>
-              <button type="submit" className={primaryButton}>
-                Sort
-              </button>
-            </Form>
+            </FilterForm>
           ) : null}
           <ReviewList reviews={reviews} canReact={viewer.kind !== 'signed-out'} />
           <ReviewPages page={page} pages={pages} linkTo={linkTo} />
