@@ -369,6 +369,57 @@ describe('password reset', () => {
     await logIn(email, PASSWORD)
   })
 
+  /** Asks for a reset link for `email` and returns it, as mailed. */
+  async function resetLinkFor(email: string): Promise<string> {
+    await call(forgotAction, '/forgot-password', { fields: { email } })
+    return linkIn(await mailTo(email), '/reset-password')
+  }
+
+  test("using a link cancels the account's other links: an older one is refused as a used one (issue 28)", async () => {
+    const email = freshEmail('reset-twice')
+    const other = freshEmail('reset-other')
+    await register(email)
+    await register(other)
+    await deliver()
+    const older = await resetLinkFor(email)
+    const newer = await resetLinkFor(email)
+    const othersLink = await resetLinkFor(other)
+
+    const done = await call(resetAction, newer, {
+      fields: { token: tokenOf(newer), newPassword: NEW_PASSWORD },
+    })
+    expect(done).toMatchObject({ status: 303, location: '/login?passwordReset=1' })
+    await deliver()
+
+    expect((await call(resetLoader, older)).body).toEqual({ token: null })
+    const refused = await call(resetAction, older, {
+      fields: { token: tokenOf(older), newPassword: 'yet another reading lamp' },
+    })
+    expect(refused).toMatchObject({ status: 400, body: { formError: accountMessages.resetLinkUnusable } })
+    await logIn(email, NEW_PASSWORD)
+    // Another account's link is its own business.
+    expect((await call(resetLoader, othersLink)).body).toEqual({ token: tokenOf(othersLink) })
+  })
+
+  test('changing the password on the account page cancels the reset links asked for before (issue 28)', async () => {
+    const email = freshEmail('reset-then-change')
+    const cookie = await register(email)
+    await deliver()
+    const link = await resetLinkFor(email)
+
+    const changed = await call(accountAction, '/account', {
+      fields: { intent: 'change-password', currentPassword: PASSWORD, newPassword: NEW_PASSWORD },
+      cookie,
+    })
+    expect(changed.status).toBe(303)
+    expect((await call(resetLoader, link)).body).toEqual({ token: null })
+    const refused = await call(resetAction, link, {
+      fields: { token: tokenOf(link), newPassword: 'yet another reading lamp' },
+    })
+    expect(refused).toMatchObject({ status: 400, body: { formError: accountMessages.resetLinkUnusable } })
+    await logIn(email, NEW_PASSWORD)
+  })
+
   test('requests are limited per address (3 an hour, known or not) and per IP (10 an hour): 429 + Retry-After', async () => {
     const known = freshEmail('limited')
     await register(known)
