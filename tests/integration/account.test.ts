@@ -1,4 +1,5 @@
 import { and, eq, like } from 'drizzle-orm'
+import pino from 'pino'
 import { afterAll, beforeEach, describe, expect } from 'vitest'
 import { emailLinkIdentifier } from '#app/features/identity/account-mail.server.ts'
 import { accountMessages } from '#app/features/identity/account-forms.ts'
@@ -12,9 +13,11 @@ import { action as loginAction } from '#app/routes/login.tsx'
 import { action as registerAction } from '#app/routes/register.tsx'
 import { action as resetAction, loader as resetLoader } from '#app/routes/reset-password.tsx'
 import { emailOutbox, session, user, verification } from '#app/server/db/schema/index.server.ts'
+import { parseEnv } from '#app/server/env.server.ts'
 import { createLogger } from '#app/server/logger.server.ts'
 import { createMailer, type Mailer } from '#app/server/mail.server.ts'
 import { deliverDueEmails } from '#app/server/outbox.server.ts'
+import { createStoreServices, type StoreServices } from '#app/services.server.ts'
 import type { TestDatabase } from '#tests/db.ts'
 import { test } from '#tests/fixtures.ts'
 import { routeArgs } from '#tests/route-args.ts'
@@ -68,11 +71,19 @@ type Handler = (args: ReturnType<typeof routeArgs>) => Promise<unknown>
 async function call(
   handler: Handler,
   path: string,
-  options: { fields?: Record<string, string>; cookie?: string; clientIp?: string; userAgent?: string } = {},
+  options: {
+    fields?: Record<string, string>
+    cookie?: string
+    clientIp?: string
+    userAgent?: string
+    /** Other services than the test database's (a logger that records, say). */
+    services?: StoreServices
+  } = {},
 ): Promise<Outcome> {
   const args = routeArgs({
     db: database.db,
     path,
+    services: options.services,
     cookie: options.cookie,
     clientIp: options.clientIp ?? freshIp(),
     init: {
@@ -490,6 +501,73 @@ describe('the account page', () => {
     expect((await call(verifyAction, link, { fields: { token: tokenOf(link) } })).body).toMatchObject({
       state: 'used',
     })
+  })
+
+  /** The store's services on this test's database, logging every level into `lines`. */
+  function servicesLoggingTo(lines: Array<{ level: number; msg: string }>): StoreServices {
+    return createStoreServices({
+      db: database.db,
+      env: parseEnv({}),
+      authSecret: 'test-secret-that-is-long-enough-0123456789',
+      logger: pino({ level: 'trace' }, { write: (line: string) => lines.push(JSON.parse(line)) }),
+    })
+  }
+
+  /** An account that asked to move to `wanted`, and the link mailed there. */
+  async function emailChangeTo(wanted: string) {
+    const email = freshEmail('mover')
+    const cookie = await register(email)
+    await deliver()
+    await call(accountAction, '/account', { fields: { intent: 'change-email', newEmail: wanted }, cookie })
+    return { email, cookie, link: linkIn(await mailTo(wanted), '/account/verify-email') }
+  }
+
+  test('a new email another account registered before the link was followed: 409, a clear page, the old email kept, no error logged (issue 28)', async () => {
+    const wanted = freshEmail('wanted')
+    const { email, cookie, link } = await emailChangeTo(wanted)
+    await register(wanted)
+    await deliver()
+
+    const lines: Array<{ level: number; msg: string }> = []
+    const services = servicesLoggingTo(lines)
+    const answer = await call(verifyAction, link, { fields: { token: tokenOf(link) }, cookie, services })
+    expect(answer).toMatchObject({
+      status: 409,
+      body: { state: 'taken', formError: accountMessages.newEmailTaken(wanted) },
+    })
+    expect(accountMessages.newEmailTaken(wanted)).toMatch(/^That address now belongs to another account/)
+    expect(await userRow(email)).toMatchObject({ email, emailVerified: false })
+    expect((await call(accountLoader, '/account', { cookie })).body).toMatchObject({ email })
+    expect(lines.filter((line) => line.level >= 50)).toEqual([])
+    // Nobody is told of a change that did not happen.
+    expect(await deliver()).toEqual([])
+  })
+
+  test('…and registered in the moment between that check and the change: the same answer (issue 28)', async () => {
+    const wanted = freshEmail('wanted-race')
+    const { email, cookie, link } = await emailChangeTo(wanted)
+    const lines: Array<{ level: number; msg: string }> = []
+    const logging = servicesLoggingTo(lines)
+    const { verifyEmail } = logging.auth.api
+    // Better Auth's confirmation, with the registration landing just before it writes.
+    const services = {
+      ...logging,
+      auth: {
+        ...logging.auth,
+        api: {
+          ...logging.auth.api,
+          verifyEmail: (async (input: Parameters<typeof verifyEmail>[0]) => {
+            await register(wanted)
+            return verifyEmail(input)
+          }) as typeof verifyEmail,
+        },
+      },
+    }
+
+    const answer = await call(verifyAction, link, { fields: { token: tokenOf(link) }, cookie, services })
+    expect(answer).toMatchObject({ status: 409, body: { state: 'taken' } })
+    expect(await userRow(email)).toMatchObject({ email })
+    expect(lines.filter((line) => line.level >= 50)).toEqual([])
   })
 
   test("another account's email gets the same answer and no mail", async () => {

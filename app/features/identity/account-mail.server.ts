@@ -18,7 +18,12 @@ export function emailLinkIdentifier(token: string): string {
 }
 
 /** What Better Auth's email verification token (a signed JWT) says; read, not trusted (it verifies it). */
-const VerificationClaims = z.object({ email: z.string(), updateTo: z.string().optional() })
+const VerificationClaims = z.object({
+  email: z.string(),
+  updateTo: z.string().optional(),
+  /** The account the token was made for (Better Auth binds an email change's token to it). */
+  userId: z.string().optional(),
+})
 
 export function readVerificationClaims(jwt: string): z.infer<typeof VerificationClaims> | undefined {
   const payload = jwt.split('.')[1]
