@@ -75,15 +75,13 @@ export type AuthOptions = {
 export type AccountMailHooks = {
   /** Registration, a new link asked for, or a change of email (the token then carries `updateTo`). */
   verificationEmail(input: { user: { id: string; email: string }; token: string }): Promise<void>
-  /** Not for a guest (Better Auth's made-up address): a guest has no password to reset. */
-  resetPasswordEmail(input: {
-    user: { id: string; email: string; isAnonymous?: boolean | null }
-    token: string
-  }): Promise<void>
   passwordReset(input: { user: { id: string; email: string } }): Promise<void>
 }
 
-/** Email verification links last a day; password reset links an hour. */
+/**
+ * Email verification links last a day; password reset links an hour. A reset link's token is a row
+ * `reset-password:<token>` of `verification` holding the user id, as Better Auth's resetPassword reads it.
+ */
 export const EMAIL_VERIFICATION_SECONDS = 24 * 60 * 60
 export const PASSWORD_RESET_SECONDS = 60 * 60
 
@@ -113,14 +111,13 @@ export function createAuth(options: AuthOptions) {
       password: { hash: hashPassword, verify: verifyPassword },
       resetPasswordTokenExpiresIn: PASSWORD_RESET_SECONDS,
       revokeSessionsOnPasswordReset: true,
-      ...(mail && {
-        sendResetPassword: ({ user, token }) => mail.resetPasswordEmail({ user, token }),
-        onPasswordReset: async ({ user }) => {
-          // A reset writes the new password with an update the account hooks below cannot see the user of.
-          await cancelPasswordResets(options.db, user.id)
-          await mail.passwordReset({ user })
-        },
-      }),
+      // Reset links are issued by the identity feature (its tokens are rows this resetPassword reads), not by
+      // Better Auth's requestPasswordReset, whose work differs for an address without an account.
+      onPasswordReset: async ({ user }) => {
+        // A reset writes the new password with an update the account hooks below cannot see the user of.
+        await cancelPasswordResets(options.db, user.id)
+        await mail?.passwordReset({ user })
+      },
     },
     ...(mail && {
       emailVerification: {

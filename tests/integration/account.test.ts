@@ -1,6 +1,10 @@
+import type { PGlite } from '@electric-sql/pglite'
 import { and, eq, like } from 'drizzle-orm'
+import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres'
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
+import type pg from 'pg'
 import pino from 'pino'
-import { afterAll, beforeEach, describe, expect } from 'vitest'
+import { afterAll, beforeEach, describe, expect, vi } from 'vitest'
 import { emailLinkIdentifier } from '#app/features/identity/account-mail.server.ts'
 import { accountMessages } from '#app/features/identity/account-forms.ts'
 import { deleteStaleVerifications } from '#app/features/identity/email-verification.server.ts'
@@ -12,6 +16,8 @@ import { action as forgotAction } from '#app/routes/forgot-password.tsx'
 import { action as loginAction } from '#app/routes/login.tsx'
 import { action as registerAction } from '#app/routes/register.tsx'
 import { action as resetAction, loader as resetLoader } from '#app/routes/reset-password.tsx'
+import type { Db } from '#app/server/db/database.server.ts'
+import * as schema from '#app/server/db/schema/index.server.ts'
 import { emailOutbox, session, user, verification } from '#app/server/db/schema/index.server.ts'
 import { parseEnv } from '#app/server/env.server.ts'
 import { createLogger } from '#app/server/logger.server.ts'
@@ -429,6 +435,46 @@ describe('password reset', () => {
     })
     expect(refused).toMatchObject({ status: 400, body: { formError: accountMessages.resetLinkUnusable } })
     await logIn(email, NEW_PASSWORD)
+  })
+
+  /** This test file's database through a Drizzle that tells `record` the text of every statement it runs. */
+  function recordingDb(record: (statement: string) => void): Db {
+    const logger = { logQuery: (statement: string) => record(statement) }
+    const client = (database.db as unknown as { $client: unknown }).$client
+    return database.kind === 'pglite'
+      ? drizzlePglite({ client: client as PGlite, schema, logger })
+      : drizzlePostgres({ client: client as pg.Pool, schema, logger })
+  }
+
+  test('an address with an account and one without: the same statements, and the mail sent only after the answer (issue 28)', async () => {
+    const email = freshEmail('same-work')
+    await register(email)
+    await deliver()
+    const statements: string[] = []
+    let kicks = 0
+    const services = createStoreServices({
+      db: recordingDb((statement) => statements.push(statement)),
+      env: parseEnv({}),
+      authSecret: 'test-secret-that-is-long-enough-0123456789',
+      logger,
+      kickOutbox: () => kicks++,
+    })
+    const workFor = async (address: string) => {
+      statements.length = 0
+      const answer = await call(forgotAction, '/forgot-password', { fields: { email: address }, services })
+      expect(answer.status).toBe(200)
+      return [...statements]
+    }
+    const known = await workFor(email)
+    const unknown = await workFor(freshEmail('nobody-same-work'))
+    expect(known.length).toBeGreaterThan(0)
+    expect(unknown).toEqual(known)
+    // The worker is woken once both answers have gone, for each alike.
+    expect(kicks).toBe(0)
+    await vi.waitFor(() => expect(kicks).toBe(2), { timeout: 5_000 })
+    expect((await deliver()).map((mail) => [mail.envelope.to, mail.parsed.subject])).toEqual([
+      [[email], 'Reset your CodeBook password'],
+    ])
   })
 
   test('requests are limited per address (3 an hour, known or not) and per IP (10 an hour): 429 + Retry-After', async () => {

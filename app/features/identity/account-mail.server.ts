@@ -7,7 +7,6 @@ import { enqueueEmail } from '#app/server/outbox.server.ts'
 import {
   confirmNewEmailMessage,
   passwordChangedMessage,
-  resetPasswordMessage,
   verifyEmailMessage,
   type AccountEmail,
 } from './account-emails.ts'
@@ -66,11 +65,6 @@ export function createAccountMailHooks(options: {
       if (claims?.updateTo)
         await queue('confirm-new-email', id, user.email, confirmNewEmailMessage(link, user.email))
       else await queue('verify-email', id, user.email, verifyEmailMessage(link))
-    },
-    async resetPasswordEmail({ user, token }) {
-      if (user.isAnonymous) return
-      const link = url(`/reset-password?${new URLSearchParams({ token })}`)
-      await queue('reset-password', crypto.randomUUID(), user.email, resetPasswordMessage(link))
     },
     async passwordReset({ user }) {
       await queuePasswordChanged(db, user.email, publicUrl)
