@@ -99,12 +99,8 @@ async function emailOfAnotherAccount(db: Db, email: string, userId: string | und
 /** PostgreSQL's unique_violation on the named constraint, wherever in the error's causes the driver put it. */
 function isUniqueViolation(error: unknown, constraint: string): boolean {
   for (let cause = error; cause; cause = (cause as { cause?: unknown }).cause) {
-    const {
-      code,
-      constraint: name,
-      message,
-    } = cause as { code?: string; constraint?: string; message?: string }
-    if (code === '23505') return (name ?? message ?? '').includes(constraint)
+    const found = cause as { code?: string; constraint?: string; message?: string }
+    if (found.code === '23505') return (found.constraint ?? found.message ?? '').includes(constraint)
   }
   return false
 }

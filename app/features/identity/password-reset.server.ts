@@ -77,18 +77,19 @@ export async function queueResetLink(db: Db, email: string, publicUrl: URL): Pro
   )
   const now = new Date()
   const expiresAt = new Date(now.getTime() + PASSWORD_RESET_SECONDS * 1000)
-  const value = <T>(literal: T, column: string) => sql<T>`${literal}`.as(column)
+  const literal = <T>(given: T, column: string) => sql<T>`${given}`.as(column)
+  const instant = (date: Date, column: string) => sql<Date>`${date.toISOString()}::timestamptz`.as(column)
   const holder = and(eq(user.email, email), eq(user.isAnonymous, false))
   await db.transaction(async (tx) => {
     await tx.insert(verification).select(
       tx
         .select({
-          id: value(crypto.randomUUID(), 'id'),
-          identifier: value(`reset-password:${token}`, 'identifier'),
+          id: literal(crypto.randomUUID(), 'id'),
+          identifier: literal(`reset-password:${token}`, 'identifier'),
           value: user.id,
-          expiresAt: sql<Date>`${expiresAt.toISOString()}::timestamptz`.as('expires_at'),
-          createdAt: sql<Date>`${now.toISOString()}::timestamptz`.as('created_at'),
-          updatedAt: sql<Date>`${now.toISOString()}::timestamptz`.as('updated_at'),
+          expiresAt: instant(expiresAt, 'expires_at'),
+          createdAt: instant(now, 'created_at'),
+          updatedAt: instant(now, 'updated_at'),
         })
         .from(user)
         .where(holder),
@@ -98,17 +99,17 @@ export async function queueResetLink(db: Db, email: string, publicUrl: URL): Pro
       tx
         .select({
           id: sql<string>`gen_random_uuid()`.as('id'),
-          kind: value('reset-password', 'kind'),
-          subjectKey: value(crypto.randomUUID(), 'subject_key'),
+          kind: literal('reset-password', 'kind'),
+          subjectKey: literal(crypto.randomUUID(), 'subject_key'),
           to: user.email,
-          subject: value(mail.subject, 'subject'),
-          text: value(mail.text, 'text'),
-          html: value(mail.html, 'html'),
+          subject: literal(mail.subject, 'subject'),
+          text: literal(mail.text, 'text'),
+          html: literal(mail.html, 'html'),
           attempts: sql<number>`0`.as('attempts'),
-          nextAttemptAt: sql<Date>`${now.toISOString()}::timestamptz`.as('next_attempt_at'),
+          nextAttemptAt: instant(now, 'next_attempt_at'),
           sentAt: sql<Date | null>`null`.as('sent_at'),
           lastError: sql<string | null>`null`.as('last_error'),
-          createdAt: sql<Date>`${now.toISOString()}::timestamptz`.as('created_at'),
+          createdAt: instant(now, 'created_at'),
         })
         .from(user)
         .where(holder),
