@@ -30,9 +30,27 @@ export async function prepareStore(options: {
   const { db, env, storage, logger } = options
   await seedCatalog(db)
   await publishBookFiles(db, storage, logger)
-  const notRegistered = await applyAdminEmails(db, env.ADMIN_EMAILS, commandLineActor)
+  await applyConfiguredAdmins({ db, env, logger })
+}
+
+/**
+ * ADMIN_EMAILS at start-up: the listed accounts made admins; the log names those that could not be, an
+ * unconfirmed address loudest (someone else may have registered it first).
+ */
+export async function applyConfiguredAdmins(options: {
+  db: Db
+  env: Pick<Env, 'ADMIN_EMAILS'>
+  logger: Logger
+}): Promise<void> {
+  const { db, env, logger } = options
+  const { notRegistered, unconfirmed } = await applyAdminEmails(db, env.ADMIN_EMAILS, commandLineActor)
   if (notRegistered.length > 0)
     logger.warn({ emails: notRegistered }, 'ADMIN_EMAILS: no account yet; restart after they register')
+  if (unconfirmed.length > 0)
+    logger.warn(
+      { emails: unconfirmed },
+      'ADMIN_EMAILS: not made admins, their email is not confirmed (anyone can register an address); restart after they follow the link mailed to it',
+    )
 }
 
 /** A housekeeping task: deletes what has outlived its use and says how many rows went. */

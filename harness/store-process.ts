@@ -117,7 +117,7 @@ export async function waitUntilReady(store: StoreProcess, timeoutMs = 60_000): P
 }
 
 /**
- * A store of its own whose owner registered before it started and is made an admin by ADMIN_EMAILS, as an
+ * A store of its own whose owner registered (and confirmed the email) before it started and is made an admin by ADMIN_EMAILS, as an
  * owner sets one up: for tests that change the catalogue, which the shared e2e store's other tests read.
  */
 export async function startStoreWithAdmin(
@@ -132,7 +132,7 @@ export async function startStoreWithAdmin(
   const admin = { email: `owner-${crypto.randomUUID().slice(0, 8)}@codebook.test`, password: testPassword }
   const database = await openDatabase({ kind: 'pglite', dataDir: path.join(dataDir, 'db') })
   await database.migrate()
-  await createReader(database.db, { email: admin.email })
+  await createReader(database.db, { email: admin.email, confirmed: true })
   await prepare?.(database.db)
   await database.close()
   const store = await spawnStore({

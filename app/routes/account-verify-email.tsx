@@ -2,6 +2,7 @@ import { data, Form, Link } from 'react-router'
 import { primaryButton } from '#app/components/ui/button-styles.ts'
 import { AccountCard } from '#app/features/identity/components/account-form.tsx'
 import { FormError, linkClass, Notice } from '#app/features/identity/components/account-notice.tsx'
+import { accountMessages } from '#app/features/identity/account-forms.ts'
 import { refused } from '#app/features/identity/account-outcome.server.ts'
 import {
   checkEmailLink,
@@ -18,7 +19,7 @@ import { privatePageMeta } from '#app/features/seo/meta.ts'
 export const meta: Route.MetaFunction = () =>
   privatePageMeta('Confirm your email', 'Confirm the email address of your CodeBook account.')
 
-type LinkState = 'valid' | 'expired' | 'used' | 'invalid' | 'verified' | 'sent'
+type LinkState = 'valid' | 'expired' | 'used' | 'invalid' | 'verified' | 'sent' | 'taken'
 
 /**
  * The mailed confirmation link. Opening it changes nothing (mail scanners open links too, and would use up a
@@ -43,6 +44,15 @@ export async function action({ request, context, url }: Route.ActionArgs) {
   }
   const token = readToken(form.get('token'))
   const verified = token ? await verifyEmailLink(visit, token) : { outcome: 'used' as const }
+  if (verified.outcome === 'taken')
+    return data(
+      {
+        state: 'taken' as LinkState,
+        formError: accountMessages.newEmailTaken(verified.email),
+        canResend: false,
+      },
+      { status: 409 },
+    )
   const state: LinkState = verified.outcome
   const notice =
     verified.outcome === 'verified'
@@ -107,7 +117,7 @@ export default function VerifyEmail({ loaderData, actionData }: Route.ComponentP
             more to do).
           </p>
         ) : null}
-        {state === 'verified' || state === 'sent' ? (
+        {state === 'verified' || state === 'sent' || state === 'taken' ? (
           <Link to="/account" className={linkClass}>
             Go to your account
           </Link>

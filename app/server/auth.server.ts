@@ -1,4 +1,5 @@
 import { betterAuth } from 'better-auth'
+import { and, eq, like } from 'drizzle-orm'
 import { drizzleAdapter } from 'better-auth/adapters/drizzle'
 import { anonymous } from 'better-auth/plugins/anonymous'
 import { genericOAuth } from 'better-auth/plugins/generic-oauth'
@@ -74,15 +75,13 @@ export type AuthOptions = {
 export type AccountMailHooks = {
   /** Registration, a new link asked for, or a change of email (the token then carries `updateTo`). */
   verificationEmail(input: { user: { id: string; email: string }; token: string }): Promise<void>
-  /** Not for a guest (Better Auth's made-up address): a guest has no password to reset. */
-  resetPasswordEmail(input: {
-    user: { id: string; email: string; isAnonymous?: boolean | null }
-    token: string
-  }): Promise<void>
   passwordReset(input: { user: { id: string; email: string } }): Promise<void>
 }
 
-/** Email verification links last a day; password reset links an hour. */
+/**
+ * Email verification links last a day; password reset links an hour. A reset link's token is a row
+ * `reset-password:<token>` of `verification` holding the user id, as Better Auth's resetPassword reads it.
+ */
 export const EMAIL_VERIFICATION_SECONDS = 24 * 60 * 60
 export const PASSWORD_RESET_SECONDS = 60 * 60
 
@@ -112,10 +111,13 @@ export function createAuth(options: AuthOptions) {
       password: { hash: hashPassword, verify: verifyPassword },
       resetPasswordTokenExpiresIn: PASSWORD_RESET_SECONDS,
       revokeSessionsOnPasswordReset: true,
-      ...(mail && {
-        sendResetPassword: ({ user, token }) => mail.resetPasswordEmail({ user, token }),
-        onPasswordReset: ({ user }) => mail.passwordReset({ user }),
-      }),
+      // Reset links are issued by the identity feature (its tokens are rows this resetPassword reads), not by
+      // Better Auth's requestPasswordReset, whose work differs for an address without an account.
+      onPasswordReset: async ({ user }) => {
+        // A reset writes the new password with an update the account hooks below cannot see the user of.
+        await cancelPasswordResets(options.db, user.id)
+        await mail?.passwordReset({ user })
+      },
     },
     ...(mail && {
       emailVerification: {
@@ -125,7 +127,10 @@ export function createAuth(options: AuthOptions) {
       },
     }),
     session: { expiresIn: SEVEN_DAYS, updateAge: 24 * 60 * 60 },
-    databaseHooks: options.onUserChanged && userChangeHooks(options.onUserChanged),
+    databaseHooks: {
+      ...(options.onUserChanged && userChangeHooks(options.onUserChanged)),
+      account: passwordChangeHooks(options.db),
+    },
     // A provider's sign-in joins an existing account with the same email only when both sides vouch for the
     // address: the provider says it verified it, and the account's own email is verified here. No provider is
     // trusted blindly, so an unverified account cannot be taken over by whoever claims its email elsewhere.
@@ -188,6 +193,31 @@ function userChangeHooks(changed: (userId: string) => void) {
     user: { update: { after: user }, delete: { after: user } },
     session: { update: { after: session }, delete: { after: session } },
   }
+}
+
+/**
+ * Cancels every password reset link of a user: Better Auth's rows `reset-password:<token>` in `verification`,
+ * whose value is the user id. Once a password has been chosen (through one link, or any other way), a link
+ * asked for before it must not set another (issue 28).
+ */
+export async function cancelPasswordResets(db: Db, userId: string): Promise<number> {
+  const cancelled = await db
+    .delete(verification)
+    .where(and(like(verification.identifier, 'reset-password:%'), eq(verification.value, userId)))
+    .returning({ id: verification.id })
+  return cancelled.length
+}
+
+/**
+ * A password account written (a change of password, a first password set): the user's reset links go. A
+ * credential account row changes only with its password; Better Auth writes it after its own transaction
+ * commits, before it answers.
+ */
+function passwordChangeHooks(db: Db) {
+  const changed = async (row: { providerId?: string; userId?: string } | null | undefined) => {
+    if (row?.providerId === 'credential' && row.userId) await cancelPasswordResets(db, row.userId)
+  }
+  return { create: { after: changed }, update: { after: changed } }
 }
 
 /**

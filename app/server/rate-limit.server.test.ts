@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest'
-import { ipSubject } from './rate-limit.server.ts'
+import { ipSubject, slowDownMs, type SlowDownRule } from './rate-limit.server.ts'
 
 test.each([
   ['an IPv4 address as it is', '203.0.113.7', '203.0.113.7'],
@@ -18,4 +18,17 @@ test.each([
 test('two addresses of one /64 are one subject; the next /64 is another', () => {
   expect(ipSubject('2001:db8:1:2::1')).toBe(ipSubject('2001:db8:1:2:ffff::9'))
   expect(ipSubject('2001:db8:1:3::1')).not.toBe(ipSubject('2001:db8:1:2::1'))
+})
+
+test('a slow-down: nothing up to its limit, then twice as long each hit, never beyond its cap', () => {
+  const rule: SlowDownRule = {
+    name: 'test',
+    limit: 20,
+    windowMs: 60_000,
+    firstDelayMs: 250,
+    maxDelayMs: 2_000,
+  }
+  expect([1, 20, 21, 22, 23, 24, 25, 10_000].map((hits) => slowDownMs(rule, hits))).toEqual([
+    0, 0, 250, 500, 1_000, 2_000, 2_000, 2_000,
+  ])
 })

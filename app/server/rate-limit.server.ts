@@ -86,6 +86,19 @@ export async function addToWindowTotal(
   return row!.hits
 }
 
+/**
+ * A limit that slows down instead of refusing: past `limit` hits in a window, each further hit waits twice as
+ * long as the one before, from `firstDelayMs` up to `maxDelayMs`. For what must never lock its owner out.
+ */
+export type SlowDownRule = RateLimitRule & { firstDelayMs: number; maxDelayMs: number }
+
+/** How long the `hits`-th hit of a window waits under `rule` (0 up to its limit). */
+export function slowDownMs(rule: SlowDownRule, hits: number): number {
+  const over = hits - rule.limit
+  if (over <= 0) return 0
+  return Math.min(rule.maxDelayMs, rule.firstDelayMs * 2 ** Math.min(over - 1, 30))
+}
+
 /** Forgets a subject's hits (a successful login clears its failed ones). */
 export async function clearRateLimit(db: Db, rule: RateLimitRule, subject: string): Promise<void> {
   await db.delete(rateLimits).where(eq(rateLimits.key, keyOf(rule, subject)))

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto'
+import { eq } from 'drizzle-orm'
 import { addToCart, requireUserCart } from '#app/features/cart/cart.server.ts'
 import { cardBrand } from '#app/features/orders/card.ts'
 import { placeOrderWithCard } from '#app/features/orders/card-checkout.server.ts'
@@ -6,20 +7,26 @@ import { getCheckout } from '#app/features/orders/checkout.server.ts'
 import { getOrderForUser } from '#app/features/orders/order-history.server.ts'
 import { createTestPaymentProvider } from '#app/features/orders/payments.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
+import { user } from '#app/server/db/schema/index.server.ts'
 import { cookieHeader } from '#harness/cookie-jar.ts'
 import { servicesFor } from '#harness/services.ts'
 
 export const testPassword = 'correct horse battery staple'
 
-/** A registered reader, signed in: their session cookie, id and email. */
-export async function createReader(db: Db, overrides: { email?: string } = {}) {
+/**
+ * A registered reader, signed in: their session cookie, id and email. `confirmed`: they followed the link
+ * mailed at registration (an admin must have, decision 011).
+ */
+export async function createReader(db: Db, overrides: { email?: string; confirmed?: boolean } = {}) {
   const email = overrides.email ?? `reader-${crypto.randomUUID()}@example.com`
   const signedUp = await servicesFor(db).auth.api.signUpEmail({
     body: { email, password: testPassword, name: email },
     returnHeaders: true,
   })
+  const userId = signedUp.response.user.id
+  if (overrides.confirmed) await db.update(user).set({ emailVerified: true }).where(eq(user.id, userId))
   const cookie = cookieHeader(signedUp.headers)
-  return { cookie, userId: signedUp.response.user.id, email }
+  return { cookie, userId, email }
 }
 
 /** A reader who bought `bookIds` with the test provider's good card: the books are in their library. */

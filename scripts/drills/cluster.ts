@@ -156,7 +156,8 @@ try {
     prepare: async (databaseUrl) => {
       const database = await openDatabase({ kind: 'postgres', url: databaseUrl, poolSize: 2 })
       try {
-        for (const email of Object.values(people)) await createReader(database.db, { email })
+        for (const email of Object.values(people))
+          await createReader(database.db, { email, confirmed: email === people.admin })
         // Queued before the instances start: both workers find them at once and claim them side by side.
         for (let i = 0; i < MAILS; i++)
           await enqueueEmail(database.db, {

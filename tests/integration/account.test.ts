@@ -1,5 +1,10 @@
+import type { PGlite } from '@electric-sql/pglite'
 import { and, eq, like } from 'drizzle-orm'
-import { afterAll, beforeEach, describe, expect } from 'vitest'
+import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres'
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
+import type pg from 'pg'
+import pino from 'pino'
+import { afterAll, beforeEach, describe, expect, vi } from 'vitest'
 import { emailLinkIdentifier } from '#app/features/identity/account-mail.server.ts'
 import { accountMessages } from '#app/features/identity/account-forms.ts'
 import { deleteStaleVerifications } from '#app/features/identity/email-verification.server.ts'
@@ -11,10 +16,14 @@ import { action as forgotAction } from '#app/routes/forgot-password.tsx'
 import { action as loginAction } from '#app/routes/login.tsx'
 import { action as registerAction } from '#app/routes/register.tsx'
 import { action as resetAction, loader as resetLoader } from '#app/routes/reset-password.tsx'
+import type { Db } from '#app/server/db/database.server.ts'
+import * as schema from '#app/server/db/schema/index.server.ts'
 import { emailOutbox, session, user, verification } from '#app/server/db/schema/index.server.ts'
+import { parseEnv } from '#app/server/env.server.ts'
 import { createLogger } from '#app/server/logger.server.ts'
 import { createMailer, type Mailer } from '#app/server/mail.server.ts'
 import { deliverDueEmails } from '#app/server/outbox.server.ts'
+import { createStoreServices, type StoreServices } from '#app/services.server.ts'
 import type { TestDatabase } from '#tests/db.ts'
 import { test } from '#tests/fixtures.ts'
 import { routeArgs } from '#tests/route-args.ts'
@@ -68,11 +77,19 @@ type Handler = (args: ReturnType<typeof routeArgs>) => Promise<unknown>
 async function call(
   handler: Handler,
   path: string,
-  options: { fields?: Record<string, string>; cookie?: string; clientIp?: string; userAgent?: string } = {},
+  options: {
+    fields?: Record<string, string>
+    cookie?: string
+    clientIp?: string
+    userAgent?: string
+    /** Other services than the test database's (a logger that records, say). */
+    services?: StoreServices
+  } = {},
 ): Promise<Outcome> {
   const args = routeArgs({
     db: database.db,
     path,
+    services: options.services,
     cookie: options.cookie,
     clientIp: options.clientIp ?? freshIp(),
     init: {
@@ -369,6 +386,97 @@ describe('password reset', () => {
     await logIn(email, PASSWORD)
   })
 
+  /** Asks for a reset link for `email` and returns it, as mailed. */
+  async function resetLinkFor(email: string): Promise<string> {
+    await call(forgotAction, '/forgot-password', { fields: { email } })
+    return linkIn(await mailTo(email), '/reset-password')
+  }
+
+  test("using a link cancels the account's other links: an older one is refused as a used one (issue 28)", async () => {
+    const email = freshEmail('reset-twice')
+    const other = freshEmail('reset-other')
+    await register(email)
+    await register(other)
+    await deliver()
+    const older = await resetLinkFor(email)
+    const newer = await resetLinkFor(email)
+    const othersLink = await resetLinkFor(other)
+
+    const done = await call(resetAction, newer, {
+      fields: { token: tokenOf(newer), newPassword: NEW_PASSWORD },
+    })
+    expect(done).toMatchObject({ status: 303, location: '/login?passwordReset=1' })
+    await deliver()
+
+    expect((await call(resetLoader, older)).body).toEqual({ token: null })
+    const refused = await call(resetAction, older, {
+      fields: { token: tokenOf(older), newPassword: 'yet another reading lamp' },
+    })
+    expect(refused).toMatchObject({ status: 400, body: { formError: accountMessages.resetLinkUnusable } })
+    await logIn(email, NEW_PASSWORD)
+    // Another account's link is its own business.
+    expect((await call(resetLoader, othersLink)).body).toEqual({ token: tokenOf(othersLink) })
+  })
+
+  test('changing the password on the account page cancels the reset links asked for before (issue 28)', async () => {
+    const email = freshEmail('reset-then-change')
+    const cookie = await register(email)
+    await deliver()
+    const link = await resetLinkFor(email)
+
+    const changed = await call(accountAction, '/account', {
+      fields: { intent: 'change-password', currentPassword: PASSWORD, newPassword: NEW_PASSWORD },
+      cookie,
+    })
+    expect(changed.status).toBe(303)
+    expect((await call(resetLoader, link)).body).toEqual({ token: null })
+    const refused = await call(resetAction, link, {
+      fields: { token: tokenOf(link), newPassword: 'yet another reading lamp' },
+    })
+    expect(refused).toMatchObject({ status: 400, body: { formError: accountMessages.resetLinkUnusable } })
+    await logIn(email, NEW_PASSWORD)
+  })
+
+  /** This test file's database through a Drizzle that tells `record` the text of every statement it runs. */
+  function recordingDb(record: (statement: string) => void): Db {
+    const logger = { logQuery: (statement: string) => record(statement) }
+    const client = (database.db as unknown as { $client: unknown }).$client
+    return database.kind === 'pglite'
+      ? drizzlePglite({ client: client as PGlite, schema, logger })
+      : drizzlePostgres({ client: client as pg.Pool, schema, logger })
+  }
+
+  test('an address with an account and one without: the same statements, and the mail sent only after the answer (issue 28)', async () => {
+    const email = freshEmail('same-work')
+    await register(email)
+    await deliver()
+    const statements: string[] = []
+    let kicks = 0
+    const services = createStoreServices({
+      db: recordingDb((statement) => statements.push(statement)),
+      env: parseEnv({}),
+      authSecret: 'test-secret-that-is-long-enough-0123456789',
+      logger,
+      kickOutbox: () => kicks++,
+    })
+    const workFor = async (address: string) => {
+      statements.length = 0
+      const answer = await call(forgotAction, '/forgot-password', { fields: { email: address }, services })
+      expect(answer.status).toBe(200)
+      return [...statements]
+    }
+    const known = await workFor(email)
+    const unknown = await workFor(freshEmail('nobody-same-work'))
+    expect(known.length).toBeGreaterThan(0)
+    expect(unknown).toEqual(known)
+    // The worker is woken once both answers have gone, for each alike.
+    expect(kicks).toBe(0)
+    await vi.waitFor(() => expect(kicks).toBe(2), { timeout: 5_000 })
+    expect((await deliver()).map((mail) => [mail.envelope.to, mail.parsed.subject])).toEqual([
+      [[email], 'Reset your CodeBook password'],
+    ])
+  })
+
   test('requests are limited per address (3 an hour, known or not) and per IP (10 an hour): 429 + Retry-After', async () => {
     const known = freshEmail('limited')
     await register(known)
@@ -439,6 +547,73 @@ describe('the account page', () => {
     expect((await call(verifyAction, link, { fields: { token: tokenOf(link) } })).body).toMatchObject({
       state: 'used',
     })
+  })
+
+  /** The store's services on this test's database, logging every level into `lines`. */
+  function servicesLoggingTo(lines: Array<{ level: number; msg: string }>): StoreServices {
+    return createStoreServices({
+      db: database.db,
+      env: parseEnv({}),
+      authSecret: 'test-secret-that-is-long-enough-0123456789',
+      logger: pino({ level: 'trace' }, { write: (line: string) => lines.push(JSON.parse(line)) }),
+    })
+  }
+
+  /** An account that asked to move to `wanted`, and the link mailed there. */
+  async function emailChangeTo(wanted: string) {
+    const email = freshEmail('mover')
+    const cookie = await register(email)
+    await deliver()
+    await call(accountAction, '/account', { fields: { intent: 'change-email', newEmail: wanted }, cookie })
+    return { email, cookie, link: linkIn(await mailTo(wanted), '/account/verify-email') }
+  }
+
+  test('a new email another account registered before the link was followed: 409, a clear page, the old email kept, no error logged (issue 28)', async () => {
+    const wanted = freshEmail('wanted')
+    const { email, cookie, link } = await emailChangeTo(wanted)
+    await register(wanted)
+    await deliver()
+
+    const lines: Array<{ level: number; msg: string }> = []
+    const services = servicesLoggingTo(lines)
+    const answer = await call(verifyAction, link, { fields: { token: tokenOf(link) }, cookie, services })
+    expect(answer).toMatchObject({
+      status: 409,
+      body: { state: 'taken', formError: accountMessages.newEmailTaken(wanted) },
+    })
+    expect(accountMessages.newEmailTaken(wanted)).toMatch(/^That address now belongs to another account/)
+    expect(await userRow(email)).toMatchObject({ email, emailVerified: false })
+    expect((await call(accountLoader, '/account', { cookie })).body).toMatchObject({ email })
+    expect(lines.filter((line) => line.level >= 50)).toEqual([])
+    // Nobody is told of a change that did not happen.
+    expect(await deliver()).toEqual([])
+  })
+
+  test('…and registered in the moment between that check and the change: the same answer (issue 28)', async () => {
+    const wanted = freshEmail('wanted-race')
+    const { email, cookie, link } = await emailChangeTo(wanted)
+    const lines: Array<{ level: number; msg: string }> = []
+    const logging = servicesLoggingTo(lines)
+    const { verifyEmail } = logging.auth.api
+    // Better Auth's confirmation, with the registration landing just before it writes.
+    const services = {
+      ...logging,
+      auth: {
+        ...logging.auth,
+        api: {
+          ...logging.auth.api,
+          verifyEmail: (async (input: Parameters<typeof verifyEmail>[0]) => {
+            await register(wanted)
+            return verifyEmail(input)
+          }) as typeof verifyEmail,
+        },
+      },
+    }
+
+    const answer = await call(verifyAction, link, { fields: { token: tokenOf(link) }, cookie, services })
+    expect(answer).toMatchObject({ status: 409, body: { state: 'taken' } })
+    expect(await userRow(email)).toMatchObject({ email })
+    expect(lines.filter((line) => line.level >= 50)).toEqual([])
   })
 
   test("another account's email gets the same answer and no mail", async () => {

@@ -1,4 +1,5 @@
 import { eq, sql } from 'drizzle-orm'
+import pino from 'pino'
 import { afterEach, describe, expect, vi } from 'vitest'
 import { addToCart, listCartBookIds, requireUserCart } from '#app/features/cart/cart.server.ts'
 import { listBooks } from '#app/features/catalog/catalog.server.ts'
@@ -11,7 +12,7 @@ import { action as registerAction } from '#app/routes/register.tsx'
 import { parseEnv } from '#app/server/env.server.ts'
 import { createLogger } from '#app/server/logger.server.ts'
 import { carts, session, user } from '#app/server/db/schema/index.server.ts'
-import { createStoreServices } from '#app/services.server.ts'
+import { createStoreServices, type StoreServices } from '#app/services.server.ts'
 import { signedInRedirect } from '#app/sign-in.server.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/db.ts'
 import { test } from '#tests/fixtures.ts'
@@ -40,11 +41,12 @@ async function post(
   action: (args: ReturnType<typeof routeArgs>) => Promise<unknown>,
   path: string,
   fields: Record<string, string>,
-  options: { cookie?: string; clientIp?: string; dataRequest?: boolean } = {},
+  options: { cookie?: string; clientIp?: string; dataRequest?: boolean; services?: StoreServices } = {},
 ): Promise<Outcome> {
   const args = routeArgs({
     db: database.db,
     path,
+    services: options.services,
     cookie: options.cookie,
     clientIp: options.clientIp ?? freshIp(),
     dataRequest: options.dataRequest,
@@ -333,6 +335,44 @@ describe('rate limits', () => {
     expect((await attempt(PASSWORD)).status).toBe(303)
     for (let n = 1; n <= 10; n++) expect((await attempt(`typo again ${n}!`)).status).toBe(401)
     expect((await attempt(PASSWORD)).status).toBe(429)
+  })
+
+  test('past 20 failed logins for one account from any addresses, each attempt waits longer (to 2 s) and is never refused: the owner gets in (issue 28)', async () => {
+    const email = 'spread.target@example.com'
+    await registered(email)
+    const lines: Array<{ msg: string; slowedMs?: number }> = []
+    const services = createStoreServices({
+      db: database.db,
+      env: parseEnv({}),
+      authSecret: 'test-secret-that-is-long-enough-0123456789',
+      logger: pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line)) }),
+    })
+    // Each attempt from an address of its own: the per-address limit (10) never applies.
+    const attempt = async (password: string, who = email) => {
+      const started = performance.now()
+      const outcome = await post(loginAction, '/login', { email: who, password }, { services })
+      return { status: outcome.status, ms: performance.now() - started }
+    }
+    for (let n = 1; n <= 20; n++) expect((await attempt(`guess ${n}!`)).status).toBe(401)
+    expect(lines.filter((line) => line.slowedMs !== undefined)).toEqual([])
+
+    for (const waited of [250, 500, 1000, 2000, 2000]) {
+      const guess = await attempt('yet another guess!')
+      expect(guess.status).toBe(401)
+      expect(guess.ms).toBeGreaterThanOrEqual(waited)
+    }
+    expect(lines.map((line) => line.slowedMs).filter(Boolean)).toEqual([250, 500, 1000, 2000, 2000])
+    // Another account is not slowed.
+    expect((await attempt('a guess!', 'someone.else@example.com')).status).toBe(401)
+    expect(lines.at(-1)?.slowedMs).toBeUndefined()
+
+    // The owner, from yet another address: slowed like anyone (at most 2 s), and let in.
+    const owner = await attempt(PASSWORD)
+    expect(owner.status).toBe(303)
+    expect(owner.ms).toBeGreaterThanOrEqual(2000)
+    // The success cleared the count.
+    expect((await attempt('a typo!')).status).toBe(401)
+    expect(lines.at(-1)?.slowedMs).toBeUndefined()
   })
 
   test('more than 30 auth posts from one IP in a minute: 429, whatever the form', async () => {

@@ -152,7 +152,7 @@ describe('the session cache', () => {
   })
 
   test("revoking an admin's role takes effect at once in this process, within the TTL in another", async () => {
-    const reader = await createReader(database.db)
+    const reader = await createReader(database.db, { confirmed: true })
     await setRole(database.db, reader.email, 'admin', commandLineActor)
     expect(await visitor(reader.cookie)).toMatchObject({ isAdmin: true })
     await setRole(database.db, reader.email, 'customer', commandLineActor)

@@ -34,6 +34,8 @@ export const accountMessages = {
   emailChangeSent: (email: string) =>
     `We have mailed a link to ${email}. Your email changes once you follow it (within 24 hours).`,
   sameEmail: 'This is already your email.',
+  newEmailTaken: (email: string) =>
+    `That address now belongs to another account: ${email} was registered after you asked for it. Your email has not changed; choose another one on your account page.`,
   currentPasswordWrong: 'This is not your current password.',
   currentPasswordMissing: 'Please type your current password',
   noPassword: 'Your account has no password yet: use “Forgot password?” on the login page to set one.',

@@ -7,7 +7,6 @@ import { enqueueEmail } from '#app/server/outbox.server.ts'
 import {
   confirmNewEmailMessage,
   passwordChangedMessage,
-  resetPasswordMessage,
   verifyEmailMessage,
   type AccountEmail,
 } from './account-emails.ts'
@@ -18,7 +17,12 @@ export function emailLinkIdentifier(token: string): string {
 }
 
 /** What Better Auth's email verification token (a signed JWT) says; read, not trusted (it verifies it). */
-const VerificationClaims = z.object({ email: z.string(), updateTo: z.string().optional() })
+const VerificationClaims = z.object({
+  email: z.string(),
+  updateTo: z.string().optional(),
+  /** The account the token was made for (Better Auth binds an email change's token to it). */
+  userId: z.string().optional(),
+})
 
 export function readVerificationClaims(jwt: string): z.infer<typeof VerificationClaims> | undefined {
   const payload = jwt.split('.')[1]
@@ -61,11 +65,6 @@ export function createAccountMailHooks(options: {
       if (claims?.updateTo)
         await queue('confirm-new-email', id, user.email, confirmNewEmailMessage(link, user.email))
       else await queue('verify-email', id, user.email, verifyEmailMessage(link))
-    },
-    async resetPasswordEmail({ user, token }) {
-      if (user.isAnonymous) return
-      const link = url(`/reset-password?${new URLSearchParams({ token })}`)
-      await queue('reset-password', crypto.randomUUID(), user.email, resetPasswordMessage(link))
     },
     async passwordReset({ user }) {
       await queuePasswordChanged(db, user.email, publicUrl)

@@ -1,5 +1,6 @@
 import { APIError } from 'better-auth/api'
 import { and, eq, gt, lt, notExists } from 'drizzle-orm'
+import { setTimeout as sleep } from 'node:timers/promises'
 import type { RouterContextProvider } from 'react-router'
 import { getAppContext, type AppContext } from '#app/server/context.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
@@ -8,8 +9,10 @@ import {
   clearRateLimit,
   hitRateLimit,
   ipSubject,
+  slowDownMs,
   tooManyAttemptsMessage,
   type RateLimitRule,
+  type SlowDownRule,
 } from '#app/server/rate-limit.server.ts'
 import { fieldErrorsOf, LoginSchema, RegisterSchema } from './credentials.server.ts'
 import { identityMessages, PASSWORD_MAX_LENGTH, type FieldErrors } from './credentials.ts'
@@ -22,12 +25,25 @@ const MINUTE = 60 * 1000
 export const AUTH_POSTS_PER_IP: RateLimitRule = { name: 'auth-posts', limit: 30, windowMs: MINUTE }
 /**
  * Logins for one account from one address that did not succeed: each attempt is counted before its password
- * is checked, and a success clears the count. The owner, elsewhere, is not locked out.
+ * is checked, and a success clears the count. The owner, elsewhere, is not locked out (decision 006).
  */
 export const FAILED_LOGINS_PER_ACCOUNT_AND_IP: RateLimitRule = {
   name: 'login-failed',
   limit: 10,
   windowMs: 15 * MINUTE,
+}
+/**
+ * Logins for one account from any addresses (issue 28), counted alike: past 20 in 15 minutes, each further
+ * attempt waits before its password is checked, 250 ms doubling up to 2 s, and is never refused. Guessing
+ * from many addresses is slowed; the owner is never locked out, only kept waiting (decision 006). Counted by
+ * the email typed, whether or not an account has it, so the wait tells nothing either; a success clears it.
+ */
+export const FAILED_LOGINS_PER_ACCOUNT: SlowDownRule = {
+  name: 'login-failed-account',
+  limit: 20,
+  windowMs: 15 * MINUTE,
+  firstDelayMs: 250,
+  maxDelayMs: 2_000,
 }
 export const SIGN_UPS_PER_IP: RateLimitRule = { name: 'sign-ups', limit: 10, windowMs: 60 * MINUTE }
 export const GUEST_SESSIONS_PER_IP: RateLimitRule = {
@@ -125,8 +141,14 @@ async function logInOrRefuse(visit: Visit, form: FormData): Promise<AccountResul
   // in under the limit, as they could between a check and a count made after the failure.
   const attempts = await hitRateLimit(app.db, FAILED_LOGINS_PER_ACCOUNT_AND_IP, subject)
   if (!attempts.allowed) return tooMany(attempts.retryAfterSeconds)
+  const fromAnywhere = await hitRateLimit(app.db, FAILED_LOGINS_PER_ACCOUNT, email)
+  const slowedMs = slowDownMs(FAILED_LOGINS_PER_ACCOUNT, fromAnywhere.hits)
+  if (slowedMs > 0) await sleep(slowedMs)
   const failed = (): AccountResult => {
-    app.logger.info({ ip: app.clientIp, failures: attempts.hits }, 'login failed')
+    app.logger.info(
+      { ip: app.clientIp, failures: attempts.hits, ...(slowedMs > 0 && { slowedMs }) },
+      'login failed',
+    )
     return { ok: false, status: 401, formError: identityMessages.loginFailed }
   }
   // Registration refuses longer ones, so no account has such a password: no need to hash 64 KiB to say so.
@@ -138,6 +160,7 @@ async function logInOrRefuse(visit: Visit, form: FormData): Promise<AccountResul
       returnHeaders: true,
     })
     await clearRateLimit(app.db, FAILED_LOGINS_PER_ACCOUNT_AND_IP, subject)
+    await clearRateLimit(app.db, FAILED_LOGINS_PER_ACCOUNT, email)
     return { ok: true, userId: response.user.id, setCookies: headers.getSetCookie(), before }
   } catch (error) {
     if (error instanceof APIError && error.body?.code === 'INVALID_EMAIL_OR_PASSWORD') return failed()

@@ -1,5 +1,5 @@
 import { APIError } from 'better-auth/api'
-import { and, eq, gt, lt } from 'drizzle-orm'
+import { and, eq, gt, lt, ne } from 'drizzle-orm'
 import crypto from 'node:crypto'
 import { getAppContext } from '#app/server/context.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
@@ -32,12 +32,17 @@ export async function checkEmailLink(db: Db, token: string): Promise<EmailLinkSt
 }
 
 export type VerifyOutcome =
-  { outcome: 'verified'; email: string; changedFrom?: string } | { outcome: 'expired' | 'used' | 'invalid' }
+  | { outcome: 'verified'; email: string; changedFrom?: string }
+  | { outcome: 'expired' | 'used' | 'invalid' }
+  /** The new address of an email change was registered by another account after the change was asked for. */
+  | { outcome: 'taken'; email: string }
 
 /**
  * Follows a confirmation link: its row is deleted in the same statement that finds it (a second use, even a
  * concurrent one, finds nothing), then Better Auth checks the token inside and marks the email verified, or
- * switches the account to the new address it was sent to, whose old address is told.
+ * switches the account to the new address it was sent to, whose old address is told. A new address that
+ * another account has taken meanwhile leaves the account as it was (issue 28): the link is used up, and the
+ * owner picks another address.
  */
 export async function verifyEmailLink(visit: Visit, token: string): Promise<VerifyOutcome> {
   const app = getAppContext(visit.context)
@@ -49,10 +54,16 @@ export async function verifyEmailLink(visit: Visit, token: string): Promise<Veri
   if (!row) return { outcome: (await checkEmailLink(app.db, token)) === 'expired' ? 'expired' : 'used' }
   const claims = readVerificationClaims(row.jwt)
   if (!claims) return { outcome: 'invalid' }
+  const { updateTo } = claims
+  if (updateTo && (await emailOfAnotherAccount(app.db, updateTo, claims.userId)))
+    return { outcome: 'taken', email: updateTo }
   try {
     // No session cookie: the link alone proves the address, whoever is signed in in this browser.
     await app.auth.api.verifyEmail({ query: { token: row.jwt } })
   } catch (error) {
+    // Registered between our look and Better Auth's write: the unique index on the email refused it.
+    if (updateTo && isUniqueViolation(error, 'user_email_unique'))
+      return { outcome: 'taken', email: updateTo }
     if (!(error instanceof APIError)) throw error
     app.logger.info({ code: error.body?.code }, 'email confirmation link refused')
     return { outcome: error.body?.code === 'TOKEN_EXPIRED' ? 'expired' : 'invalid' }
@@ -73,6 +84,25 @@ export async function verifyEmailLink(visit: Visit, token: string): Promise<Veri
   })
   app.kickOutbox()
   return { outcome: 'verified', email: claims.updateTo, changedFrom: claims.email }
+}
+
+/** Whether an account other than `userId` has this email (addresses are stored lower-cased). */
+async function emailOfAnotherAccount(db: Db, email: string, userId: string | undefined): Promise<boolean> {
+  const [other] = await db
+    .select({ id: userTable.id })
+    .from(userTable)
+    .where(and(eq(userTable.email, email.toLowerCase()), userId ? ne(userTable.id, userId) : undefined))
+    .limit(1)
+  return other !== undefined
+}
+
+/** PostgreSQL's unique_violation on the named constraint, wherever in the error's causes the driver put it. */
+function isUniqueViolation(error: unknown, constraint: string): boolean {
+  for (let cause = error; cause; cause = (cause as { cause?: unknown }).cause) {
+    const found = cause as { code?: string; constraint?: string; message?: string }
+    if (found.code === '23505') return (found.constraint ?? found.message ?? '').includes(constraint)
+  }
+  return false
 }
 
 /** A new confirmation link for the signed-in account's email, a few an hour. */
