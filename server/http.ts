@@ -213,10 +213,18 @@ function rejectCrossSiteWrites(env: Env): RequestHandler {
     const site = req.get('Sec-Fetch-Site')
     const origin = req.get('Origin')
     const ownOrigins = [env.publicUrl.origin, `${req.protocol}://${req.get('host') ?? ''}`]
+    // A page sent with `Referrer-Policy: no-referrer` (the ones whose URL holds a mailed token) makes the
+    // browser send `Origin: null` on its own form posts; Sec-Fetch-Site, which no page can forge, still says
+    // same-origin, and then the opaque origin is ours.
+    const ownOpaqueOrigin = origin === 'null' && site === 'same-origin'
     const crossSite =
       (site !== undefined && site !== 'same-origin' && site !== 'none') ||
-      (origin !== undefined && !ownOrigins.includes(origin))
-    if (!crossSite) return next()
+      (origin !== undefined && !ownOrigins.includes(origin) && !ownOpaqueOrigin)
+    if (!crossSite) {
+      // React Router's own check refuses an Origin that is not the request's host; this one is ours.
+      if (ownOpaqueOrigin) delete req.headers.origin
+      return next()
+    }
     refuse(
       req,
       res,

@@ -102,3 +102,15 @@ test.each(['/reset-password?token=a-mailed-token', '/account/verify-email?token=
     }
   },
 )
+
+test('such a page still posts its own forms: Chromium sends `Origin: null` from it, Sec-Fetch-Site says same-origin', async () => {
+  const response = await fetch(`${baseURL}/account/verify-email`, {
+    method: 'POST',
+    headers: { Origin: 'null', 'Sec-Fetch-Site': 'same-origin' },
+    body: new URLSearchParams({ token: 'a-mailed-token' }),
+  })
+  expect(response.status).toBe(200)
+  expect(await response.text()).toContain(
+    'This confirmation link has already been used, or is not one of ours.',
+  )
+})

@@ -27,6 +27,11 @@ test.each([
 test.each([
   ['our public origin', { Origin: 'https://books.example', 'Sec-Fetch-Site': 'same-origin' }],
   ['the origin it was addressed to', { Origin: 'REPLACED' }],
+  // what Chromium sends from a page with `Referrer-Policy: no-referrer` (/account/verify-email?token=…)
+  [
+    'a page of ours that sends no referrer (an opaque origin, same-origin)',
+    { Origin: 'null', 'Sec-Fetch-Site': 'same-origin' },
+  ],
   ['a client that sends neither header', {}],
 ])('a POST from %s goes through', async (_, headers: Record<string, string>) => {
   const response = await post(headers.Origin === 'REPLACED' ? { Origin: baseUrl } : headers)
