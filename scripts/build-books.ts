@@ -12,6 +12,7 @@ import {
   publishEditions,
   readManuscript,
 } from '#app/features/library/editions/build-editions.server.ts'
+import { readEpubCover } from '#app/features/library/editions/epub-cover.server.ts'
 import { createLocalStorage } from '#app/server/storage.server.ts'
 
 const args = process.argv.slice(2)
@@ -44,7 +45,8 @@ try {
   const started = performance.now()
   for (const book of books) {
     const bookStarted = performance.now()
-    const result = await publishEditions(storage, book, await readManuscript(book.slug), { force })
+    const cover = await readEpubCover(storage, { cover: null, coverPath: book.coverPath })
+    const result = await publishEditions(storage, book, await readManuscript(book.slug), { force, cover })
     const keys = editionKeys(book.slug)
     const sizes = (Object.keys(keys) as (keyof typeof keys)[])
       .map((kind) => `${path.basename(keys[kind])} ${formatSize(result.sizes[kind])}`)

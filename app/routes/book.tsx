@@ -1,8 +1,10 @@
 import { data, redirect } from 'react-router'
 import { BookAction } from '#app/compositions/book-action.tsx'
 import { recordEvent } from '#app/features/analytics/record.server.ts'
+import { listAlsoBought } from '#app/features/catalog/also-bought.server.ts'
 import { bookNotFound } from '#app/features/catalog/book-not-found.server.ts'
 import { findRenamedBookSlug, getBookBySlug } from '#app/features/catalog/catalog.server.ts'
+import { AlsoBought } from '#app/features/catalog/components/also-bought.tsx'
 import { BookBadges } from '#app/features/catalog/components/book-badges.tsx'
 import { BookCover } from '#app/features/catalog/components/book-cover.tsx'
 import { Description } from '#app/features/catalog/components/description.tsx'
@@ -12,6 +14,8 @@ import { formatFileSize, formatPrice } from '#app/features/catalog/format.ts'
 import { parseMarkdown, plainText } from '#app/features/catalog/markdown.ts'
 import { shownRating } from '#app/features/catalog/rating.ts'
 import { getSessionUser, requireUser } from '#app/features/identity/session.server.ts'
+import { getEditionDetails } from '#app/features/library/book-contents.server.ts'
+import { EditionFacts } from '#app/features/library/components/edition-facts.tsx'
 import { listFilesOf, purchasedFormats } from '#app/features/library/library.server.ts'
 import { getReviewViewer, handleReviewIntent } from '#app/features/reviews/book-reviews.server.ts'
 import { ReviewsSection } from '#app/features/reviews/components/reviews-section.tsx'
@@ -104,7 +108,14 @@ export async function loader({ params, context, request, url }: Route.LoaderArgs
       loginTo: `/login?${new URLSearchParams({ redirectTo: `/books/${book.slug}` })}`,
     }),
   ])
+  // The live edition's facts and contents, and the books bought with this one.
+  const [edition, alsoBought] = await Promise.all([
+    getEditionDetails(db, book.id),
+    listAlsoBought(db, book.id),
+  ])
   return {
+    edition,
+    alsoBought,
     book: rest,
     descriptionBlocks: parseMarkdown(description),
     summary: plainText(description),
@@ -184,6 +195,8 @@ export default function BookDetails({ loaderData, actionData }: Route.ComponentP
           </div>
         </div>
       </article>
+      <EditionFacts details={loaderData.edition} level={book.level} />
+      <AlsoBought books={loaderData.alsoBought} />
       <ReviewsSection
         slug={book.slug}
         rating={rating}

@@ -13,6 +13,7 @@ import {
   type Editions,
 } from '#app/features/library/editions/build-editions.server.ts'
 import { type BookInfo, parseManuscript, plainText } from '#app/features/library/editions/manuscript.ts'
+import type { EpubCover } from '#app/features/library/editions/render-epub.server.ts'
 import { stampEpub, stampPdf } from '#app/features/library/editions/stamp.server.ts'
 import { findProjectRoot } from '#app/server/project-root.server.ts'
 
@@ -24,7 +25,7 @@ const missingTools = 'needs epubcheck, Java and pdftotext: apt-get install epubc
 
 const buyer = { email: "o'brien+a&b@example.com", orderNumber: 'CB-1042' }
 
-type Case = { label: string; book: BookInfo; source: string; text: string }
+type Case = { label: string; book: BookInfo; source: string; text: string; cover?: EpubCover }
 const fixtureFile = path.join(findProjectRoot(), 'tests', 'fixtures', 'manuscript.md')
 const cases: Case[] = [
   {
@@ -40,7 +41,19 @@ const cases: Case[] = [
   ...seedBooks.flatMap((book) => {
     const source = path.join(manuscriptDir(), `${book.slug}.md`)
     return fs.existsSync(source)
-      ? [{ label: book.slug, book, source, text: fs.readFileSync(source, 'utf8') }]
+      ? [
+          {
+            label: book.slug,
+            book,
+            source,
+            text: fs.readFileSync(source, 'utf8'),
+            // As the store renders them: with the cover it shows (public/covers/*.svg).
+            cover: {
+              bytes: fs.readFileSync(path.join(findProjectRoot(), 'public', book.coverPath)),
+              mediaType: 'image/svg+xml' as const,
+            },
+          },
+        ]
       : []
   }),
 ]
@@ -58,11 +71,11 @@ afterAll(() => {
 
 type Built = { editions: Editions; stampedPdf: Uint8Array; stampedEpub: Uint8Array }
 const builds = new Map<string, Promise<Built>>()
-function build({ label, book, text, source }: Case): Promise<Built> {
+function build({ label, book, text, source, cover }: Case): Promise<Built> {
   let built = builds.get(label)
   if (!built) {
     built = (async () => {
-      const editions = await buildEditions(book, text, { source })
+      const editions = await buildEditions(book, text, { source, cover })
       const stampedPdf = await stampPdf(editions.pdf, buyer)
       const stampedEpub = await stampEpub(editions.epub, buyer)
       return { editions, stampedPdf, stampedEpub }
@@ -87,6 +100,31 @@ describe.each(cases)('$label', (testCase) => {
       }
     },
     240_000,
+  )
+
+  test.concurrent(
+    'with a cover, the EPUB declares it as its cover-image and opens on a cover page',
+    async () => {
+      const { editions, stampedEpub } = await build(testCase)
+      for (const epub of [editions.epub, stampedEpub]) {
+        const zip = await JSZip.loadAsync(epub)
+        const opf = await zip.file('OEBPS/content.opf')!.async('string')
+        if (!testCase.cover) {
+          expect(opf).not.toContain('cover-image')
+          continue
+        }
+        expect(opf).toContain(
+          '<item id="cover-image" href="cover.svg" media-type="image/svg+xml" properties="cover-image"/>',
+        )
+        expect(opf).toContain('<meta name="cover" content="cover-image"/>')
+        expect(opf).toMatch(/<spine>\s*<itemref idref="cover"\/>\s*<itemref idref="title-page"\/>/)
+        expect(await zip.file('OEBPS/cover.svg')!.async('uint8array')).toEqual(
+          new Uint8Array(testCase.cover.bytes),
+        )
+        const page = await zip.file('OEBPS/cover.xhtml')!.async('string')
+        expect(page).toContain(`<img src="cover.svg" alt="Cover of ${testCase.book.title}"/>`)
+      }
+    },
   )
 
   test.concurrent('the zip starts with a stored mimetype, before and after stamping', async () => {
@@ -165,7 +203,10 @@ describe.each(cases)('$label', (testCase) => {
 
   test('rendering twice gives the same bytes', async () => {
     const { editions } = await build(testCase)
-    const again = await buildEditions(testCase.book, testCase.text, { source: testCase.source })
+    const again = await buildEditions(testCase.book, testCase.text, {
+      source: testCase.source,
+      cover: testCase.cover,
+    })
     expect(Buffer.compare(again.pdf, editions.pdf)).toBe(0)
     expect(Buffer.compare(again.samplePdf, editions.samplePdf)).toBe(0)
     expect(Buffer.compare(again.epub, editions.epub)).toBe(0)

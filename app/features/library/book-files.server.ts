@@ -4,6 +4,7 @@ import type { Db } from '#app/server/db/database.server.ts'
 import { bookFiles, books } from '#app/server/db/schema/index.server.ts'
 import type { Logger } from '#app/server/logger.server.ts'
 import type { FileStorage } from '#app/server/storage.server.ts'
+import { saveBookContents } from './book-contents.server.ts'
 import { listNewestEditions } from './editions.server.ts'
 import {
   editionKeys,
@@ -12,6 +13,8 @@ import {
   readManuscript,
   type EditionKind,
 } from './editions/build-editions.server.ts'
+import { readEpubCover } from './editions/epub-cover.server.ts'
+import { countPdfPages } from './editions/page-count.server.ts'
 import type { BookFileFormat } from './library.server.ts'
 
 const formatOf: Record<EditionKind, BookFileFormat> = { pdf: 'pdf', epub: 'epub', samplePdf: 'sample' }
@@ -38,7 +41,14 @@ export async function publishBookFiles(
 ): Promise<PublishSummary> {
   const started = performance.now()
   const catalogue = await db
-    .select({ id: books.id, slug: books.slug, title: books.title, author: books.author })
+    .select({
+      id: books.id,
+      slug: books.slug,
+      title: books.title,
+      author: books.author,
+      cover: books.cover,
+      coverPath: books.coverPath,
+    })
     .from(books)
   const newestEditions = await listNewestEditions(db)
   const missingManuscripts: string[] = []
@@ -59,20 +69,29 @@ export async function publishBookFiles(
     }
     const edition = published?.number ?? 1
     const keys = published ? publishedEditionKeys(book.id, edition) : editionKeys(book.slug)
-    const result = await publishEditions(storage, book, manuscript, { keys })
+    const cover = await readEpubCover(storage, book)
+    const result = await publishEditions(storage, book, manuscript, { keys, cover })
     if (result.rendered) rendered++
     const sourceHash = createHash('sha256').update(manuscript).digest('hex')
+    // Pages are counted once per file: a row listed before (same bytes, pages known) keeps its count.
+    const listed = await db
+      .select({ format: bookFiles.format, sha256: bookFiles.sha256, pageCount: bookFiles.pageCount })
+      .from(bookFiles)
+      .where(eq(bookFiles.bookId, book.id))
     for (const kind of Object.keys(keys) as EditionKind[]) {
       const bytes = await storage.read(keys[kind])
       if (!bytes) throw new Error(`${keys[kind]} is missing right after it was published`)
+      const sha256 = createHash('sha256').update(bytes).digest('hex')
+      const before = listed.find((file) => file.format === formatOf[kind] && file.sha256 === sha256)
       const row = {
         bookId: book.id,
         format: formatOf[kind],
         storageKey: keys[kind],
         sizeBytes: bytes.length,
-        sha256: createHash('sha256').update(bytes).digest('hex'),
+        sha256,
         sourceHash,
         edition,
+        pageCount: kind === 'epub' ? null : (before?.pageCount ?? (await countPdfPages(bytes))),
       }
       const written = await db
         .insert(bookFiles)
@@ -85,6 +104,7 @@ export async function publishBookFiles(
             sha256: row.sha256,
             sourceHash: row.sourceHash,
             edition: row.edition,
+            pageCount: row.pageCount,
             updatedAt: sql`case when ${bookFiles.sha256} = ${row.sha256} then ${bookFiles.updatedAt} else now() end`,
           },
           // An edition published elsewhere while this instance started is newer than what it read: keep it.
@@ -97,6 +117,7 @@ export async function publishBookFiles(
           .set({ fileSizeBytes: bytes.length })
           .where(and(eq(books.id, book.id), ne(books.fileSizeBytes, bytes.length)))
     }
+    await saveBookContents(db, { bookId: book.id, edition, manuscript, sourceHash })
   }
   const summary = {
     books: catalogue.length,

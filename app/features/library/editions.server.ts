@@ -13,6 +13,7 @@ import {
 import type { Logger } from '#app/server/logger.server.ts'
 import { enqueueEmail } from '#app/server/outbox.server.ts'
 import type { FileStorage } from '#app/server/storage.server.ts'
+import { saveBookContents } from './book-contents.server.ts'
 import {
   buildEditions,
   editionFingerprint,
@@ -24,6 +25,8 @@ import {
   type Editions,
 } from './editions/build-editions.server.ts'
 import { ManuscriptError } from './editions/manuscript.ts'
+import { readEpubCover } from './editions/epub-cover.server.ts'
+import { countPdfPages } from './editions/page-count.server.ts'
 import type { ManuscriptFieldErrors } from './manuscript-form.ts'
 import { newEditionEmail } from './new-edition-email.ts'
 
@@ -177,6 +180,8 @@ export async function renderListedEdition(db: Db, storage: FileStorage, bookId: 
       slug: books.slug,
       title: books.title,
       author: books.author,
+      cover: books.cover,
+      coverPath: books.coverPath,
       number: bookEditions.number,
       manuscript: bookEditions.manuscript,
       storageKey: bookFiles.storageKey,
@@ -191,7 +196,10 @@ export async function renderListedEdition(db: Db, storage: FileStorage, bookId: 
   if (!listed) return false
   const keys = publishedEditionKeys(bookId, listed.number)
   if (listed.storageKey !== keys.pdf) return false
-  await publishEditions(storage, listed, listed.manuscript, { keys })
+  await publishEditions(storage, listed, listed.manuscript, {
+    keys,
+    cover: await readEpubCover(storage, listed),
+  })
   return true
 }
 
@@ -234,14 +242,22 @@ export async function publishEdition(
 ): Promise<PublishEditionResult> {
   const { bookId, manuscript, changelog, actor, logger } = options
   const [book] = await db
-    .select({ id: books.id, slug: books.slug, title: books.title, author: books.author })
+    .select({
+      id: books.id,
+      slug: books.slug,
+      title: books.title,
+      author: books.author,
+      cover: books.cover,
+      coverPath: books.coverPath,
+    })
     .from(books)
     .where(eq(books.id, bookId))
   if (!book) return { ok: false, status: 404 }
+  const cover = await readEpubCover(storage, book)
 
   let editions: Editions
   try {
-    editions = await buildEditions(book, manuscript, { source: 'manuscript' })
+    editions = await buildEditions(book, manuscript, { source: 'manuscript', cover })
   } catch (error) {
     if (!(error instanceof ManuscriptError))
       logger.error({ err: error, bookId }, 'rendering a manuscript failed outside the parser')
@@ -254,11 +270,14 @@ export async function publishEdition(
   }
   const seedManuscript = await readSeedManuscript(book.slug)
   const sourceHash = sha256Of(manuscript)
-  const files = (Object.keys(formatOf) as EditionKind[]).map((kind) => ({
-    kind,
-    bytes: editions[kind],
-    sha256: sha256Of(editions[kind]),
-  }))
+  const files = await Promise.all(
+    (Object.keys(formatOf) as EditionKind[]).map(async (kind) => ({
+      kind,
+      bytes: editions[kind],
+      sha256: sha256Of(editions[kind]),
+      pageCount: kind === 'epub' ? null : await countPdfPages(editions[kind]),
+    })),
+  )
 
   const outcome = await db.transaction(async (tx) => {
     // Concurrent publishes of one book wait here, so each sees the edition the one before it made.
@@ -281,7 +300,7 @@ export async function publishEdition(
     // Written while the row is locked, so no other publish can be writing the same edition's keys; the
     // live edition's files (other keys) are untouched, and a rollback leaves only unlisted files.
     const keys = publishedEditionKeys(bookId, number)
-    await writeEditions(storage, keys, editions, editionFingerprint(book, manuscript))
+    await writeEditions(storage, keys, editions, editionFingerprint(book, manuscript, cover))
 
     await tx.insert(bookEditions).values({
       bookId,
@@ -301,6 +320,7 @@ export async function publishEdition(
         sha256: file.sha256,
         sourceHash,
         edition: number,
+        pageCount: file.pageCount,
       }
       await tx
         .insert(bookFiles)
@@ -313,10 +333,12 @@ export async function publishEdition(
             sha256: row.sha256,
             sourceHash: row.sourceHash,
             edition: row.edition,
+            pageCount: row.pageCount,
             updatedAt: new Date(),
           },
         })
     }
+    await saveBookContents(tx, { bookId, edition: number, manuscript, sourceHash })
     await tx.update(books).set({ fileSizeBytes: editions.pdf.length }).where(eq(books.id, bookId))
     await writeDraft(tx, bookId, manuscript, actor)
     await recordAudit(tx, {

@@ -4,7 +4,7 @@ import path from 'node:path'
 import { findProjectRoot } from '#app/server/project-root.server.ts'
 import type { FileStorage } from '#app/server/storage.server.ts'
 import { type BookInfo, parseManuscript } from './manuscript.ts'
-import { renderBookEpub } from './render-epub.server.ts'
+import { type EpubCover, renderBookEpub } from './render-epub.server.ts'
 import { renderBookPdf } from './render-pdf.server.ts'
 
 export type Editions = { pdf: Uint8Array; epub: Uint8Array; samplePdf: Uint8Array }
@@ -14,7 +14,7 @@ export type EditionKind = keyof Editions
  * Bump when the renderers change their output, so editions already in storage are rendered again
  * (publishEditions compares a fingerprint of this, the book and its manuscript).
  */
-export const editionFormatVersion = 1
+export const editionFormatVersion = 2
 
 const slugPattern = /^[a-z0-9][a-z0-9-]*$/
 
@@ -45,23 +45,26 @@ export function fingerprintKeyOf(keys: Record<EditionKind, string>): string {
   return `${keys.pdf.slice(0, keys.pdf.lastIndexOf('/'))}/edition.sha256`
 }
 
-/** The fingerprint of what an edition's files are made from: renderer version, book and manuscript. */
-export function editionFingerprint(book: BookInfo, manuscriptText: string): string {
+/** The fingerprint of what an edition's files are made from: renderer version, book, manuscript and cover. */
+export function editionFingerprint(book: BookInfo, manuscriptText: string, cover?: EpubCover): string {
+  const coverHash = cover ? createHash('sha256').update(cover.bytes).digest('hex') : null
   return createHash('sha256')
-    .update(JSON.stringify([editionFormatVersion, book.slug, book.title, book.author, manuscriptText]))
+    .update(
+      JSON.stringify([editionFormatVersion, book.slug, book.title, book.author, manuscriptText, coverHash]),
+    )
     .digest('hex')
 }
 
-/** Renders the three files of a book; `source` names the manuscript in parse errors. */
+/** Renders the three files of a book; `source` names the manuscript in parse errors; `cover` goes in the EPUB. */
 export async function buildEditions(
   book: BookInfo,
   manuscriptText: string,
-  { source = `content/books/${book.slug}.md` }: { source?: string } = {},
+  { source = `content/books/${book.slug}.md`, cover }: { source?: string; cover?: EpubCover } = {},
 ): Promise<Editions> {
   const manuscript = parseManuscript(manuscriptText, source)
   const pdf = await renderBookPdf(book, manuscript)
   const samplePdf = await renderBookPdf(book, manuscript, { sampleOnly: true })
-  const epub = await renderBookEpub(book, manuscript)
+  const epub = await renderBookEpub(book, manuscript, { cover })
   return { pdf, epub, samplePdf }
 }
 
@@ -97,13 +100,16 @@ export async function publishEditions(
   {
     force = false,
     keys = editionKeys(book.slug),
+    cover,
   }: {
     force?: boolean
     /** Where to write; the seed's `books/<slug>/` keys by default. */ keys?: Record<EditionKind, string>
+    /** The cover the EPUB carries (the book's, as the store shows it). */
+    cover?: EpubCover
   } = {},
 ): Promise<PublishResult> {
   const fingerprintKey = fingerprintKeyOf(keys)
-  const fingerprint = editionFingerprint(book, manuscriptText)
+  const fingerprint = editionFingerprint(book, manuscriptText, cover)
 
   if (!force) {
     const stored = await storage.read(fingerprintKey)
@@ -116,7 +122,7 @@ export async function publishEditions(
     }
   }
 
-  const editions = await buildEditions(book, manuscriptText)
+  const editions = await buildEditions(book, manuscriptText, { cover })
   await writeEditions(storage, keys, editions, fingerprint)
   return {
     rendered: true,

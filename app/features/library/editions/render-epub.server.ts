@@ -29,7 +29,19 @@ export const titlePageNavItem = '<li><a href="title.xhtml">Title page</a></li>'
 
 export type EpubEntry = { path: string; data: string | Uint8Array }
 
-export async function renderBookEpub(book: BookInfo, manuscript: Manuscript): Promise<Uint8Array> {
+/** The book's cover as the store shows it: the seed's SVG or an upload's JPEG. */
+export type EpubCover = { bytes: Uint8Array; mediaType: 'image/svg+xml' | 'image/jpeg' }
+
+/**
+ * With a cover, the EPUB carries it as its `cover-image` (what reading apps show on their shelf) and opens on
+ * a cover page before the title page.
+ */
+export async function renderBookEpub(
+  book: BookInfo,
+  manuscript: Manuscript,
+  { cover }: { cover?: EpubCover } = {},
+): Promise<Uint8Array> {
+  const coverFile = cover ? `cover.${cover.mediaType === 'image/svg+xml' ? 'svg' : 'jpg'}` : null
   const chapters = manuscript.chapters.map((chapter, index) => ({
     chapter,
     index,
@@ -41,6 +53,12 @@ export async function renderBookEpub(book: BookInfo, manuscript: Manuscript): Pr
   }))
 
   const manifest = [
+    ...(cover && coverFile
+      ? [
+          `<item id="cover-image" href="${coverFile}" media-type="${cover.mediaType}" properties="cover-image"/>`,
+          `<item id="cover" href="cover.xhtml" media-type="application/xhtml+xml"/>`,
+        ]
+      : []),
     `<item id="nav" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav"/>`,
     `<item id="style" href="style.css" media-type="text/css"/>`,
     `<item id="title-page" href="title.xhtml" media-type="application/xhtml+xml"/>`,
@@ -50,6 +68,7 @@ export async function renderBookEpub(book: BookInfo, manuscript: Manuscript): Pr
     ),
   ]
   const spine = [
+    ...(cover ? [`<itemref idref="cover"/>`] : []),
     `<itemref idref="title-page"/>`,
     `<itemref idref="nav"/>`,
     ...chapters.map(({ index }) => `<itemref idref="chapter-${index + 1}"/>`),
@@ -62,7 +81,10 @@ export async function renderBookEpub(book: BookInfo, manuscript: Manuscript): Pr
     <dc:creator id="author">${escapeXml(book.author)}</dc:creator>
     <dc:language>en</dc:language>
     <dc:publisher>CodeBook</dc:publisher>
-    <meta property="dcterms:modified">${epubDate(editionDate)}</meta>
+    <meta property="dcterms:modified">${epubDate(editionDate)}</meta>${
+      // EPUB 2 readers (and Kindle's converter) find the cover by this.
+      cover ? '\n    <meta name="cover" content="cover-image"/>' : ''
+    }
   </metadata>
   <manifest>
     ${manifest.join('\n    ')}
@@ -94,7 +116,7 @@ ${chapters
 </nav>
 <nav epub:type="landmarks" id="landmarks" hidden="hidden">
   <h2>Landmarks</h2>
-  <ol>
+  <ol>${cover ? '\n    <li><a epub:type="cover" href="cover.xhtml">Cover</a></li>' : ''}
     <li><a epub:type="titlepage" href="title.xhtml">Title page</a></li>
     <li><a epub:type="toc" href="nav.xhtml#toc">Contents</a></li>
     <li><a epub:type="bodymatter" href="${chapters[0]?.file ?? 'title.xhtml'}">Start reading</a></li>
@@ -111,9 +133,24 @@ ${chapters
 </section>`,
   )
 
+  const coverEntries: EpubEntry[] =
+    cover && coverFile
+      ? [
+          { path: `OEBPS/${coverFile}`, data: cover.bytes },
+          {
+            path: 'OEBPS/cover.xhtml',
+            data: xhtmlDocument(
+              'Cover',
+              `<section epub:type="cover" class="cover">\n  <img src="${coverFile}" alt="${escapeXml(`Cover of ${book.title}`)}"/>\n</section>`,
+            ),
+          },
+        ]
+      : []
+
   return packEpub([
     { path: 'META-INF/container.xml', data: containerXml },
     { path: opfPath, data: opf },
+    ...coverEntries,
     { path: navPath, data: nav },
     { path: 'OEBPS/style.css', data: stylesheet },
     { path: 'OEBPS/title.xhtml', data: title },
@@ -225,5 +262,7 @@ li { margin: 0.2em 0; }
 .book-author { font-style: italic; font-size: 1.2em; text-align: center; }
 .edition { margin-top: 4em; font-size: 0.9em; text-align: center; color: #555; }
 .prepared-for { text-align: center; margin-top: 25%; }
+.cover { margin: 0; padding: 0; text-align: center; height: 100%; }
+.cover img { max-width: 100%; max-height: 100%; height: auto; }
 .prepared-for p { text-align: center; }
 `

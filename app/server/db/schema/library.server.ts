@@ -1,6 +1,6 @@
 /** What readers own, and the books' files and editions they download. */
 import { sql } from 'drizzle-orm'
-import { check, index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core'
+import { check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core'
 import { timestamps } from './columns.server.ts'
 import { books } from './catalog.server.ts'
 import { user } from './identity.server.ts'
@@ -51,12 +51,18 @@ export const bookFiles = pgTable(
     sourceHash: text('source_hash').notNull(),
     /** The edition these files are (book_editions.number); 1 for books published before editions existed. */
     edition: integer('edition').notNull().default(1),
+    /**
+     * The PDF's (or the sample's) number of pages, counted from the file when it is listed; null for the EPUB
+     * (it reflows). Rows listed before the column existed get theirs at the next start-up (publishBookFiles).
+     */
+    pageCount: integer('page_count'),
     ...timestamps,
   },
   (table) => [
     primaryKey({ columns: [table.bookId, table.format] }),
     check('book_files_format_check', sql`${table.format} in ('pdf', 'epub', 'sample')`),
     check('book_files_size_check', sql`${table.sizeBytes} > 0`),
+    check('book_files_page_count_check', sql`${table.pageCount} is null or ${table.pageCount} > 0`),
   ],
 )
 
@@ -91,4 +97,28 @@ export const bookEditions = pgTable(
     primaryKey({ columns: [table.bookId, table.number] }),
     check('book_editions_number_check', sql`${table.number} >= 1`),
   ],
+)
+
+/** A chapter of the table of contents: its title and its sections' titles (the manuscript's `#` and `##`). */
+export type ContentsChapter = { title: string; sections: string[] }
+
+/**
+ * What the live edition (the one `book_files` lists) holds, for the book page: its table of contents and its
+ * words (the reading time), taken from the manuscript whenever the files are listed (publishBookFiles at
+ * start-up, publishEdition in the back office). One row per book, read by its key.
+ */
+export const bookContents = pgTable(
+  'book_contents',
+  {
+    bookId: uuid('book_id')
+      .primaryKey()
+      .references(() => books.id, { onDelete: 'cascade' }),
+    edition: integer('edition').notNull(),
+    /** The sha256 of the manuscript this was read from: start-up reads it again only when that changes. */
+    sourceHash: text('source_hash').notNull(),
+    wordCount: integer('word_count').notNull(),
+    chapters: jsonb('chapters').$type<ContentsChapter[]>().notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [check('book_contents_word_count_check', sql`${table.wordCount} >= 0`)],
 )
