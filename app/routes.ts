@@ -71,6 +71,8 @@ export default [
     route('settings', 'routes/admin/settings.tsx'),
     route('pages', 'routes/admin/pages.tsx'),
     route('pages/:slug', 'routes/admin/page-edit.tsx'),
+    route('customers', 'routes/admin/customers.tsx'),
+    route('customers/:userId', 'routes/admin/customer.tsx'),
   ]),
   route('*', 'routes/not-found.tsx'),
 ] satisfies RouteConfig
