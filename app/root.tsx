@@ -8,6 +8,8 @@ import { readOwnedBookIds } from '#app/features/library/library.server.ts'
 import { revalidateAfterCheckoutPost } from '#app/features/orders/checkout-revalidation.ts'
 import type { RootLibraryData } from '#app/features/library/use-owned-books.ts'
 import { useTheme, type Theme } from '#app/features/theme/theme.ts'
+import { readStoreSettings } from '#app/features/settings/store-settings.server.ts'
+import { storeIdentity, type RootStoreData } from '#app/features/settings/store-settings.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import { readPageVisitor } from '#app/visitor-key.server.ts'
 import { GeneralErrorBoundary, type ErrorData } from '#app/components/error-boundary.tsx'
@@ -36,7 +38,7 @@ export const middleware: Route.MiddlewareFunction[] = [sessionCookieMiddleware]
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const app = getAppContext(context)
-  const { sessionUser, theme, cartBookIds, ownedBookIds } = await readVisitor(request, context).catch(
+  const { sessionUser, theme, cartBookIds, ownedBookIds, store } = await readVisitor(request, context).catch(
     (error: unknown) => {
       // Every page needs who the visitor is; without the database the honest answer is 'unavailable', not a
       // 500 that reads like a bug (a load balancer retries elsewhere on 503).
@@ -62,9 +64,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     : null
   // Canonical and Open Graph URLs are absolute, on the configured origin (features/seo/meta.ts).
   const publicOrigin = app.env.publicUrl.origin
-  return { theme, cartBookIds, user, ownedBookIds, publicOrigin } satisfies RootCartData &
+  return { theme, cartBookIds, user, ownedBookIds, publicOrigin, store } satisfies RootCartData &
     RootUserData &
-    RootLibraryData & { theme: Theme; publicOrigin: string }
+    RootLibraryData &
+    RootStoreData & { theme: Theme; publicOrigin: string }
 }
 
 /**
@@ -74,11 +77,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 async function readVisitor(request: Request, context: Route.LoaderArgs['context']) {
   const app = getAppContext(context)
   const sessionUser = await getSessionUser({ request, context })
-  const [{ theme, cartBookIds }, ownedBookIds] = await Promise.all([
+  const [{ theme, cartBookIds }, ownedBookIds, settings] = await Promise.all([
     readPageVisitor(request, app, sessionUser?.id),
     sessionUser && !sessionUser.isGuest ? readOwnedBookIds(context, app.db, sessionUser.id) : [],
+    readStoreSettings(app.db),
   ])
-  return { sessionUser, theme, cartBookIds, ownedBookIds }
+  return { sessionUser, theme, cartBookIds, ownedBookIds, store: storeIdentity(settings) }
 }
 
 export const shouldRevalidate = revalidateAfterCheckoutPost

@@ -49,6 +49,10 @@ export default [
   route('webhooks/stripe', 'routes/stripe-webhook.ts'),
   // Uploaded covers (the back office resizes them into AVIF, WebP and JPEG at a few widths).
   route('media/covers/:file', 'routes/media-cover.ts'),
+  // The site pages, written by the owner in the back office (/admin/pages): one module, the page by its path.
+  ...['about', 'contact', 'terms', 'privacy', 'refunds', 'imprint'].map((slug) =>
+    route(slug, 'routes/site-page.tsx', { id: `site-page-${slug}` }),
+  ),
   // The back office: every URL under /admin answers 404 to anyone but an admin (the layout's guard).
   route('admin', 'routes/admin/layout.tsx', [
     index('routes/admin/overview.tsx'),
@@ -64,6 +68,11 @@ export default [
     route('analytics/export.csv', 'routes/admin/analytics-export.ts'),
     route('audit', 'routes/admin/audit.tsx'),
     route('reviews', 'routes/admin/reviews.tsx'),
+    route('settings', 'routes/admin/settings.tsx'),
+    route('pages', 'routes/admin/pages.tsx'),
+    route('pages/:slug', 'routes/admin/page-edit.tsx'),
+    route('customers', 'routes/admin/customers.tsx'),
+    route('customers/:userId', 'routes/admin/customer.tsx'),
   ]),
   route('*', 'routes/not-found.tsx'),
 ] satisfies RouteConfig

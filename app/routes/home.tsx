@@ -2,7 +2,7 @@ import { Link } from 'react-router'
 import { primaryButton } from '#app/components/ui/button-styles.ts'
 import { SectionHeading } from '#app/components/ui/section-heading.tsx'
 import { readFeaturedBooks } from '#app/features/catalog/catalog-cache.server.ts'
-import { testimonials } from '#app/features/catalog/testimonials.ts'
+import { readStoreSettings } from '#app/features/settings/store-settings.server.ts'
 import { storeJsonLd } from '#app/features/seo/json-ld.ts'
 import { pageMeta, publicOrigin } from '#app/features/seo/meta.ts'
 import { getAppContext } from '#app/server/context.server.ts'
@@ -22,7 +22,8 @@ export const meta: Route.MetaFunction = (args) => {
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { db } = getAppContext(context)
-  return { featured: await readFeaturedBooks(db) }
+  const [featured, settings] = await Promise.all([readFeaturedBooks(db), readStoreSettings(db)])
+  return { featured, heroText: settings.heroText, testimonials: settings.testimonials }
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
@@ -31,11 +32,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
       <section className="mx-auto grid max-w-7xl items-center gap-10 px-4 py-12 md:grid-cols-2 md:py-20">
         <div className="flex flex-col items-start gap-6">
           <h1 className="text-4xl font-bold sm:text-5xl">The Ultimate eBook Store</h1>
-          <p className="text-lg text-slate-700 sm:text-xl dark:text-slate-300">
-            CodeBook is the reference source for computer-science eBooks. Compare ratings from fellow readers,
-            pick the book that fits where you are, and start reading the moment you buy it — every title is an
-            instant download.
-          </p>
+          <p className="text-lg text-slate-700 sm:text-xl dark:text-slate-300">{loaderData.heroText}</p>
           <Link to="/AllBooks" className={`${primaryButton} px-5 py-3 text-base`}>
             Explore eBooks
           </Link>
@@ -57,9 +54,9 @@ export default function Home({ loaderData }: Route.ComponentProps) {
       <section aria-labelledby="testimonials-heading" className="mx-auto max-w-5xl px-4 py-12">
         <SectionHeading id="testimonials-heading">Student About CodeBook</SectionHeading>
         <div className="grid overflow-hidden rounded-lg border border-slate-200 md:grid-cols-2 dark:border-gray-700">
-          {testimonials.map((testimonial) => (
+          {loaderData.testimonials.map((testimonial, index) => (
             <figure
-              key={testimonial.id}
+              key={index}
               className="flex flex-col items-center gap-4 border-slate-200 p-8 text-center not-last:border-b md:odd:border-r dark:border-gray-700"
             >
               <blockquote className="flex flex-col gap-3">

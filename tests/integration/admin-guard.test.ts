@@ -31,7 +31,7 @@ test.beforeAll(async ({ database: fileDatabase }) => {
   const [book] = await listBooks(database.db)
   // Real ids, so that an admin gets the page itself (not a 404 for an unknown book or order).
   const buyer = await createBuyer(database.db, [book!.id])
-  params = { bookId: book!.id, orderId: buyer.orderId }
+  params = { bookId: book!.id, orderId: buyer.orderId, slug: 'about', userId: buyer.userId }
 })
 
 const guestCookie = () => createGuestCookie(database.db)

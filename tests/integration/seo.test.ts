@@ -524,7 +524,10 @@ describe('sitemaps', () => {
     const pageLocs = locs(await staticSitemapXml(database.db, ORIGIN))
     expect(pageLocs.slice(0, 3)).toEqual([`${ORIGIN}/`, `${ORIGIN}/AllBooks`, `${ORIGIN}/topics`])
     const topics = [...new Set(seedBooks.flatMap((seed) => seed.topics))].toSorted()
-    expect(pageLocs.slice(3)).toEqual(topics.map((topic) => `${ORIGIN}/topics/${topic}`))
+    expect(pageLocs.slice(3, -6)).toEqual(topics.map((topic) => `${ORIGIN}/topics/${topic}`))
+    expect(pageLocs.slice(-6)).toEqual(
+      ['about', 'contact', 'terms', 'privacy', 'refunds', 'imprint'].map((slug) => `${ORIGIN}/${slug}`),
+    )
   })
 
   test('URLs are XML-escaped', async () => {

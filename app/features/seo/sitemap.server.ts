@@ -1,6 +1,7 @@
 import { and, asc, count, eq, gt, sql } from 'drizzle-orm'
 import type { Db } from '#app/server/db/database.server.ts'
 import { bookEditions, books } from '#app/server/db/schema/index.server.ts'
+import { SITE_PAGES } from '#app/features/site-pages/site-pages.ts'
 
 /**
  * The sitemaps (https://www.sitemaps.org/protocol.html): /sitemap.xml is an index of /sitemaps/static.xml (the
@@ -46,7 +47,10 @@ export async function sitemapIndexXml(db: Db, origin: string, pageSize = SITEMAP
   ].join('\n')
 }
 
-/** The store's pages that are not a book's: home, the catalogue, the topics index and each topic in use. */
+/**
+ * The store's pages that are not a book's: home, the catalogue, the topics index, each topic in use and the site
+ * pages.
+ */
 export async function staticSitemapXml(db: Db, origin: string): Promise<string> {
   const rows = await db
     .selectDistinct({ topic: sql<string>`unnest(${books.topics})`.as('topic') })
@@ -59,6 +63,8 @@ export async function staticSitemapXml(db: Db, origin: string): Promise<string> 
     '/topics',
     ...rows.map((row) => `/topics/${encodeURIComponent(row.topic)}`),
   ]
+  // The site pages (About, Contact, the legal pages), after the catalogue's.
+  paths.push(...SITE_PAGES.map((sitePage) => `/${sitePage.slug}`))
   return urlset(paths.map((path) => urlEntry(`${origin}${path}`)))
 }
 

@@ -26,6 +26,9 @@ const sections = [
   { to: '/admin/analytics', label: 'Analytics', end: false },
   { to: '/admin/reviews', label: 'Reviews', end: false },
   { to: '/admin/audit', label: 'Audit log', end: false },
+  { to: '/admin/customers', label: 'Customers', end: false },
+  { to: '/admin/settings', label: 'Settings', end: false },
+  { to: '/admin/pages', label: 'Site pages', end: false },
 ]
 
 const linkClass = ({ isActive }: { isActive: boolean }) =>

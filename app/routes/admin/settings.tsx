@@ -1,0 +1,196 @@
+import { data, Form, redirect, useNavigation } from 'react-router'
+import { primaryButton } from '#app/components/ui/button-styles.ts'
+import { formFields } from '#app/components/ui/field.tsx'
+import { TextField } from '#app/components/ui/text-field.tsx'
+import { TitledSection } from '#app/components/ui/titled-section.tsx'
+import { requireAdmin } from '#app/features/identity/session.server.ts'
+import { privatePageMeta } from '#app/features/seo/meta.ts'
+import { TextareaField } from '#app/features/settings/components/textarea-field.tsx'
+import {
+  parseSettingsForm,
+  readStoreSettingsWithVersion,
+  saveStoreSettings,
+} from '#app/features/settings/store-settings.server.ts'
+import {
+  SETTINGS_LIMITS as LIMITS,
+  settingsFormValues,
+  SOCIAL_NETWORKS,
+  TESTIMONIAL_COUNT,
+  testimonialField,
+  type SettingsFieldErrors,
+  type SettingsFormValues,
+} from '#app/features/settings/store-settings.ts'
+import { getAppContext } from '#app/server/context.server.ts'
+import { readForm } from '#app/server/form.server.ts'
+import type { Route } from './+types/settings'
+
+export const meta: Route.MetaFunction = () =>
+  privatePageMeta('Store settings — Back office', 'The store’s name, seller and home page texts.')
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireAdmin({ request, context })
+  const { settings, version } = await readStoreSettingsWithVersion(getAppContext(context).db)
+  const saved = new URL(request.url).searchParams.get('saved') === '1'
+  return { values: settingsFormValues(settings), version, saved }
+}
+
+type ActionData = { values: SettingsFormValues; fieldErrors: SettingsFieldErrors; version?: number }
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const admin = await requireAdmin({ request, context })
+  const parsed = parseSettingsForm(await readForm(request))
+  if (!parsed.ok)
+    return data<ActionData>({ values: parsed.values, fieldErrors: parsed.fieldErrors }, { status: 400 })
+  const { db } = getAppContext(context)
+  const saved = await saveStoreSettings(
+    db,
+    { id: admin.id, email: admin.email },
+    parsed.version,
+    parsed.settings,
+  )
+  if (saved.outcome === 'conflict') {
+    const current = await readStoreSettingsWithVersion(db)
+    return data<ActionData>(
+      {
+        values: parsed.values,
+        version: current.version,
+        fieldErrors: {
+          form: 'Another admin saved the settings meanwhile. Your version is in the form: save again to replace theirs.',
+        },
+      },
+      { status: 409 },
+    )
+  }
+  throw redirect('/admin/settings?saved=1', 303)
+}
+
+export default function StoreSettingsPage({ loaderData, actionData }: Route.ComponentProps) {
+  const saving = useNavigation().state === 'submitting'
+  const errors = actionData?.fieldErrors ?? {}
+  const field = formFields(actionData?.values ?? loaderData.values, errors)
+  const fieldsetClass = 'flex flex-col gap-4 rounded-lg border border-slate-200 p-4 dark:border-gray-700'
+  const legendClass = 'px-1 text-lg font-semibold'
+  return (
+    <TitledSection
+      id="settings-heading"
+      title="Store settings"
+      level={1}
+      headingClassName="mb-6 text-2xl font-semibold"
+    >
+      {errors.form ? (
+        <p role="alert" className="mb-4 text-red-700 dark:text-red-300">
+          {errors.form}
+        </p>
+      ) : Object.keys(errors).length > 0 ? (
+        <p role="alert" className="mb-4 text-red-700 dark:text-red-300">
+          The settings were not saved: please correct the fields marked below.
+        </p>
+      ) : loaderData.saved ? (
+        <p role="status" className="mb-4 text-emerald-700 dark:text-emerald-300">
+          The settings were saved. Pages show them within a few seconds.
+        </p>
+      ) : null}
+      <Form method="post" className="flex flex-col gap-6">
+        <input type="hidden" name="version" value={actionData?.version ?? loaderData.version} />
+        <fieldset className={fieldsetClass}>
+          <legend className={legendClass}>Store</legend>
+          <TextField label="Store name" {...field('storeName')} required maxLength={LIMITS.storeNameMax} />
+        </fieldset>
+
+        <fieldset className={fieldsetClass}>
+          <legend className={legendClass}>Seller</legend>
+          <p className="text-sm text-slate-700 dark:text-slate-300">
+            Shown in the footer, on receipts and on the legal pages (Imprint, Terms, Privacy). Until they are
+            set, those pages say that they are not.
+          </p>
+          <TextField
+            label="Legal name"
+            {...field('legalName')}
+            maxLength={LIMITS.legalNameMax}
+            autoComplete="organization"
+          />
+          <TextareaField
+            label="Postal address"
+            {...field('postalAddress')}
+            rows={3}
+            maxLength={LIMITS.postalAddressMax}
+            autoComplete="street-address"
+          />
+          <TextField
+            label="Contact email"
+            {...field('contactEmail')}
+            type="email"
+            maxLength={LIMITS.contactEmailMax}
+            autoComplete="email"
+          />
+        </fieldset>
+
+        <fieldset className={fieldsetClass}>
+          <legend className={legendClass}>Social links</legend>
+          <p className="text-sm text-slate-700 dark:text-slate-300">
+            The footer shows an icon for each link set, and none for an empty one.
+          </p>
+          {SOCIAL_NETWORKS.map(({ key, label }) => (
+            <TextField
+              key={key}
+              label={label}
+              {...field(key)}
+              type="url"
+              placeholder="https://"
+              maxLength={LIMITS.socialUrlMax}
+            />
+          ))}
+        </fieldset>
+
+        <fieldset className={fieldsetClass}>
+          <legend className={legendClass}>Home page</legend>
+          <TextareaField
+            label="Paragraph under ‘The Ultimate eBook Store’"
+            {...field('heroText')}
+            rows={4}
+            required
+            maxLength={LIMITS.heroTextMax}
+          />
+          {Array.from({ length: TESTIMONIAL_COUNT }, (_, index) => (
+            <fieldset key={index} className={fieldsetClass}>
+              <legend className="px-1 font-semibold">Testimonial {index + 1}</legend>
+              <TextField
+                label="Headline"
+                {...field(testimonialField(index, 'headline'))}
+                required
+                maxLength={LIMITS.headlineMax}
+              />
+              <TextareaField
+                label="Quote"
+                {...field(testimonialField(index, 'quote'))}
+                rows={3}
+                required
+                maxLength={LIMITS.quoteMax}
+              />
+              <TextField
+                label="Name"
+                {...field(testimonialField(index, 'name'))}
+                required
+                maxLength={LIMITS.personNameMax}
+              />
+              <TextField
+                label="Role"
+                {...field(testimonialField(index, 'role'))}
+                required
+                maxLength={LIMITS.roleMax}
+              />
+            </fieldset>
+          ))}
+        </fieldset>
+
+        <div>
+          <button type="submit" className={primaryButton} disabled={saving}>
+            {saving ? 'Saving…' : 'Save settings'}
+          </button>
+        </div>
+      </Form>
+    </TitledSection>
+  )
+}
+
+export { GeneralErrorBoundary as ErrorBoundary } from '#app/components/error-boundary.tsx'

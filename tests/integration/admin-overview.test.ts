@@ -1,0 +1,79 @@
+import { eq, sql } from 'drizzle-orm'
+import { describe, expect } from 'vitest'
+import { listBooks } from '#app/features/catalog/catalog.server.ts'
+import { loader as overviewLoader } from '#app/routes/admin/overview.tsx'
+import { emailOutbox, orders, reviews } from '#app/server/db/schema/index.server.ts'
+import { maxEmailAttempts } from '#app/server/outbox.server.ts'
+import { test } from '#tests/fixtures.ts'
+import { createAdmin } from '#harness/factories/admins.ts'
+import { createBuyer } from '#harness/factories/buyers.ts'
+import { routeArgs } from '#tests/route-args.ts'
+
+describe('the back office’s front page', () => {
+  test('today’s and this month’s gross revenue per currency, the last orders, and what waits', async ({
+    database,
+  }) => {
+    const { db } = database
+    const admin = await createAdmin(db)
+    const overview = () => overviewLoader(routeArgs({ db, path: '/admin', cookie: admin.cookie }))
+
+    const empty = await overview()
+    expect(empty).toMatchObject({
+      today: [],
+      month: [],
+      lastOrders: [],
+      reportedReviews: 0,
+      failedMailCount: 0,
+    })
+    expect(empty.refundsPending).toEqual([])
+
+    const [first, second] = await listBooks(db)
+    const buyerA = await createBuyer(db, [first!.id])
+    const buyerB = await createBuyer(db, [first!.id, second!.id])
+    // An order paid last month counts in neither figure.
+    const old = await createBuyer(db, [second!.id])
+    const lastMonth = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() - 1, 15))
+    await db.update(orders).set({ paidAt: lastMonth, createdAt: lastMonth }).where(eq(orders.id, old.orderId))
+    // A refund asked of the provider and not yet confirmed waits for the owner.
+    await db.update(orders).set({ refundRequestedAt: new Date() }).where(eq(orders.id, buyerA.orderId))
+    // A mail given up after every retry, and one still being retried.
+    await db.insert(emailOutbox).values([
+      {
+        kind: 'receipt',
+        subjectKey: 'x-1',
+        to: 'lost@example.com',
+        subject: 'Lost receipt',
+        text: '',
+        html: '',
+        attempts: maxEmailAttempts,
+        lastError: 'connection refused',
+      },
+      {
+        kind: 'receipt',
+        subjectKey: 'x-2',
+        to: 'retry@example.com',
+        subject: 'Retrying',
+        text: '',
+        html: '',
+        attempts: 2,
+      },
+    ])
+    await db.execute(sql`update ${reviews} set report_count = 0`)
+
+    const loaded = await overview()
+    const paidTotal = first!.priceCents * 2 + second!.priceCents
+    expect(loaded.today).toEqual([{ currency: first!.currency, totalCents: paidTotal, orderCount: 2 }])
+    expect(loaded.month).toEqual(loaded.today)
+    expect(loaded.lastOrders.map((order) => order.number)).toEqual([
+      old.orderNumber,
+      buyerB.orderNumber,
+      buyerA.orderNumber,
+    ])
+    expect(loaded.lastOrders[1]).toMatchObject({ buyerEmail: buyerB.email, status: 'paid' })
+    expect(loaded.refundsPending.map((order) => order.number)).toEqual([buyerA.orderNumber])
+    expect(loaded.failedMailCount).toBe(1)
+    expect(loaded.failedMails).toMatchObject([
+      { to: 'lost@example.com', subject: 'Lost receipt', lastError: 'connection refused' },
+    ])
+  })
+})
