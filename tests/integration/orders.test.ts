@@ -16,7 +16,8 @@ import { checkoutMessages } from '#app/features/orders/checkout-messages.ts'
 import { loader as rootLoader } from '#app/root.tsx'
 import { action as cartAction } from '#app/routes/cart.tsx'
 import { action as checkoutAction, loader as checkoutLoader } from '#app/routes/checkout.tsx'
-import { loader as orderLoader } from '#app/routes/order.tsx'
+import { loader as orderLoader, meta as orderMeta } from '#app/routes/order.tsx'
+import { loader as exportLoader } from '#app/routes/account-export.ts'
 import { loader as ordersLoader } from '#app/routes/account-orders.tsx'
 import { books, emailOutbox, libraryItems, orderItems, orders } from '#app/server/db/schema/index.server.ts'
 import { createLogger } from '#app/server/logger.server.ts'
@@ -569,6 +570,47 @@ describe('after the purchase', () => {
     )
     expect(list.map((order) => order.lines[0]!.bookId)).toEqual([catalogue[3]!.id, catalogue[0]!.id])
     expect(list[0]!.number).toBeGreaterThan(list[1]!.number)
+  })
+})
+
+describe('a payment that failed', () => {
+  test('is not an order to its buyer: My orders lists the paid one only; its page says nothing was charged; the export keeps it, labelled', async () => {
+    const reader = await readerWithCart(1)
+    const declined = await checkoutPage(reader.cookie)
+    expect(
+      await pay(reader.cookie, { ...GOOD_CARD, number: DECLINED_CARD, ...keysOf(declined.checkout) }),
+    ).toMatchObject({ status: 402 })
+    const next = await checkoutPage(reader.cookie)
+    const paid = await pay(reader.cookie, { ...GOOD_CARD, ...keysOf(next.checkout) })
+    expect(paid.status).toBe(303)
+
+    const { orders: list } = await ordersLoader(
+      routeArgs({ db: database.db, path: '/account/orders', cookie: reader.cookie }),
+    )
+    expect(list.map((order) => order.status)).toEqual(['paid'])
+
+    // The owner keeps it, and its buyer can still open its page (a Stripe payment failing after the return).
+    const [failed] = (await ordersOf(reader.userId)).filter((order) => order.status === 'failed')
+    const page = await orderLoader(
+      routeArgs({
+        db: database.db,
+        path: `/orders/${failed!.id}`,
+        cookie: reader.cookie,
+        params: { orderId: failed!.id },
+      }),
+    )
+    expect(page.order.status).toBe('failed')
+    const [title] = orderMeta({ loaderData: page } as unknown as Parameters<typeof orderMeta>[0])
+    expect(title).toMatchObject({ title: expect.stringMatching(/^Payment failed/) })
+
+    const exported = await exportLoader(
+      routeArgs({ db: database.db, path: '/account/export.json', cookie: reader.cookie }),
+    )
+    const body = (await exported.json()) as { orders: { status: string; note?: string }[] }
+    expect(body.orders.map((order) => [order.status, order.note])).toEqual([
+      ['failed', expect.stringContaining('nothing was charged')],
+      ['paid', undefined],
+    ])
   })
 })
 
