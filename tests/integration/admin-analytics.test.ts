@@ -190,6 +190,7 @@ describe('recording', () => {
     const page = await checkoutLoader(
       routeArgs({ db: database.db, path: '/checkout', cookie: reader.cookie, init: { headers } }),
     )
+    if (page.step !== 'pay') throw new Error('expected the payment step')
     const paid = await checkoutAction(
       routeArgs({
         db: database.db,
