@@ -4,6 +4,7 @@ import type { ServerBuild } from 'react-router'
 import { routeMatcher } from './route-template.ts'
 import type { AnalyticsSink } from '#app/server/analytics-sink.server.ts'
 import type { Logger } from '#app/server/logger.server.ts'
+import { isFromSamePage } from '#app/server/same-page.ts'
 
 /**
  * Records a page_view for every page a visitor opens: here in the host, because a page may come from the
@@ -11,7 +12,8 @@ import type { Logger } from '#app/server/logger.server.ts'
  * fetches, not files, nothing under /admin, not a visitor the sink may not record: DNT, GPC, bots), as the
  * route's path template ('/books/:slug', never the URL with its ids and query) and the referrer's host when
  * it is another site. A book page also counts as a view_item of that book (client-side navigations are
- * counted by the book's loader).
+ * counted by the book's loader), once per view: not again when the page comes back from its own form (a book
+ * added to the cart without JavaScript is posted, then redirected back to the book).
  */
 export function recordPageViews(options: {
   build: ServerBuild | (() => Promise<ServerBuild>)
@@ -45,7 +47,8 @@ export function recordPageViews(options: {
           const referrerHost = externalReferrer(req, options.ownHosts)
           options.sink.push({ name: 'page_view', occurredAt, client, path: template, referrerHost })
           const slug = match.params.slug
-          if (template === '/books/:slug' && slug)
+          const ownHosts = [...options.ownHosts, req.hostname]
+          if (template === '/books/:slug' && slug && !isFromSamePage(req.get('Referer'), req.path, ownHosts))
             options.sink.push({ name: 'view_item', occurredAt, client, bookSlug: slug })
         },
         (error: unknown) => options.logger.warn({ err: error }, 'could not record a page view'),

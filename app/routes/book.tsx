@@ -1,6 +1,6 @@
 import { data, redirect } from 'react-router'
 import { BookAction } from '#app/compositions/book-action.tsx'
-import { recordEvent } from '#app/features/analytics/record.server.ts'
+import { recordBookView } from '#app/features/analytics/record.server.ts'
 import { listAlsoBought } from '#app/features/catalog/also-bought.server.ts'
 import { bookNotFound } from '#app/features/catalog/book-not-found.server.ts'
 import { findRenamedBookSlug, getBookBySlug } from '#app/features/catalog/catalog.server.ts'
@@ -31,7 +31,6 @@ import { breadcrumbJsonLd } from '#app/features/seo/json-ld.ts'
 import { errorPageMeta, pageMeta, publicOrigin } from '#app/features/seo/meta.ts'
 import { bookOgImage } from '#app/features/seo/og-image.ts'
 import { getAppContext } from '#app/server/context.server.ts'
-import { isDataRequest } from '#app/server/data-request.ts'
 import { readForm } from '#app/server/form.server.ts'
 import { passOnRetryAfter } from '#app/sign-in.server.ts'
 import type { Route } from './+types/book'
@@ -85,9 +84,7 @@ export async function loader({ params, context, request, url }: Route.LoaderArgs
     return file ? [{ label: format.toUpperCase(), sizeBytes: file.sizeBytes }] : []
   })
   const sample = files?.get('sample')
-  // Opened as a document, the host counted the view (server/page-views.ts); this is a client-side navigation.
-  if (isDataRequest(request, url))
-    recordEvent(getAppContext(context), request, { name: 'view_item', bookId: book.id })
+  recordBookView(getAppContext(context), request, url, book.id)
   // The Markdown is parsed here, on the server: the page gets plain data to render, the browser no parser.
   const { description, ...rest } = book
   const rating = shownRating(book)

@@ -5,9 +5,13 @@ import { SectionHeading } from '#app/components/ui/section-heading.tsx'
 import { TextField } from '#app/components/ui/text-field.tsx'
 import { recordEvent } from '#app/features/analytics/record.server.ts'
 import { formatPrice } from '#app/features/catalog/format.ts'
+import { register } from '#app/features/identity/account.server.ts'
 import { FormError } from '#app/features/identity/components/account-notice.tsx'
-import { requireUser } from '#app/features/identity/session.server.ts'
-import { removeOwnedBooksFromCart } from '#app/features/cart/cart.server.ts'
+import type { AccountActionData } from '#app/features/identity/components/account-form.tsx'
+import { getSessionUser, requireUser } from '#app/features/identity/session.server.ts'
+import { listCartLines, removeOwnedBooksFromCart } from '#app/features/cart/cart.server.ts'
+import { findVisitorCart } from '#app/features/cart/visitor-cart.server.ts'
+import { AccountStep } from '#app/features/orders/components/account-step.tsx'
 import { checkoutWithCard } from '#app/features/orders/card-checkout.server.ts'
 import { OrderLines } from '#app/features/orders/components/order-lines.tsx'
 import { parseCardForm, parseCheckoutKeys } from '#app/features/orders/checkout-form.server.ts'
@@ -21,6 +25,7 @@ import {
 import { checkoutWithRedirect } from '#app/features/orders/redirect-checkout.server.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import { readForm } from '#app/server/form.server.ts'
+import { accountFailure, passOnRetryAfter, signedInRedirect } from '#app/sign-in.server.ts'
 import type { Route } from './+types/checkout'
 import { privatePageMeta } from '#app/features/seo/meta.ts'
 
@@ -29,21 +34,42 @@ export const meta: Route.MetaFunction = () =>
 
 type CheckoutActionData = { fieldErrors?: Partial<Record<CheckoutField, string>>; formError?: string }
 
-/** Buying needs an account: anyone else is sent to log in (or register) and comes back here, cart intact. */
-export async function loader({ request, context, url }: Route.LoaderArgs) {
-  const user = await requireUser({ request, context, url })
+/**
+ * Buying needs an account (docs/decisions/025-guest-checkout.md): a guest or a signed-out visitor gets this
+ * page with their cart, told why, and creates the account here in one step (the action's 'create-account'),
+ * keeping the cart; then the same page takes the payment.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
   const app = getAppContext(context)
+  const user = await getSessionUser({ request, context })
+  if (!user || user.isGuest) {
+    const cartId = await findVisitorCart(request, app, user?.id)
+    const lines = cartId ? await listCartLines(app.db, cartId) : []
+    return { step: 'account' as const, lines, isGuest: Boolean(user) }
+  }
   const checkout = await getCheckout(app.db, user.id)
   if (checkout.lines.length > 0) recordEvent(app, request, { name: 'begin_checkout' })
-  return { checkout, provider: app.payments.name, email: user.email }
+  return { step: 'pay' as const, checkout, provider: app.payments.name, email: user.email }
 }
+
+/** A refused account creation's Retry-After (429) reaches the browser. */
+export const headers: Route.HeadersFunction = passOnRetryAfter
 
 export const shouldRevalidate = revalidateAfterCheckoutPost
 
 export async function action({ request, context, url }: Route.ActionArgs) {
-  const user = await requireUser({ request, context, url })
   const app = getAppContext(context)
   const form = await readForm(request)
+  if (form.get('intent') === 'create-account') {
+    // Signed in already (another tab made the account): the page as it is now.
+    const current = await getSessionUser({ request, context })
+    if (current && !current.isGuest) return redirect('/checkout', 303)
+    // The register page's rules and messages, rate limits included; the guest's cart joins the account.
+    const result = await register({ request, context }, form)
+    if (!result.ok) return accountFailure(result, form.get('email'))
+    return signedInRedirect(request, app, { result, redirectTo: '/checkout' })
+  }
+  const user = await requireUser({ request, context, url })
   if (form.get('intent') === 'remove-owned') {
     await removeOwnedBooksFromCart(app.db, user.id)
     return redirect('/checkout', 303)
@@ -73,7 +99,25 @@ const refusalStatus: Record<CheckoutRefusal, number> = {
 }
 
 export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
-  const { checkout, provider, email } = loaderData
+  if (loaderData.step === 'account')
+    return (
+      <AccountStep
+        lines={loaderData.lines}
+        isGuest={loaderData.isGuest}
+        actionData={actionData as AccountActionData | undefined}
+      />
+    )
+  return <PayStep {...loaderData} actionData={actionData as CheckoutActionData | undefined} />
+}
+
+function PayStep({
+  checkout,
+  provider,
+  email,
+  actionData,
+}: Extract<Route.ComponentProps['loaderData'], { step: 'pay' }> & {
+  actionData: CheckoutActionData | undefined
+}) {
   const navigation = useNavigation()
   const paying =
     navigation.state !== 'idle' &&

@@ -14,9 +14,17 @@ import { privatePageMeta } from '#app/features/seo/meta.ts'
 
 export const meta: Route.MetaFunction = ({ loaderData }) =>
   privatePageMeta(
-    loaderData ? `Order #${loaderData.order.number}` : 'Order not found',
+    loaderData ? headingOf(loaderData.order) : 'Order not found',
     'An order you placed at CodeBook.',
   )
+
+/**
+ * A failed payment is not an order to its buyer (My orders leaves it out), but its page stays: a Stripe
+ * payment can fail after the buyer came back to this page, which must then say so.
+ */
+function headingOf(order: { number: number; status: string }) {
+  return order.status === 'failed' ? 'Payment failed' : `Order #${order.number}`
+}
 
 /** An order's page, for its buyer only: for anyone else it does not exist (404, never 403). */
 export async function loader({ request, context, params, url }: Route.LoaderArgs) {
@@ -35,7 +43,7 @@ export default function Order({ loaderData }: Route.ComponentProps) {
   const price = (cents: number) => formatPrice(cents, order.currency)
   return (
     <section className="mx-auto max-w-3xl px-4 py-12">
-      <SectionHeading level={1}>Order #{order.number}</SectionHeading>
+      <SectionHeading level={1}>{headingOf(order)}</SectionHeading>
       {order.status === 'paid' ? (
         <p role="status" className="mb-6 text-center text-lg">
           Thank you! Your payment went through and your eBooks are in your library. A receipt is on its way.
@@ -45,6 +53,15 @@ export default function Order({ loaderData }: Route.ComponentProps) {
           We are waiting for the payment to be confirmed. This page updates when it is; if it does not, reload
           it in a moment.
           <RefreshWhilePending />
+        </p>
+      ) : order.status === 'failed' ? (
+        <p role="status" className="mb-6 text-center text-lg">
+          This payment did not go through: nothing was charged, and it is not an order. The eBooks are still
+          in your cart;{' '}
+          <Link to="/checkout" className="font-medium text-blue-700 underline dark:text-sky-300">
+            try again at checkout
+          </Link>
+          .
         </p>
       ) : order.status === 'refunded' ? (
         <p role="status" className="mb-6 text-center text-lg">

@@ -55,6 +55,8 @@ describe('analytics', () => {
       expect(await topByRevenue.textContent()).toContain(bookA)
       // uPlot, loaded by the page itself, draws both charts.
       await page.locator('canvas').nth(1).waitFor()
+      // With its stylesheet loaded, each chart's legend sits below its plot, not over it.
+      await expectLegendsClearOfPlots(page)
       await expectHealthyPage(page)
 
       // A bad range is a message next to the field, not an error page.
@@ -65,3 +67,20 @@ describe('analytics', () => {
     await shopper.context().close()
   })
 })
+
+/** Every chart's legend (uPlot's `.u-legend`) and its plot (the canvas) do not overlap. */
+async function expectLegendsClearOfPlots(page: Page) {
+  const charts = page.locator('.uplot')
+  expect(await charts.count()).toBeGreaterThan(0)
+  for (const chart of await charts.all()) {
+    const plot = await chart.locator('canvas').boundingBox()
+    const legend = await chart.locator('.u-legend').boundingBox()
+    if (!plot || !legend) throw new Error('a chart without its plot or its legend')
+    const apart =
+      legend.y >= plot.y + plot.height ||
+      plot.y >= legend.y + legend.height ||
+      legend.x >= plot.x + plot.width ||
+      plot.x >= legend.x + legend.width
+    expect(apart, `legend ${JSON.stringify(legend)} overlaps plot ${JSON.stringify(plot)}`).toBe(true)
+  }
+}

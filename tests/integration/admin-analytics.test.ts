@@ -11,6 +11,7 @@ import { utcDay } from '#app/features/analytics/visitor.server.ts'
 import { writeEvents } from '#app/features/analytics/write.server.ts'
 import { loader as exportLoader } from '#app/routes/admin/analytics-export.ts'
 import { loader as analyticsLoader } from '#app/routes/admin/analytics.tsx'
+import { loader as bookLoader } from '#app/routes/book.tsx'
 import { action as cartAction } from '#app/routes/cart.tsx'
 import { action as checkoutAction, loader as checkoutLoader } from '#app/routes/checkout.tsx'
 import { loader as searchLoader } from '#app/routes/search.tsx'
@@ -189,6 +190,7 @@ describe('recording', () => {
     const page = await checkoutLoader(
       routeArgs({ db: database.db, path: '/checkout', cookie: reader.cookie, init: { headers } }),
     )
+    if (page.step !== 'pay') throw new Error('expected the payment step')
     const paid = await checkoutAction(
       routeArgs({
         db: database.db,
@@ -273,6 +275,58 @@ describe('recording', () => {
       .from(books)
       .where(eq(books.slug, 'javascript-basics-to-advance'))
     expect(item?.bookId).toBe(book!.id)
+  })
+})
+
+describe('one book view per page view', () => {
+  const slug = 'django-framework'
+  const bookViews = async (since: Date) =>
+    (await eventsOf('view_item')).filter((event) => event.occurredAt > since).length
+
+  test('the page opened as a document counts once; its return after adding to the cart without JavaScript does not', async () => {
+    const sink = idleSink()
+    const app = express()
+    app.use(recordPageViews({ build: buildOf(routes), sink, ownHosts: ['shop.example'], logger: silent }))
+    app.use((_req, res) => res.type('html').send('<p>page</p>'))
+    const server = app.listen(0, '127.0.0.1')
+    await new Promise((resolve) => server.once('listening', resolve))
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    const since = new Date(Date.now() - 1)
+    const visit = (path: string, referer: string) =>
+      fetch(`${base}${path}`, { headers: { 'User-Agent': browser, Referer: referer } }).then((res) =>
+        res.text(),
+      )
+    try {
+      await visit(`/books/${slug}`, `${base}/AllBooks`)
+      // 'Add To Cart' posted to /cart, which answered 303 back to the book: the browser's GET names the book.
+      await visit(`/books/${slug}`, `${base}/books/${slug}`)
+      await visit(`/books/${slug}`, `https://shop.example/books/${slug}`)
+    } finally {
+      server.close()
+    }
+    await sink.stop()
+    expect(await bookViews(since)).toBe(1)
+  })
+
+  test("a client-side navigation to the book counts once; React Router revalidating it after the page's action does not", async () => {
+    await flush()
+    const since = new Date(Date.now() - 1)
+    const fetchBook = (referer: string) =>
+      bookLoader(
+        routeArgs({
+          db: database.db,
+          path: `/books/${slug}`,
+          params: { slug },
+          dataRequest: true,
+          init: { headers: { 'User-Agent': browser, Referer: referer } },
+        }),
+      )
+    await fetchBook('http://localhost:3000/AllBooks')
+    // After 'Add To Cart' (a fetcher posting to /cart), the book's loader is fetched again from the book's page.
+    await fetchBook(`http://localhost:3000/books/${slug}`)
+    await fetchBook(`http://localhost:3000/books/${slug}?sort=helpful`)
+    await flush()
+    expect(await bookViews(since)).toBe(1)
   })
 })
 

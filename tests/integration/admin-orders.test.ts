@@ -15,7 +15,7 @@ import AdminOrder, { action as orderAction, loader as orderLoader } from '#app/r
 import { loader as exportLoader } from '#app/routes/admin/orders-export.ts'
 import AdminOrders, { loader as ordersLoader } from '#app/routes/admin/orders.tsx'
 import { action as webhookAction } from '#app/routes/stripe-webhook.ts'
-import { emailOutbox, libraryItems, orderItems, orders } from '#app/server/db/schema/index.server.ts'
+import { emailOutbox, libraryItems, orderItems, orders, user } from '#app/server/db/schema/index.server.ts'
 import { parseEnv } from '#app/server/env.server.ts'
 import { createLogger } from '#app/server/logger.server.ts'
 import { createStoreServices, type StoreServices } from '#app/services.server.ts'
@@ -415,6 +415,21 @@ describe('the CSV export', () => {
 })
 
 describe('an order’s page', () => {
+  test('names the buyer once: their name beside the email only when it is not the email itself', async () => {
+    const buyer = await createBuyer(database.db, [book(3).id])
+    const path = `/admin/orders/${buyer.orderId}`
+    const buyerSection = async () => {
+      const html = render(path, AdminOrder, await loadOrder(buyer.orderId))
+      return /<section[^>]*aria-labelledby="buyer-heading"[^>]*>(.*?)<\/section>/s.exec(html)?.[1] ?? ''
+    }
+    // Registered by email alone, the account's name is its email: shown once, not 'a@… <a@…>'.
+    const byEmail = await buyerSection()
+    expect(byEmail).toContain(buyer.email)
+    expect(byEmail.split(buyer.email)).toHaveLength(2)
+    await database.db.update(user).set({ name: 'Ada Lovelace' }).where(eq(user.id, buyer.userId))
+    expect(await buyerSection()).toContain(`Ada Lovelace &lt;${buyer.email}&gt;`)
+  })
+
   test('shows the buyer, lines, payment, mail sent and downloads made', async () => {
     const buyer = await createBuyer(database.db, [book(4).id, book(5).id])
     await recordDownload(database.db, buyer.userId, book(4).id)

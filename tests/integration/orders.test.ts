@@ -2,6 +2,9 @@ import crypto from 'node:crypto'
 import { Writable } from 'node:stream'
 import { and, eq, inArray, sql } from 'drizzle-orm'
 import pino from 'pino'
+import { createElement } from 'react'
+import { renderToString } from 'react-dom/server'
+import { createRoutesStub } from 'react-router'
 import { describe, expect, vi } from 'vitest'
 import { addToCart, listCartBookIds, requireUserCart } from '#app/features/cart/cart.server.ts'
 import { listBooks } from '#app/features/catalog/catalog.server.ts'
@@ -13,12 +16,23 @@ import {
 } from '#app/features/orders/payments.server.ts'
 import { refundOrder } from '#app/features/orders/refunds.server.ts'
 import { checkoutMessages } from '#app/features/orders/checkout-messages.ts'
+import { identityMessages } from '#app/features/identity/credentials.ts'
+import type { AccountActionData } from '#app/features/identity/components/account-form.tsx'
+import { whyAnAccount } from '#app/features/orders/components/account-step.tsx'
 import { loader as rootLoader } from '#app/root.tsx'
 import { action as cartAction } from '#app/routes/cart.tsx'
-import { action as checkoutAction, loader as checkoutLoader } from '#app/routes/checkout.tsx'
-import { loader as orderLoader } from '#app/routes/order.tsx'
+import Checkout, { action as checkoutAction, loader as checkoutLoader } from '#app/routes/checkout.tsx'
+import { loader as orderLoader, meta as orderMeta } from '#app/routes/order.tsx'
+import { loader as exportLoader } from '#app/routes/account-export.ts'
 import { loader as ordersLoader } from '#app/routes/account-orders.tsx'
-import { books, emailOutbox, libraryItems, orderItems, orders } from '#app/server/db/schema/index.server.ts'
+import {
+  books,
+  emailOutbox,
+  libraryItems,
+  orderItems,
+  orders,
+  user,
+} from '#app/server/db/schema/index.server.ts'
 import { createLogger } from '#app/server/logger.server.ts'
 import { createMailer } from '#app/server/mail.server.ts'
 import { deliverDueEmails, startOutboxWorker } from '#app/server/outbox.server.ts'
@@ -27,7 +41,7 @@ import type { TestDatabase } from '#tests/db.ts'
 import { test } from '#tests/fixtures.ts'
 import { deliverOutboxOverSmtp, startSmtpServer } from '#tests/smtp.ts'
 import { routeArgs, servicesFor, thrownBy } from '#tests/route-args.ts'
-import { cookieHeader } from '#harness/cookie-jar.ts'
+import { CookieJar, cookieHeader } from '#harness/cookie-jar.ts'
 
 let database: TestDatabase
 let catalogue: Awaited<ReturnType<typeof listBooks>>
@@ -54,8 +68,13 @@ async function readerWithCart(bookCount: number) {
   return { cookie, userId: signedUp.response.user.id, email, cartId }
 }
 
+/** The checkout page of a signed-in reader: the payment step. */
 async function checkoutPage(cookie: string) {
-  return checkoutLoader(routeArgs({ db: database.db, path: '/checkout', cookie, services: storeServices() }))
+  const page = await checkoutLoader(
+    routeArgs({ db: database.db, path: '/checkout', cookie, services: storeServices() }),
+  )
+  if (page.step !== 'pay') throw new Error(`expected the payment step, got ${page.step}`)
+  return page
 }
 
 /** What a rendering of the checkout form carries besides the card: the cart's key and its attempt id. */
@@ -110,22 +129,157 @@ async function withSlowCharges<T>(posts: () => Promise<T>): Promise<T> {
 }
 const storeServices = (): StoreServices => ({ ...servicesFor(database.db), payments })
 
-describe('who may buy', () => {
-  test('a signed-out visitor is sent to log in, a guest to register, and both are brought back to checkout', async () => {
-    const signedOut = await thrownBy(() => checkoutPage(''))
-    expect((signedOut as Response).headers.get('Location')).toBe('/login?redirectTo=%2Fcheckout')
-    // A client-side navigation asks for '/checkout.data': the way back is still the page.
-    const navigated = await thrownBy(() =>
-      checkoutLoader(routeArgs({ db: database.db, path: '/checkout', dataRequest: true })),
+describe('who may buy: an account, made on the checkout page in one step', () => {
+  let visitors = 0
+  /** A visitor's own address, so that each test meets the sign-up limit (10 an hour per address) afresh. */
+  const nextIp = () => `198.51.100.${++visitors}`
+
+  /** Adds a book as a browser without JavaScript would, keeping the cookies it is given. */
+  async function addBook(jar: CookieJar, bookId: string, clientIp: string) {
+    const added = await cartAction(
+      routeArgs({
+        db: database.db,
+        path: '/cart',
+        cookie: jar.header(),
+        clientIp,
+        init: { method: 'POST', body: new URLSearchParams({ intent: 'add', bookId }) },
+      }),
     )
-    expect((navigated as Response).headers.get('Location')).toBe('/login?redirectTo=%2Fcheckout')
-    const guest = await servicesFor(database.db).auth.api.signInAnonymous({
-      returnHeaders: true,
-      headers: new Headers(),
-    })
-    const guestCookie = cookieHeader(guest.headers)
-    const asGuest = await thrownBy(() => checkoutPage(guestCookie))
-    expect((asGuest as Response).headers.get('Location')).toBe('/Register?redirectTo=%2Fcheckout')
+    jar.take(added as Response)
+  }
+
+  async function openCheckout(jar: CookieJar, clientIp: string) {
+    return checkoutLoader(
+      routeArgs({
+        db: database.db,
+        path: '/checkout',
+        cookie: jar.header(),
+        clientIp,
+        services: storeServices(),
+      }),
+    )
+  }
+
+  async function createAccount(jar: CookieJar, fields: Record<string, string>, clientIp: string) {
+    const result = await checkoutAction(
+      routeArgs({
+        db: database.db,
+        path: '/checkout',
+        cookie: jar.header(),
+        clientIp,
+        services: storeServices(),
+        init: { method: 'POST', body: new URLSearchParams({ intent: 'create-account', ...fields }) },
+      }),
+    )
+    if (result instanceof Response) {
+      jar.take(result)
+      return { status: result.status, location: result.headers.get('Location'), body: null }
+    }
+    const { data, init } = result as unknown as { data: AccountActionData; init: ResponseInit }
+    return { status: init.status, location: null, body: data }
+  }
+
+  test.each([
+    ['a signed-out visitor', false],
+    ['a guest (Login as guest)', true],
+  ])(
+    '%s is told why an account is needed, creates it with an email and a password, keeps the cart and pays',
+    async (_who, asGuest) => {
+      const clientIp = nextIp()
+      const jar = new CookieJar()
+      let guestId: string | undefined
+      if (asGuest) {
+        const guest = await servicesFor(database.db).auth.api.signInAnonymous({
+          returnHeaders: true,
+          headers: new Headers(),
+        })
+        jar.take(guest.headers)
+        guestId = guest.response?.user.id
+      }
+      await addBook(jar, catalogue[1]!.id, clientIp)
+      await addBook(jar, catalogue[2]!.id, clientIp)
+
+      // The checkout page, not a redirect: the cart and the account step (a client navigation too).
+      const page = await openCheckout(jar, clientIp)
+      expect(page).toMatchObject({ step: 'account', isGuest: asGuest })
+      if (page.step !== 'account') throw new Error('expected the account step')
+      expect(page.lines.map((line) => line.bookId).toSorted()).toEqual(
+        [catalogue[1]!.id, catalogue[2]!.id].toSorted(),
+      )
+      const navigated = await checkoutLoader(
+        routeArgs({ db: database.db, path: '/checkout', cookie: jar.header(), clientIp, dataRequest: true }),
+      )
+      expect(navigated.step).toBe('account')
+
+      const email = `one-step-${crypto.randomUUID()}@example.com`
+      const created = await createAccount(jar, { email, password: 'correct horse battery staple' }, clientIp)
+      expect(created).toMatchObject({ status: 303, location: '/checkout' })
+
+      const payStep = await openCheckout(jar, clientIp)
+      if (payStep.step !== 'pay') throw new Error('expected the payment step once the account exists')
+      expect(payStep.email).toBe(email)
+      expect(payStep.checkout.lines.map((line) => line.bookId).toSorted()).toEqual(
+        [catalogue[1]!.id, catalogue[2]!.id].toSorted(),
+      )
+      const paid = await pay(jar.header(), { ...GOOD_CARD, ...keysOf(payStep.checkout) })
+      expect(paid.status).toBe(303)
+      const [account] = await database.db.select().from(user).where(eq(user.email, email))
+      const owned = await database.db.select().from(libraryItems).where(eq(libraryItems.userId, account!.id))
+      expect(owned.map((item) => item.bookId).toSorted()).toEqual(
+        [catalogue[1]!.id, catalogue[2]!.id].toSorted(),
+      )
+      // The guest is gone once its cart moved to the account.
+      if (guestId) expect(await database.db.select().from(user).where(eq(user.id, guestId))).toEqual([])
+    },
+  )
+
+  test("the register page's rules and messages: each refusal next to its field, the email kept, nothing made, the cart kept", async () => {
+    const clientIp = nextIp()
+    const jar = new CookieJar()
+    await addBook(jar, catalogue[0]!.id, clientIp)
+    const taken = await readerWithCart(0)
+    for (const [fields, status, errors] of [
+      [
+        { email: 'not-an-email', password: 'correct horse battery staple' },
+        400,
+        { email: identityMessages.emailInvalid },
+      ],
+      [
+        { email: `x-${crypto.randomUUID()}@example.com`, password: 'password1' },
+        400,
+        { password: identityMessages.passwordCommon },
+      ],
+      [
+        { email: taken.email, password: 'correct horse battery staple' },
+        409,
+        { email: identityMessages.emailInUse },
+      ],
+    ] as const) {
+      const refused = await createAccount(jar, fields, clientIp)
+      expect(refused).toMatchObject({ status, body: { fieldErrors: errors, email: fields.email } })
+      expect(JSON.stringify(refused.body)).not.toContain(fields.password)
+    }
+    const page = await openCheckout(jar, clientIp)
+    expect(page).toMatchObject({ step: 'account', lines: [{ bookId: catalogue[0]!.id }] })
+  })
+
+  test('the account step as rendered: why an account, the one-step form, a way to log in instead', async () => {
+    const clientIp = nextIp()
+    const jar = new CookieJar()
+    await addBook(jar, catalogue[0]!.id, clientIp)
+    const html = renderToString(
+      createElement(createRoutesStub([{ id: 'checkout', path: '/checkout', Component: Checkout }]), {
+        initialEntries: ['/checkout'],
+        hydrationData: { loaderData: { checkout: await openCheckout(jar, clientIp) } },
+      }),
+    )
+    expect(html).toContain(whyAnAccount)
+    expect(html).toMatch(/<form[^>]*action="\/checkout" method="post"/)
+    expect(html).toContain('name="intent" value="create-account"')
+    expect(html).toContain('name="email"')
+    expect(html).toContain('name="password"')
+    expect(html).toContain('Create account and continue')
+    expect(html).toContain('href="/login?redirectTo=%2Fcheckout"')
   })
 })
 
@@ -569,6 +723,47 @@ describe('after the purchase', () => {
     )
     expect(list.map((order) => order.lines[0]!.bookId)).toEqual([catalogue[3]!.id, catalogue[0]!.id])
     expect(list[0]!.number).toBeGreaterThan(list[1]!.number)
+  })
+})
+
+describe('a payment that failed', () => {
+  test('is not an order to its buyer: My orders lists the paid one only; its page says nothing was charged; the export keeps it, labelled', async () => {
+    const reader = await readerWithCart(1)
+    const declined = await checkoutPage(reader.cookie)
+    expect(
+      await pay(reader.cookie, { ...GOOD_CARD, number: DECLINED_CARD, ...keysOf(declined.checkout) }),
+    ).toMatchObject({ status: 402 })
+    const next = await checkoutPage(reader.cookie)
+    const paid = await pay(reader.cookie, { ...GOOD_CARD, ...keysOf(next.checkout) })
+    expect(paid.status).toBe(303)
+
+    const { orders: list } = await ordersLoader(
+      routeArgs({ db: database.db, path: '/account/orders', cookie: reader.cookie }),
+    )
+    expect(list.map((order) => order.status)).toEqual(['paid'])
+
+    // The owner keeps it, and its buyer can still open its page (a Stripe payment failing after the return).
+    const [failed] = (await ordersOf(reader.userId)).filter((order) => order.status === 'failed')
+    const page = await orderLoader(
+      routeArgs({
+        db: database.db,
+        path: `/orders/${failed!.id}`,
+        cookie: reader.cookie,
+        params: { orderId: failed!.id },
+      }),
+    )
+    expect(page.order.status).toBe('failed')
+    const [title] = orderMeta({ loaderData: page } as unknown as Parameters<typeof orderMeta>[0])
+    expect(title).toMatchObject({ title: expect.stringMatching(/^Payment failed/) })
+
+    const exported = await exportLoader(
+      routeArgs({ db: database.db, path: '/account/export.json', cookie: reader.cookie }),
+    )
+    const body = (await exported.json()) as { orders: { status: string; note?: string }[] }
+    expect(body.orders.map((order) => [order.status, order.note])).toEqual([
+      ['failed', expect.stringContaining('nothing was charged')],
+      ['paid', undefined],
+    ])
   })
 })
 

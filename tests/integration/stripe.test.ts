@@ -149,8 +149,11 @@ async function readerWithCart(bookCount: number, offset = 0) {
   return { cookie, userId, email, cartId }
 }
 
-function checkoutPage(cookie: string) {
-  return checkoutLoader(routeArgs({ db: database.db, path: '/checkout', cookie, services }))
+/** The checkout page of a signed-in reader: the payment step. */
+async function checkoutPage(cookie: string) {
+  const page = await checkoutLoader(routeArgs({ db: database.db, path: '/checkout', cookie, services }))
+  if (page.step !== 'pay') throw new Error(`expected the payment step, got ${page.step}`)
+  return page
 }
 
 /**

@@ -2,7 +2,9 @@ import { isbot } from 'isbot'
 import type { AnalyticsSink, HeaderReader, RecordedEvent } from '#app/server/analytics-sink.server.ts'
 import { createBatchBuffer } from '#app/server/batch-buffer.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
+import { isDataRequest } from '#app/server/data-request.ts'
 import type { Logger } from '#app/server/logger.server.ts'
+import { isFromSamePage } from '#app/server/same-page.ts'
 import { writeEvents } from './write.server.ts'
 
 /** The events a request may record; the sink adds when, and who (as the day's hash). */
@@ -60,6 +62,24 @@ export function recordEvent(
     occurredAt: new Date(),
     client: { ip: app.clientIp, userAgent: request.headers.get('User-Agent') ?? '' },
   })
+}
+
+/**
+ * Counts a book's page view from its loader: once per view. A page opened as a document was counted by the
+ * host (server/page-views.ts), so only React Router's own fetch ('/books/x.data', a client-side navigation)
+ * counts here, and not when it comes from the same page: React Router revalidating the book's loader after the
+ * page's own action (its 'Add To Cart', a review) is the same view.
+ */
+export function recordBookView(
+  app: { analytics: AnalyticsSink; clientIp: string; env: { publicUrl: URL } },
+  request: Request,
+  url: URL,
+  bookId: string,
+) {
+  if (!isDataRequest(request, url)) return
+  const ownHosts = [url.hostname, app.env.publicUrl.hostname]
+  if (isFromSamePage(request.headers.get('Referer'), url.pathname, ownHosts)) return
+  recordEvent(app, request, { name: 'view_item', bookId })
 }
 
 /**

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray } from 'drizzle-orm'
+import { and, asc, desc, eq, inArray, ne } from 'drizzle-orm'
 import type { Db } from '#app/server/db/database.server.ts'
 import { books, orderItems, orders } from '#app/server/db/schema/index.server.ts'
 import type { OrderLine } from './order-line.ts'
@@ -40,12 +40,22 @@ export async function getOrderForUser(
   return order
 }
 
-/** The buyer's orders, newest first. */
+/**
+ * The buyer's orders, newest first. A payment that failed is not an order to its buyer (nothing was charged,
+ * the books stayed in the cart): it is left out here, kept for the owner (the back office lists it with its
+ * status), in the buyer's data export (labelled) and on its own page (a Stripe payment that fails after the
+ * buyer came back is told there).
+ */
 export function listOrdersForUser(db: Db, userId: string): Promise<OrderSummary[]> {
-  return listOrders(db, userId)
+  return listOrders(db, userId, undefined, { paymentsThatFailed: false })
 }
 
-async function listOrders(db: Db, userId: string, orderId?: string): Promise<OrderSummary[]> {
+async function listOrders(
+  db: Db,
+  userId: string,
+  orderId?: string,
+  { paymentsThatFailed = true } = {},
+): Promise<OrderSummary[]> {
   const rows = await db
     .select({
       ...orderColumns,
@@ -55,7 +65,13 @@ async function listOrders(db: Db, userId: string, orderId?: string): Promise<Ord
       cardLast4: orders.cardLast4,
     })
     .from(orders)
-    .where(and(eq(orders.userId, userId), orderId ? eq(orders.id, orderId) : undefined))
+    .where(
+      and(
+        eq(orders.userId, userId),
+        orderId ? eq(orders.id, orderId) : undefined,
+        paymentsThatFailed ? undefined : ne(orders.status, 'failed'),
+      ),
+    )
     .orderBy(desc(orders.createdAt), desc(orders.number))
   if (rows.length === 0) return []
   const lines = await db
@@ -83,7 +99,14 @@ async function listOrders(db: Db, userId: string, orderId?: string): Promise<Ord
   }))
 }
 
-/** A buyer's orders with their payment and lines, oldest first: their part of the account's data export. */
+/** What the data export says of a failed payment, which My orders does not list. */
+export const FAILED_PAYMENT_NOTE =
+  'A payment attempt that did not go through: nothing was charged and no book was granted.'
+
+/**
+ * A buyer's orders with their payment and lines, oldest first: their part of the account's data export. It is
+ * the reader's data, so failed payment attempts are in it too, each with a note saying what it is.
+ */
 export async function exportOrdersOf(db: Db, userId: string) {
   const orderRows = await db
     .select({
@@ -116,6 +139,7 @@ export async function exportOrdersOf(db: Db, userId: string) {
     : []
   return orderRows.map(({ id, paymentProvider, cardBrand, cardLast4, ...order }) => ({
     ...order,
+    ...(order.status === 'failed' ? { note: FAILED_PAYMENT_NOTE } : {}),
     payment: { provider: paymentProvider, cardBrand, cardLast4 },
     lines: lines.filter((line) => line.orderId === id).map(({ orderId: _orderId, ...line }) => line),
   }))

@@ -1,4 +1,5 @@
 import { data, Link } from 'react-router'
+import chartStylesheet from 'uplot/dist/uPlot.min.css?url'
 import { AnalyticsFigures } from '#app/features/analytics/components/analytics-figures.tsx'
 import { RangeForm } from '#app/features/analytics/components/range-form.tsx'
 import { getAnalyticsDashboard } from '#app/features/analytics/dashboard.server.ts'
@@ -11,6 +12,13 @@ import { privatePageMeta } from '#app/features/seo/meta.ts'
 
 export const meta: Route.MetaFunction = () =>
   privatePageMeta('Analytics — Back office', 'Analytics in the CodeBook back office.')
+
+/**
+ * The charts' stylesheet, as a <link> in this page's head: imported by the chart's own code, Vite built it but
+ * the production page never loaded it (the legend drawn over the plot). A file of our origin, so the CSP's
+ * `style-src 'self'` allows it; only this page loads it.
+ */
+export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: chartStylesheet }]
 
 /** /admin/analytics?range=7|30|90 or ?range=custom&from=YYYY-MM-DD&to=YYYY-MM-DD (UTC days; default 30). */
 export async function loader({ request, context, url }: Route.LoaderArgs) {

@@ -29,6 +29,12 @@ function notFound(): never {
   )
 }
 
+/** The buyer's name, when it says more than their email (an account registered by email is named by it). */
+function nameBesideEmail(buyer: { name: string; email: string }): string | null {
+  const name = buyer.name.trim()
+  return name && name.toLowerCase() !== buyer.email.toLowerCase() ? name : null
+}
+
 function orderIdOf(params: { orderId?: string }) {
   const parsed = z.uuid().safeParse(params.orderId)
   return parsed.success ? parsed.data : notFound()
@@ -51,7 +57,7 @@ export async function loader({ request, context, params, url }: Route.LoaderArgs
       status: order.status,
       total: formatPrice(order.totalCents, order.currency),
       createdAt: order.createdAt.toISOString(),
-      buyer: order.buyer,
+      buyer: { ...order.buyer, name: nameBesideEmail(order.buyer) },
       payment: {
         provider: order.paymentProvider,
         reference: order.paymentReference,
@@ -174,7 +180,13 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
 
       <TitledSection id="buyer-heading" title="Buyer" headingClassName={sectionHeading}>
         <p>
-          {order.buyer.name} &lt;{order.buyer.email}&gt;
+          {order.buyer.name ? (
+            <>
+              {order.buyer.name} &lt;{order.buyer.email}&gt;
+            </>
+          ) : (
+            order.buyer.email
+          )}
         </p>
         <p className={`text-sm ${muted}`}>Ordered {when(order.createdAt)}</p>
       </TitledSection>

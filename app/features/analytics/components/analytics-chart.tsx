@@ -13,8 +13,9 @@ export type ChartSeries = {
 /**
  * A line chart of per-day figures, drawn by uPlot (docs/decisions/015-first-party-analytics.md). uPlot is
  * imported inside the effect, so it is a chunk of its own loaded only when this page runs in a browser: no
- * other page's bundle carries it. The chart is a picture for sighted readers (aria-hidden); the table the
- * page renders beside it holds the same numbers, and is all there is without JavaScript.
+ * other page's bundle carries it. Its stylesheet is the analytics route's `links` (a stylesheet imported
+ * here was built but never loaded in production). The chart is a picture for sighted readers (aria-hidden);
+ * the table the page renders beside it holds the same numbers, and is all there is without JavaScript.
  */
 export function AnalyticsChart({ days, series }: { days: string[]; series: ChartSeries[] }) {
   const container = useRef<HTMLDivElement>(null)
@@ -24,7 +25,7 @@ export function AnalyticsChart({ days, series }: { days: string[]; series: Chart
     let chart: { destroy(): void; setSize(size: { width: number; height: number }): void } | undefined
     let cancelled = false
     const observer = new ResizeObserver(() => chart?.setSize({ width: element.clientWidth, height: HEIGHT }))
-    void Promise.all([import('uplot'), import('uplot/dist/uPlot.min.css')]).then(([{ default: UPlot }]) => {
+    void import('uplot').then(({ default: UPlot }) => {
       if (cancelled) return
       const ink = getComputedStyle(element).color
       const grid = { stroke: 'rgba(127, 127, 127, 0.25)', width: 1 }
