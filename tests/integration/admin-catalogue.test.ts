@@ -16,7 +16,11 @@ import { action as coverAction, loader as coverLoader } from '#app/routes/admin/
 import { action as editAction, loader as editLoader } from '#app/routes/admin/book-edit.tsx'
 import { action as newAction, loader as newLoader } from '#app/routes/admin/book-new.tsx'
 import { loader as listLoader } from '#app/routes/admin/books.tsx'
+import { staticSitemapXml } from '#app/features/seo/sitemap.server.ts'
+import { loader as allBooksLoader } from '#app/routes/all-books.tsx'
 import { loader as bookLoader } from '#app/routes/book.tsx'
+import { loader as topicLoader } from '#app/routes/topic.tsx'
+import { loader as topicsLoader } from '#app/routes/topics.tsx'
 import { loader as downloadLoader } from '#app/routes/library-download.ts'
 import { loader as libraryLoader } from '#app/routes/library.tsx'
 import { loader as mediaLoader } from '#app/routes/media-cover.ts'
@@ -180,7 +184,8 @@ describe('creating and editing a book', () => {
       title: fields.title,
       slug: fields.slug,
       currency: 'USD',
-      topics: ['testing', 'python'],
+      // The names in the order typed, once each; 'testing' is the seed's topic 'Testing' (names match in any case).
+      topics: ['Testing', 'Python'],
       level: 'beginner',
       status: 'published',
       featured: true,
@@ -341,6 +346,50 @@ describe('creating and editing a book', () => {
       .from(bookSlugRedirects)
       .where(eq(bookSlugRedirects.bookId, id))
     expect(redirects.map((redirect) => redirect.slug)).toEqual([newSlug])
+  })
+})
+
+describe('topics are named things (issue 34)', () => {
+  test('a two-word topic typed in the book form has one page, one entry in the topic list and filter, and one sitemap URL', async () => {
+    const { fields } = await createViaAction({ topics: 'systems programming, Rust' })
+    const page = await outcomeOf(() =>
+      bookLoader(
+        routeArgs({ db: database.db, path: `/books/${fields.slug}`, params: { slug: fields.slug } }),
+      ),
+    )
+    expect(page.status).toBe(200)
+    const bookTopics = (page.data.book as unknown as { topics: unknown }).topics
+    expect(bookTopics).toEqual([
+      { slug: 'systems-programming', name: 'systems programming' },
+      { slug: 'rust', name: 'Rust' },
+    ])
+
+    const topicPage = await outcomeOf(() =>
+      topicLoader(
+        routeArgs({
+          db: database.db,
+          path: '/topics/systems-programming',
+          params: { slug: 'systems-programming' },
+        }),
+      ),
+    )
+    expect(topicPage).toMatchObject({ status: 200, data: { name: 'systems programming', total: 1 } })
+
+    const index = await topicsLoader(routeArgs({ db: database.db, path: '/topics' }))
+    const names = index.topics.map((topic) => topic.name)
+    expect(names.filter((name) => /systems/i.test(name))).toEqual(['systems programming'])
+    expect(index.topics.find((topic) => topic.name === 'systems programming')).toMatchObject({
+      value: 'systems-programming',
+      count: 1,
+    })
+
+    const all = await allBooksLoader(routeArgs({ db: database.db, path: '/AllBooks' }))
+    const facet = all.counts.topic.map((entry) => entry.value)
+    expect(facet.filter((value) => value.includes('systems'))).toEqual(['systems-programming'])
+
+    const sitemap = await staticSitemapXml(database.db, 'https://store.example')
+    expect(sitemap).toContain('<loc>https://store.example/topics/systems-programming</loc>')
+    expect(sitemap).not.toContain('systems%20programming')
   })
 })
 

@@ -8,6 +8,7 @@ import {
   type BookFieldErrors,
   type BookFormValues,
 } from './book-form.ts'
+import { splitTopicNames } from './topic-names.ts'
 
 /** The book form's one schema: every action that saves a book reads the post through it. */
 const trimmed = (value: unknown) => (typeof value === 'string' ? value.trim() : value)
@@ -72,17 +73,7 @@ export const BookFormSchema = z
       z.string({ error: 'Please enter a currency.' }).regex(/^[A-Z]{3}$/, 'Use a 3-letter code, like USD.'),
     ),
     topics: z.preprocess(
-      (value) =>
-        typeof value === 'string'
-          ? [
-              ...new Set(
-                value
-                  .split(',')
-                  .map((topic) => topic.trim().toLowerCase())
-                  .filter(Boolean),
-              ),
-            ]
-          : [],
+      (value) => (typeof value === 'string' ? splitTopicNames(value) : []),
       z
         .array(
           z

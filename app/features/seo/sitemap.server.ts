@@ -1,6 +1,6 @@
 import { and, asc, count, eq, gt, sql } from 'drizzle-orm'
 import type { Db } from '#app/server/db/database.server.ts'
-import { bookEditions, books } from '#app/server/db/schema/index.server.ts'
+import { bookEditions, books, bookTopics, topics } from '#app/server/db/schema/index.server.ts'
 
 /**
  * The sitemaps (https://www.sitemaps.org/protocol.html): /sitemap.xml is an index of /sitemaps/static.xml (the
@@ -49,16 +49,13 @@ export async function sitemapIndexXml(db: Db, origin: string, pageSize = SITEMAP
 /** The store's pages that are not a book's: home, the catalogue, the topics index and each topic in use. */
 export async function staticSitemapXml(db: Db, origin: string): Promise<string> {
   const rows = await db
-    .selectDistinct({ topic: sql<string>`unnest(${books.topics})`.as('topic') })
-    .from(books)
+    .selectDistinct({ slug: topics.slug })
+    .from(topics)
+    .innerJoin(bookTopics, eq(bookTopics.topicId, topics.id))
+    .innerJoin(books, eq(books.id, bookTopics.bookId))
     .where(published)
-    .orderBy(sql`topic`)
-  const paths = [
-    '/',
-    '/AllBooks',
-    '/topics',
-    ...rows.map((row) => `/topics/${encodeURIComponent(row.topic)}`),
-  ]
+    .orderBy(topics.slug)
+  const paths = ['/', '/AllBooks', '/topics', ...rows.map((row) => `/topics/${row.slug}`)]
   return urlset(paths.map((path) => urlEntry(`${origin}${path}`)))
 }
 

@@ -27,7 +27,11 @@ export function BookFormFields({ values, errors }: { values: BookFormValues; err
         hint="The book's address: /books/<slug>. Changing it keeps the old address working (a permanent redirect)."
       />
       <TextField label="Author" {...field('author')} required maxLength={BOOK_FORM_LIMITS.authorMax} />
-      <TextField label="Topics" {...field('topics')} hint="Separated by commas, like python, web." />
+      <TextField
+        label="Topics"
+        {...field('topics')}
+        hint="Separated by commas, like systems programming, rust. A name no topic has yet adds the topic."
+      />
       <div className="md:col-span-2">
         <Field label="Description" error={errors.description} hint={markdownHint}>
           {(props) => (
