@@ -89,7 +89,7 @@ function bookFields(overrides: Record<string, string> = {}) {
     slug: `test-book-${counter}-${crypto.randomUUID().slice(0, 8)}`,
     author: 'Ada Tester',
     description: 'A **useful** book.',
-    priceCents: '1999',
+    price: '19.99',
     currency: 'usd',
     topics: 'testing, Python, testing',
     level: 'beginner',
@@ -209,7 +209,7 @@ describe('creating and editing a book', () => {
     const bad = bookFields({
       title: '  ',
       slug: 'Not A Slug!',
-      priceCents: '12.50',
+      price: '12.505',
       currency: 'dollars',
       level: 'expert',
       featured: 'on',
@@ -218,17 +218,17 @@ describe('creating and editing a book', () => {
     const result = await outcomeOf(() => newAction(post('/admin/books/new', bad)))
     expect(result.status).toBe(400)
     expect(Object.keys(result.data.fieldErrors!).toSorted()).toEqual(
-      ['currency', 'featuredPosition', 'level', 'priceCents', 'slug', 'title'].toSorted(),
+      ['currency', 'featuredPosition', 'level', 'price', 'slug', 'title'].toSorted(),
     )
     expect(result.data.fieldErrors!.slug).toMatch(/lower-case letters/)
-    expect(result.data.values).toMatchObject({ slug: 'Not A Slug!', priceCents: '12.50' })
+    expect(result.data.values).toMatchObject({ slug: 'Not A Slug!', price: '12.505' })
     expect(await database.db.select({ id: books.id }).from(books)).toHaveLength(before.length)
 
     const { id, row } = await createViaAction()
     const edit = await outcomeOf(() =>
-      editAction(post(`/admin/books/${id}`, editForm(row, { ...bookFields(), priceCents: '-5' }))),
+      editAction(post(`/admin/books/${id}`, editForm(row, { ...bookFields(), price: '-5' }))),
     )
-    expect(edit).toMatchObject({ status: 400, data: { fieldErrors: { priceCents: expect.any(String) } } })
+    expect(edit).toMatchObject({ status: 400, data: { fieldErrors: { price: expect.any(String) } } })
     expect(await bookRow(id)).toEqual(row)
     // A form without its version or intent cannot be read.
     expect(
@@ -252,7 +252,7 @@ describe('creating and editing a book', () => {
     const { id, fields, row } = await createViaAction()
     const saved = await outcomeOf(() =>
       editAction(
-        post(`/admin/books/${id}`, editForm(row, { ...fields, title: 'Renamed Title', priceCents: '2500' })),
+        post(`/admin/books/${id}`, editForm(row, { ...fields, title: 'Renamed Title', price: '25' })),
       ),
     )
     expect(saved).toMatchObject({ status: 303, location: `/admin/books/${id}?saved=updated` })
@@ -346,6 +346,33 @@ describe('creating and editing a book', () => {
       .from(bookSlugRedirects)
       .where(eq(bookSlugRedirects.bookId, id))
     expect(redirects.map((redirect) => redirect.slug)).toEqual([newSlug])
+  })
+})
+
+describe('the book form in words an owner uses (issue 34)', () => {
+  test('the price is typed in dollars and stored in cents; a bad amount is a message beside the field', async () => {
+    const { row } = await createViaAction({ price: '29.99', status: 'draft' })
+    expect(row.priceCents).toBe(2999)
+    expect((await createViaAction({ price: '7', status: 'draft' })).row.priceCents).toBe(700)
+    for (const [price, message] of [
+      ['29.999', /at most 2 decimals/],
+      ['-1', /cannot be negative/],
+      ['abc', /in dollars, like 29\.99/],
+      ['', /enter the price/],
+    ] as const) {
+      const refused = await outcomeOf(() => newAction(post('/admin/books/new', bookFields({ price }))))
+      expect(refused, price).toMatchObject({ status: 400, data: { fieldErrors: { price: message } } })
+    }
+  })
+
+  test('an empty slug is made from the title when the form is saved (the form without JavaScript)', async () => {
+    const title = `Systems Programming, in Rust! ${crypto.randomUUID().slice(0, 4)}`
+    const { row } = await createViaAction({ title, slug: '', status: 'draft' })
+    expect(row.slug).toBe(`systems-programming-in-rust-${title.slice(-4).toLowerCase()}`)
+    const nothing = await outcomeOf(() =>
+      newAction(post('/admin/books/new', bookFields({ title: '!!!', slug: '' }))),
+    )
+    expect(nothing).toMatchObject({ status: 400, data: { fieldErrors: { slug: /Please enter a slug/ } } })
   })
 })
 
@@ -514,7 +541,7 @@ describe('the admin book list', () => {
     for (let index = 0; index < 5; index++)
       await createViaAction({
         author,
-        priceCents: String(100 + index),
+        price: ((100 + index) / 100).toFixed(2),
         status: index === 0 ? 'draft' : 'archived',
       })
     const list = (query: string) =>

@@ -9,7 +9,13 @@ import {
   orderItems,
   type CoverImage,
 } from '#app/server/db/schema/index.server.ts'
-import { STATUS_ACTIONS, type BookFieldErrors, type BookFormValues, type StatusAction } from './book-form.ts'
+import {
+  centsToPrice,
+  STATUS_ACTIONS,
+  type BookFieldErrors,
+  type BookFormValues,
+  type StatusAction,
+} from './book-form.ts'
 import type { BookInput } from './book-form.server.ts'
 import { invalidateCatalog } from './catalog-cache.server.ts'
 import type { Book } from './catalog.server.ts'
@@ -344,7 +350,7 @@ export function bookToFormValues(book: Book): BookFormValues {
     slug: book.slug,
     author: book.author,
     description: book.description,
-    priceCents: String(book.priceCents),
+    price: centsToPrice(book.priceCents),
     currency: book.currency,
     topics: book.topics.join(', '),
     level: book.level ?? 'none',
