@@ -64,6 +64,7 @@ export default [
     route('analytics/export.csv', 'routes/admin/analytics-export.ts'),
     route('audit', 'routes/admin/audit.tsx'),
     route('reviews', 'routes/admin/reviews.tsx'),
+    route('topics', 'routes/admin/topics.tsx'),
   ]),
   route('*', 'routes/not-found.tsx'),
 ] satisfies RouteConfig

@@ -21,6 +21,7 @@ import { loader as allBooksLoader } from '#app/routes/all-books.tsx'
 import { loader as bookLoader } from '#app/routes/book.tsx'
 import { loader as topicLoader } from '#app/routes/topic.tsx'
 import { loader as topicsLoader } from '#app/routes/topics.tsx'
+import { action as adminTopicsAction, loader as adminTopicsLoader } from '#app/routes/admin/topics.tsx'
 import { loader as downloadLoader } from '#app/routes/library-download.ts'
 import { loader as libraryLoader } from '#app/routes/library.tsx'
 import { loader as mediaLoader } from '#app/routes/media-cover.ts'
@@ -417,6 +418,88 @@ describe('topics are named things (issue 34)', () => {
     const sitemap = await staticSitemapXml(database.db, 'https://store.example')
     expect(sitemap).toContain('<loc>https://store.example/topics/systems-programming</loc>')
     expect(sitemap).not.toContain('systems%20programming')
+  })
+})
+
+describe("the back office's topics page", () => {
+  const topicsPage = () =>
+    outcomeOf(() =>
+      adminTopicsLoader(routeArgs({ db: database.db, path: '/admin/topics', cookie: admin.cookie })),
+    )
+  type Listed = { id: string; slug: string; name: string; bookCount: number }
+  const listed = async (name: string) =>
+    ((await topicsPage()).data.topics as unknown as Listed[]).find((topic) => topic.name === name)
+  const topicPageOf = (slug: string) =>
+    outcomeOf(() =>
+      topicLoader(routeArgs({ db: database.db, path: `/topics/${slug}?sort=newest`, params: { slug } })),
+    )
+
+  test('rename: the slug follows, the old page answers 301 to the new one, audited; a taken name is refused', async () => {
+    const tag = crypto.randomUUID().slice(0, 6)
+    await createViaAction({ topics: `Old Name ${tag}` })
+    const before = (await listed(`Old Name ${tag}`))!
+    expect(before).toMatchObject({ slug: `old-name-${tag}`, bookCount: 1 })
+    const renamed = await outcomeOf(() =>
+      adminTopicsAction(
+        post('/admin/topics', { intent: 'rename', topicId: before.id, name: `New  Name ${tag}` }),
+      ),
+    )
+    expect(renamed).toMatchObject({ status: 303, location: '/admin/topics?done=renamed' })
+    expect(await listed(`New Name ${tag}`)).toMatchObject({ slug: `new-name-${tag}`, bookCount: 1 })
+    expect(await topicPageOf(`old-name-${tag}`)).toMatchObject({
+      status: 301,
+      location: `/topics/new-name-${tag}?sort=newest`,
+    })
+    expect(await topicPageOf(`new-name-${tag}`)).toMatchObject({
+      status: 200,
+      data: { name: `New Name ${tag}` },
+    })
+    const [entry] = (await listAuditLog(database.db, { entity: { type: 'topic', id: before.id } })).rows
+    expect(entry).toMatchObject({ action: 'topic.rename', actorEmail: admin.email })
+
+    for (const [name, error] of [
+      ['testing', /already called/],
+      ['', /enter a name/],
+      ['a, b', /no commas/],
+    ] as const) {
+      const refused = await outcomeOf(() =>
+        adminTopicsAction(post('/admin/topics', { intent: 'rename', topicId: before.id, name })),
+      )
+      expect(refused, name).toMatchObject({ status: 400, data: { error } })
+    }
+    expect(
+      await outcomeOf(() =>
+        adminTopicsAction(
+          post('/admin/topics', { intent: 'rename', topicId: before.id, name: 'x' }, customer.cookie),
+        ),
+      ),
+    ).toMatchObject({ status: 404 })
+  })
+
+  test("merge A into B: A's books are filed under B (once), A's page answers 301 to B's, audited", async () => {
+    const tag = crypto.randomUUID().slice(0, 6)
+    const onlyA = await createViaAction({ topics: `Topic A ${tag}, Python` })
+    const both = await createViaAction({ topics: `Topic B ${tag}, Topic A ${tag}` })
+    const a = (await listed(`Topic A ${tag}`))!
+    const b = (await listed(`Topic B ${tag}`))!
+    const merged = await outcomeOf(() =>
+      adminTopicsAction(post('/admin/topics', { intent: 'merge', topicId: a.id, intoId: b.id })),
+    )
+    expect(merged).toMatchObject({ status: 303, location: '/admin/topics?done=merged' })
+    expect(await listed(`Topic A ${tag}`)).toBeUndefined()
+    expect(await listed(`Topic B ${tag}`)).toMatchObject({ bookCount: 2 })
+    expect((await bookRow(onlyA.id))!.topics).toEqual([`Topic B ${tag}`, 'Python'])
+    expect((await bookRow(both.id))!.topics).toEqual([`Topic B ${tag}`])
+    expect(await topicPageOf(a.slug)).toMatchObject({
+      status: 301,
+      location: `/topics/${b.slug}?sort=newest`,
+    })
+    const [entry] = (await listAuditLog(database.db, { entity: { type: 'topic', id: b.id } })).rows
+    expect(entry).toMatchObject({ action: 'topic.merge', actorEmail: admin.email })
+    const self = await outcomeOf(() =>
+      adminTopicsAction(post('/admin/topics', { intent: 'merge', topicId: b.id, intoId: b.id })),
+    )
+    expect(self).toMatchObject({ status: 400 })
   })
 })
 
