@@ -73,6 +73,7 @@ export default [
     route('pages/:slug', 'routes/admin/page-edit.tsx'),
     route('customers', 'routes/admin/customers.tsx'),
     route('customers/:userId', 'routes/admin/customer.tsx'),
+    route('topics', 'routes/admin/topics.tsx'),
   ]),
   route('*', 'routes/not-found.tsx'),
 ] satisfies RouteConfig

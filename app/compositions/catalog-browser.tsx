@@ -13,7 +13,6 @@ import {
   catalogUrl,
   hasFilters,
   parseCatalogParams,
-  topicName,
   type CatalogQuery,
 } from '#app/features/catalog/facets.ts'
 import { BookGrid } from './book-grid.tsx'
@@ -85,7 +84,7 @@ export function CatalogBrowser({
             <option value="">All topics</option>
             {counts.topic.map((entry) => (
               <option key={entry.value} value={entry.value}>
-                {topicName(entry.value)}
+                {entry.name}
                 {count(entry.count)}
               </option>
             ))}

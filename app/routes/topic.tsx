@@ -2,15 +2,15 @@ import { data, Link, redirect } from 'react-router'
 import { CatalogBrowser } from '#app/compositions/catalog-browser.tsx'
 import { errorData } from '#app/components/error-boundary.tsx'
 import { SectionHeading } from '#app/components/ui/section-heading.tsx'
-import { browseCatalog, topicExists } from '#app/features/catalog/browse.server.ts'
+import { browseCatalog, findPublishedTopic } from '#app/features/catalog/browse.server.ts'
 import {
   CATALOG_PAGE_SIZE,
   catalogUrl,
   parseCatalogParams,
   parseTopic,
-  topicName,
   topicPath,
 } from '#app/features/catalog/facets.ts'
+import { findRenamedTopicSlug } from '#app/features/catalog/topics.server.ts'
 import { bookListJsonLd } from '#app/features/seo/json-ld.ts'
 import { errorPageMeta, publicOrigin, topicPageMeta } from '#app/features/seo/meta.ts'
 import { getAppContext } from '#app/server/context.server.ts'
@@ -36,14 +36,22 @@ export const meta: Route.MetaFunction = (args) => {
   )
 }
 
-/** A topic's books, with the catalogue's other facets (docs/decisions/019); 404 for a topic no book has. */
+/**
+ * A topic's books, with the catalogue's other facets (docs/decisions/019); a renamed or merged topic's old slug
+ * answers 301 to its page; 404 for a topic no book has.
+ */
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const { db } = getAppContext(context)
-  const topic = parseTopic(params.slug)
-  if (!topic || !(await topicExists(db, topic))) {
+  const url = new URL(request.url)
+  const slug = parseTopic(params.slug)
+  const found = slug ? await findPublishedTopic(db, slug) : undefined
+  if (!found) {
+    const renamed = slug ? await findRenamedTopicSlug(db, slug) : undefined
+    if (renamed) throw redirect(`${topicPath(renamed)}${url.search}`, 301)
     throw data(errorData('Page not found', 'We could not find the page you asked for.'), { status: 404 })
   }
-  const query = parseCatalogParams(new URL(request.url).searchParams)
+  const topic = found.slug
+  const query = parseCatalogParams(url.searchParams)
   const page = await browseCatalog(db, { ...query, filters: { ...query.filters, topic } })
   // Past the last page: start again from the first.
   if (page.query.page !== query.page)
@@ -54,7 +62,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
         page: 1,
       }),
     )
-  return { ...page, slug: topic, name: topicName(topic) }
+  return { ...page, slug: topic, name: found.name }
 }
 
 export default function Topic({ loaderData }: Route.ComponentProps) {

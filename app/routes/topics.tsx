@@ -1,7 +1,7 @@
 import { Link } from 'react-router'
 import { SectionHeading } from '#app/components/ui/section-heading.tsx'
 import { listTopics } from '#app/features/catalog/browse.server.ts'
-import { topicName, topicPath } from '#app/features/catalog/facets.ts'
+import { topicPath } from '#app/features/catalog/facets.ts'
 import { pageMeta } from '#app/features/seo/meta.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import type { Route } from './+types/topics'
@@ -16,12 +16,7 @@ export const meta: Route.MetaFunction = (args) =>
 
 /** Every topic a published book has, with its book count, by name. */
 export async function loader({ context }: Route.LoaderArgs) {
-  const topics = await listTopics(getAppContext(context).db)
-  return {
-    topics: topics
-      .map((topic) => ({ ...topic, name: topicName(topic.value) }))
-      .sort((a, b) => a.name.localeCompare(b.name, 'en')),
-  }
+  return { topics: await listTopics(getAppContext(context).db) }
 }
 
 export default function Topics({ loaderData }: Route.ComponentProps) {

@@ -131,7 +131,7 @@ describe('the owner runs the store from the back office', () => {
     await owner.getByLabel('Slug').fill(slug)
     await owner.getByLabel('Author').fill('Ferris Crabbe')
     await owner.getByLabel('Description').fill('Ownership and borrowing, **without tears**.')
-    await owner.getByLabel('Price in cents').fill('2500')
+    await owner.getByLabel('Price', { exact: true }).fill('25')
     await owner.getByLabel('Topics').fill('rust, systems')
     await owner.getByRole('button', { name: 'Create book' }).click()
     await owner.waitForURL(/\/admin\/books\/[0-9a-f-]{36}\?saved=created$/)

@@ -16,7 +16,12 @@ import { action as coverAction, loader as coverLoader } from '#app/routes/admin/
 import { action as editAction, loader as editLoader } from '#app/routes/admin/book-edit.tsx'
 import { action as newAction, loader as newLoader } from '#app/routes/admin/book-new.tsx'
 import { loader as listLoader } from '#app/routes/admin/books.tsx'
+import { staticSitemapXml } from '#app/features/seo/sitemap.server.ts'
+import { loader as allBooksLoader } from '#app/routes/all-books.tsx'
 import { loader as bookLoader } from '#app/routes/book.tsx'
+import { loader as topicLoader } from '#app/routes/topic.tsx'
+import { loader as topicsLoader } from '#app/routes/topics.tsx'
+import { action as adminTopicsAction, loader as adminTopicsLoader } from '#app/routes/admin/topics.tsx'
 import { loader as downloadLoader } from '#app/routes/library-download.ts'
 import { loader as libraryLoader } from '#app/routes/library.tsx'
 import { loader as mediaLoader } from '#app/routes/media-cover.ts'
@@ -85,7 +90,7 @@ function bookFields(overrides: Record<string, string> = {}) {
     slug: `test-book-${counter}-${crypto.randomUUID().slice(0, 8)}`,
     author: 'Ada Tester',
     description: 'A **useful** book.',
-    priceCents: '1999',
+    price: '19.99',
     currency: 'usd',
     topics: 'testing, Python, testing',
     level: 'beginner',
@@ -180,7 +185,8 @@ describe('creating and editing a book', () => {
       title: fields.title,
       slug: fields.slug,
       currency: 'USD',
-      topics: ['testing', 'python'],
+      // The names in the order typed, once each; 'testing' is the seed's topic 'Testing' (names match in any case).
+      topics: ['Testing', 'Python'],
       level: 'beginner',
       status: 'published',
       featured: true,
@@ -204,7 +210,7 @@ describe('creating and editing a book', () => {
     const bad = bookFields({
       title: '  ',
       slug: 'Not A Slug!',
-      priceCents: '12.50',
+      price: '12.505',
       currency: 'dollars',
       level: 'expert',
       featured: 'on',
@@ -213,17 +219,17 @@ describe('creating and editing a book', () => {
     const result = await outcomeOf(() => newAction(post('/admin/books/new', bad)))
     expect(result.status).toBe(400)
     expect(Object.keys(result.data.fieldErrors!).toSorted()).toEqual(
-      ['currency', 'featuredPosition', 'level', 'priceCents', 'slug', 'title'].toSorted(),
+      ['currency', 'featuredPosition', 'level', 'price', 'slug', 'title'].toSorted(),
     )
     expect(result.data.fieldErrors!.slug).toMatch(/lower-case letters/)
-    expect(result.data.values).toMatchObject({ slug: 'Not A Slug!', priceCents: '12.50' })
+    expect(result.data.values).toMatchObject({ slug: 'Not A Slug!', price: '12.505' })
     expect(await database.db.select({ id: books.id }).from(books)).toHaveLength(before.length)
 
     const { id, row } = await createViaAction()
     const edit = await outcomeOf(() =>
-      editAction(post(`/admin/books/${id}`, editForm(row, { ...bookFields(), priceCents: '-5' }))),
+      editAction(post(`/admin/books/${id}`, editForm(row, { ...bookFields(), price: '-5' }))),
     )
-    expect(edit).toMatchObject({ status: 400, data: { fieldErrors: { priceCents: expect.any(String) } } })
+    expect(edit).toMatchObject({ status: 400, data: { fieldErrors: { price: expect.any(String) } } })
     expect(await bookRow(id)).toEqual(row)
     // A form without its version or intent cannot be read.
     expect(
@@ -247,7 +253,7 @@ describe('creating and editing a book', () => {
     const { id, fields, row } = await createViaAction()
     const saved = await outcomeOf(() =>
       editAction(
-        post(`/admin/books/${id}`, editForm(row, { ...fields, title: 'Renamed Title', priceCents: '2500' })),
+        post(`/admin/books/${id}`, editForm(row, { ...fields, title: 'Renamed Title', price: '25' })),
       ),
     )
     expect(saved).toMatchObject({ status: 303, location: `/admin/books/${id}?saved=updated` })
@@ -341,6 +347,159 @@ describe('creating and editing a book', () => {
       .from(bookSlugRedirects)
       .where(eq(bookSlugRedirects.bookId, id))
     expect(redirects.map((redirect) => redirect.slug)).toEqual([newSlug])
+  })
+})
+
+describe('the book form in words an owner uses (issue 34)', () => {
+  test('the price is typed in dollars and stored in cents; a bad amount is a message beside the field', async () => {
+    const { row } = await createViaAction({ price: '29.99', status: 'draft' })
+    expect(row.priceCents).toBe(2999)
+    expect((await createViaAction({ price: '7', status: 'draft' })).row.priceCents).toBe(700)
+    for (const [price, message] of [
+      ['29.999', /at most 2 decimals/],
+      ['-1', /cannot be negative/],
+      ['abc', /in dollars, like 29\.99/],
+      ['', /enter the price/],
+    ] as const) {
+      const refused = await outcomeOf(() => newAction(post('/admin/books/new', bookFields({ price }))))
+      expect(refused, price).toMatchObject({ status: 400, data: { fieldErrors: { price: message } } })
+    }
+  })
+
+  test('an empty slug is made from the title when the form is saved (the form without JavaScript)', async () => {
+    const title = `Systems Programming, in Rust! ${crypto.randomUUID().slice(0, 4)}`
+    const { row } = await createViaAction({ title, slug: '', status: 'draft' })
+    expect(row.slug).toBe(`systems-programming-in-rust-${title.slice(-4).toLowerCase()}`)
+    const nothing = await outcomeOf(() =>
+      newAction(post('/admin/books/new', bookFields({ title: '!!!', slug: '' }))),
+    )
+    expect(nothing).toMatchObject({ status: 400, data: { fieldErrors: { slug: /Please enter a slug/ } } })
+  })
+})
+
+describe('topics are named things (issue 34)', () => {
+  test('a two-word topic typed in the book form has one page, one entry in the topic list and filter, and one sitemap URL', async () => {
+    const { fields } = await createViaAction({ topics: 'systems programming, Rust' })
+    const page = await outcomeOf(() =>
+      bookLoader(
+        routeArgs({ db: database.db, path: `/books/${fields.slug}`, params: { slug: fields.slug } }),
+      ),
+    )
+    expect(page.status).toBe(200)
+    const bookTopics = (page.data.book as unknown as { topics: unknown }).topics
+    expect(bookTopics).toEqual([
+      { slug: 'systems-programming', name: 'systems programming' },
+      { slug: 'rust', name: 'Rust' },
+    ])
+
+    const topicPage = await outcomeOf(() =>
+      topicLoader(
+        routeArgs({
+          db: database.db,
+          path: '/topics/systems-programming',
+          params: { slug: 'systems-programming' },
+        }),
+      ),
+    )
+    expect(topicPage).toMatchObject({ status: 200, data: { name: 'systems programming', total: 1 } })
+
+    const index = await topicsLoader(routeArgs({ db: database.db, path: '/topics' }))
+    const names = index.topics.map((topic) => topic.name)
+    expect(names.filter((name) => /systems/i.test(name))).toEqual(['systems programming'])
+    expect(index.topics.find((topic) => topic.name === 'systems programming')).toMatchObject({
+      value: 'systems-programming',
+      count: 1,
+    })
+
+    const all = await allBooksLoader(routeArgs({ db: database.db, path: '/AllBooks' }))
+    const facet = all.counts.topic.map((entry) => entry.value)
+    expect(facet.filter((value) => value.includes('systems'))).toEqual(['systems-programming'])
+
+    const sitemap = await staticSitemapXml(database.db, 'https://store.example')
+    expect(sitemap).toContain('<loc>https://store.example/topics/systems-programming</loc>')
+    expect(sitemap).not.toContain('systems%20programming')
+  })
+})
+
+describe("the back office's topics page", () => {
+  const topicsPage = () =>
+    outcomeOf(() =>
+      adminTopicsLoader(routeArgs({ db: database.db, path: '/admin/topics', cookie: admin.cookie })),
+    )
+  type Listed = { id: string; slug: string; name: string; bookCount: number }
+  const listed = async (name: string) =>
+    ((await topicsPage()).data.topics as unknown as Listed[]).find((topic) => topic.name === name)
+  const topicPageOf = (slug: string) =>
+    outcomeOf(() =>
+      topicLoader(routeArgs({ db: database.db, path: `/topics/${slug}?sort=newest`, params: { slug } })),
+    )
+
+  test('rename: the slug follows, the old page answers 301 to the new one, audited; a taken name is refused', async () => {
+    const tag = crypto.randomUUID().slice(0, 6)
+    await createViaAction({ topics: `Old Name ${tag}` })
+    const before = (await listed(`Old Name ${tag}`))!
+    expect(before).toMatchObject({ slug: `old-name-${tag}`, bookCount: 1 })
+    const renamed = await outcomeOf(() =>
+      adminTopicsAction(
+        post('/admin/topics', { intent: 'rename', topicId: before.id, name: `New  Name ${tag}` }),
+      ),
+    )
+    expect(renamed).toMatchObject({ status: 303, location: '/admin/topics?done=renamed' })
+    expect(await listed(`New Name ${tag}`)).toMatchObject({ slug: `new-name-${tag}`, bookCount: 1 })
+    expect(await topicPageOf(`old-name-${tag}`)).toMatchObject({
+      status: 301,
+      location: `/topics/new-name-${tag}?sort=newest`,
+    })
+    expect(await topicPageOf(`new-name-${tag}`)).toMatchObject({
+      status: 200,
+      data: { name: `New Name ${tag}` },
+    })
+    const [entry] = (await listAuditLog(database.db, { entity: { type: 'topic', id: before.id } })).rows
+    expect(entry).toMatchObject({ action: 'topic.rename', actorEmail: admin.email })
+
+    for (const [name, error] of [
+      ['testing', /already called/],
+      ['', /enter a name/],
+      ['a, b', /no commas/],
+    ] as const) {
+      const refused = await outcomeOf(() =>
+        adminTopicsAction(post('/admin/topics', { intent: 'rename', topicId: before.id, name })),
+      )
+      expect(refused, name).toMatchObject({ status: 400, data: { error } })
+    }
+    expect(
+      await outcomeOf(() =>
+        adminTopicsAction(
+          post('/admin/topics', { intent: 'rename', topicId: before.id, name: 'x' }, customer.cookie),
+        ),
+      ),
+    ).toMatchObject({ status: 404 })
+  })
+
+  test("merge A into B: A's books are filed under B (once), A's page answers 301 to B's, audited", async () => {
+    const tag = crypto.randomUUID().slice(0, 6)
+    const onlyA = await createViaAction({ topics: `Topic A ${tag}, Python` })
+    const both = await createViaAction({ topics: `Topic B ${tag}, Topic A ${tag}` })
+    const a = (await listed(`Topic A ${tag}`))!
+    const b = (await listed(`Topic B ${tag}`))!
+    const merged = await outcomeOf(() =>
+      adminTopicsAction(post('/admin/topics', { intent: 'merge', topicId: a.id, intoId: b.id })),
+    )
+    expect(merged).toMatchObject({ status: 303, location: '/admin/topics?done=merged' })
+    expect(await listed(`Topic A ${tag}`)).toBeUndefined()
+    expect(await listed(`Topic B ${tag}`)).toMatchObject({ bookCount: 2 })
+    expect((await bookRow(onlyA.id))!.topics).toEqual([`Topic B ${tag}`, 'Python'])
+    expect((await bookRow(both.id))!.topics).toEqual([`Topic B ${tag}`])
+    expect(await topicPageOf(a.slug)).toMatchObject({
+      status: 301,
+      location: `/topics/${b.slug}?sort=newest`,
+    })
+    const [entry] = (await listAuditLog(database.db, { entity: { type: 'topic', id: b.id } })).rows
+    expect(entry).toMatchObject({ action: 'topic.merge', actorEmail: admin.email })
+    const self = await outcomeOf(() =>
+      adminTopicsAction(post('/admin/topics', { intent: 'merge', topicId: b.id, intoId: b.id })),
+    )
+    expect(self).toMatchObject({ status: 400 })
   })
 })
 
@@ -465,7 +624,7 @@ describe('the admin book list', () => {
     for (let index = 0; index < 5; index++)
       await createViaAction({
         author,
-        priceCents: String(100 + index),
+        price: ((100 + index) / 100).toFixed(2),
         status: index === 0 ? 'draft' : 'archived',
       })
     const list = (query: string) =>

@@ -11,12 +11,13 @@ import {
   type CatalogSort,
 } from '#app/features/catalog/facets.ts'
 import { shownRating } from '#app/features/catalog/rating.ts'
+import { setBookTopics } from '#app/features/catalog/topics.server.ts'
 import { refundOrder } from '#app/features/orders/refunds.server.ts'
 import { loader as allBooksLoader } from '#app/routes/all-books.tsx'
 import { loader as searchLoader } from '#app/routes/search.tsx'
 import { loader as topicLoader } from '#app/routes/topic.tsx'
 import { loader as topicsLoader } from '#app/routes/topics.tsx'
-import { bookFiles, books } from '#app/server/db/schema/index.server.ts'
+import { bookFiles, books, bookTopics, topics as topicTable } from '#app/server/db/schema/index.server.ts'
 import type { TestDatabase } from '#tests/db.ts'
 import { test } from '#tests/fixtures.ts'
 import { createBuyer } from '#harness/factories/buyers.ts'
@@ -46,7 +47,6 @@ test.beforeAll(async ({ database: fileDatabase }) => {
         // Some books have readers' ratings: their average is what shows (and filters), not the prior.
         ...(n % 7 === 0 ? { ratingCount: 2, ratingSum: 9 } : {}),
         fileSizeBytes: 1_000_000,
-        topics: n % 3 === 0 ? ['alpha'] : n % 3 === 1 ? ['beta', 'alpha'] : ['gamma'],
         level: levels[n % 4],
         status:
           n === GENERATED
@@ -58,6 +58,14 @@ test.beforeAll(async ({ database: fileDatabase }) => {
       })),
     )
     .returning({ id: books.id, slug: books.slug })
+  for (const { id, slug } of inserted) {
+    const n = Number(slug.split('-').at(-1))
+    await setBookTopics(
+      database.db,
+      id,
+      n % 3 === 0 ? ['Alpha'] : n % 3 === 1 ? ['Beta', 'Alpha'] : ['Gamma'],
+    )
+  }
   const files = inserted.flatMap(({ id, slug }) => {
     const n = Number(slug.split('-').at(-1))
     const formats = [
@@ -90,8 +98,13 @@ async function reference() {
   const files = await database.db
     .select({ bookId: bookFiles.bookId, format: bookFiles.format })
     .from(bookFiles)
+  const filed = await database.db
+    .select({ bookId: bookTopics.bookId, slug: topicTable.slug })
+    .from(bookTopics)
+    .innerJoin(topicTable, eq(topicTable.id, bookTopics.topicId))
   return rows.map((row) => ({
     ...row,
+    topics: filed.filter((entry) => entry.bookId === row.id).map((entry) => entry.slug),
     shown: shownRating(row).value,
     formats: files.filter((file) => file.bookId === row.id).map((file) => file.format as string),
   }))

@@ -1,7 +1,8 @@
 import { and, eq } from 'drizzle-orm'
 import { expect } from 'vitest'
 import { catalogFingerprint } from '#app/features/catalog/facet-index.server.ts'
-import { bookFiles, books } from '#app/server/db/schema/index.server.ts'
+import { setBookTopics } from '#app/features/catalog/topics.server.ts'
+import { bookFiles, books, topics } from '#app/server/db/schema/index.server.ts'
 import { test } from '#tests/fixtures.ts'
 
 test('the facet index’s fingerprint changes with every column it is built from, and only with those', async ({
@@ -18,13 +19,14 @@ test('the facet index’s fingerprint changes with every column it is built from
           .set({ priceCents: book!.priceCents + 1 })
           .where(eq(books.id, book!.id)),
     ],
+    ['topics', () => setBookTopics(db, book!.id, ['New Topic'])],
     [
-      'topics',
+      'a topic renamed',
       () =>
         db
-          .update(books)
-          .set({ topics: ['new-topic'] })
-          .where(eq(books.id, book!.id)),
+          .update(topics)
+          .set({ name: 'Renamed Topic', slug: 'renamed-topic' })
+          .where(eq(topics.slug, 'new-topic')),
     ],
     ['level', () => db.update(books).set({ level: 'advanced' }).where(eq(books.id, book!.id))],
     ['sales', () => db.update(books).set({ salesCount: 3 }).where(eq(books.id, book!.id))],

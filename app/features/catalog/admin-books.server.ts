@@ -9,10 +9,17 @@ import {
   orderItems,
   type CoverImage,
 } from '#app/server/db/schema/index.server.ts'
-import { STATUS_ACTIONS, type BookFieldErrors, type BookFormValues, type StatusAction } from './book-form.ts'
+import {
+  centsToPrice,
+  STATUS_ACTIONS,
+  type BookFieldErrors,
+  type BookFormValues,
+  type StatusAction,
+} from './book-form.ts'
 import type { BookInput } from './book-form.server.ts'
 import { invalidateCatalog } from './catalog-cache.server.ts'
 import type { Book } from './catalog.server.ts'
+import { listBookTopics, setBookTopics } from './topics.server.ts'
 
 type Transaction = Parameters<Parameters<Db['transaction']>[0]>[0]
 
@@ -64,10 +71,18 @@ export function auditView(book: Book) {
   }
 }
 
+/** A book row with `topics` read from `book_topics` (the names in order), not from the search index's copy. */
+async function readBook(tx: Db | Transaction, id: string, lock = false): Promise<Book | undefined> {
+  const query = tx.select().from(books).where(eq(books.id, id))
+  const [book] = await (lock ? query.for('update') : query.limit(1))
+  if (!book) return undefined
+  const topics = await listBookTopics(tx, id)
+  return { ...book, topics: topics.map((topic) => topic.name) }
+}
+
 export async function getAdminBook(db: Db, id: string): Promise<Book | undefined> {
   if (!isUuid(id)) return undefined
-  const [book] = await db.select().from(books).where(eq(books.id, id)).limit(1)
-  return book
+  return readBook(db, id)
 }
 
 export function isUuid(value: string): boolean {
@@ -144,17 +159,20 @@ export async function createBook(db: Db, actor: Actor, input: BookInput): Promis
       // A new book has no files yet: it starts as a draft (or archived), never on sale.
       if (input.status === 'published') fieldErrors.status = adminBookMessages.noFiles
       if (Object.keys(fieldErrors).length > 0) return { outcome: 'invalid', fieldErrors }
-      const [book] = await tx
+      const { topics, ...fields } = input
+      const [inserted] = await tx
         .insert(books)
         .values({
-          ...input,
+          ...fields,
           featured: input.featuredPosition !== null,
           coverPath: PLACEHOLDER_COVER_PATH,
           coverAlt: `Cover of ${input.title}`,
           rating: 0,
           fileSizeBytes: 0,
         })
-        .returning()
+        .returning({ id: books.id })
+      await setBookTopics(tx, inserted!.id, topics)
+      const book = await readBook(tx, inserted!.id)
       await recordAudit(tx, {
         actor,
         action: 'book.create',
@@ -192,7 +210,11 @@ export async function updateBook(
         .onConflictDoUpdate({ target: bookSlugRedirects.slug, set: { bookId } })
     }
     const coverAlt = input.title !== before.title ? `Cover of ${input.title}` : before.coverAlt
-    return { set: { ...input, featured: input.featuredPosition !== null, coverAlt } }
+    const { topics, ...fields } = input
+    return {
+      set: { ...fields, featured: input.featuredPosition !== null, coverAlt },
+      alsoWrite: (tx) => setBookTopics(tx, bookId, topics),
+    }
   })
 }
 
@@ -228,7 +250,13 @@ export async function setBookCover(
   return { ...result, previous }
 }
 
-type Change = { set: Partial<typeof books.$inferInsert> } | { fieldErrors: BookFieldErrors }
+/** `alsoWrite`: what else the change writes once the book's row is (the book's topics). */
+type Change =
+  | {
+      set: Partial<Omit<typeof books.$inferInsert, 'topics'>>
+      alsoWrite?: (tx: Transaction) => Promise<void>
+    }
+  | { fieldErrors: BookFieldErrors }
 
 /**
  * The one way a book is changed: locks the row, checks the version the admin saw, writes the change with the
@@ -245,7 +273,7 @@ async function changeBook(
   if (!isUuid(bookId)) return { outcome: 'not-found' }
   const result = await guarded(() =>
     db.transaction(async (tx): Promise<SaveResult> => {
-      const [before] = await tx.select().from(books).where(eq(books.id, bookId)).for('update')
+      const before = await readBook(tx, bookId, true)
       if (!before) return { outcome: 'not-found' }
       if (before.version !== version) return { outcome: 'conflict', current: before }
       const change = await decide(tx, before)
@@ -256,11 +284,12 @@ async function changeBook(
         !(await hasSellableFiles(tx, bookId))
       )
         return { outcome: 'invalid', fieldErrors: { status: adminBookMessages.noFiles } }
-      const [after] = await tx
+      await tx
         .update(books)
         .set({ ...change.set, version: sql`${books.version} + 1` })
         .where(and(eq(books.id, bookId), eq(books.version, version)))
-        .returning()
+      await change.alsoWrite?.(tx)
+      const after = await readBook(tx, bookId)
       await recordAudit(tx, {
         actor,
         action,
@@ -291,7 +320,7 @@ export async function deleteBook(
 ): Promise<DeleteResult> {
   if (!isUuid(bookId)) return { outcome: 'not-found' }
   const result = await db.transaction(async (tx): Promise<DeleteResult> => {
-    const [before] = await tx.select().from(books).where(eq(books.id, bookId)).for('update')
+    const before = await readBook(tx, bookId, true)
     if (!before) return { outcome: 'not-found' }
     if (before.version !== version) return { outcome: 'conflict', current: before }
     const [sold] = await tx
@@ -321,7 +350,7 @@ export function bookToFormValues(book: Book): BookFormValues {
     slug: book.slug,
     author: book.author,
     description: book.description,
-    priceCents: String(book.priceCents),
+    price: centsToPrice(book.priceCents),
     currency: book.currency,
     topics: book.topics.join(', '),
     level: book.level ?? 'none',

@@ -5,9 +5,11 @@ import {
   BOOK_STATUS_OPTIONS,
   bookFields,
   SLUG_PATTERN,
+  slugify,
   type BookFieldErrors,
   type BookFormValues,
 } from './book-form.ts'
+import { splitTopicNames } from './topic-names.ts'
 
 /** The book form's one schema: every action that saves a book reads the post through it. */
 const trimmed = (value: unknown) => (typeof value === 'string' ? value.trim() : value)
@@ -46,13 +48,16 @@ const FeaturedPositionSchema = whole('featured order', 1, BOOK_FORM_LIMITS.featu
 export const BookFormSchema = z
   .object({
     title: text('title', BOOK_FORM_LIMITS.titleMax),
+    // Left empty, the slug is made from the title (the form fills it as the title is typed, with JavaScript).
     slug: z.preprocess(
-      (value) => (typeof value === 'string' ? value.trim().toLowerCase() : value),
+      (value) => (typeof value === 'string' ? value.trim().toLowerCase() : ''),
       z
-        .string({ error: 'Please enter a slug.' })
-        .min(1, 'Please enter a slug.')
+        .string()
         .max(BOOK_FORM_LIMITS.slugMax, `A slug has at most ${BOOK_FORM_LIMITS.slugMax} characters.`)
-        .regex(SLUG_PATTERN, 'Use lower-case letters, digits and single hyphens, like learn-rust-fast.'),
+        .refine(
+          (slug) => slug === '' || SLUG_PATTERN.test(slug),
+          'Use lower-case letters, digits and single hyphens, like learn-rust-fast.',
+        ),
     ),
     author: text('author', BOOK_FORM_LIMITS.authorMax),
     description: z.preprocess(
@@ -66,23 +71,30 @@ export const BookFormSchema = z
           `A description has at most ${BOOK_FORM_LIMITS.descriptionMax.toLocaleString('en')} characters.`,
         ),
     ),
-    priceCents: whole('price in cents', 0, BOOK_FORM_LIMITS.priceMaxCents),
+    price: z.preprocess(
+      trimmed,
+      z
+        .string({ error: 'Please enter the price.' })
+        .min(1, 'Please enter the price.')
+        .refine((price) => !price.startsWith('-'), 'The price cannot be negative.')
+        .refine((price) => !/^\d*\.\d{3,}$/.test(price), 'A price has at most 2 decimals, like 29.99.')
+        .regex(/^(\d+(\.\d{0,2})?|\.\d{1,2})$/, 'The price is an amount in dollars, like 29.99.')
+        .transform((price) => Math.round(Number(price) * 100))
+        .pipe(
+          z
+            .number()
+            .max(
+              BOOK_FORM_LIMITS.priceMaxCents,
+              `The price is at most ${(BOOK_FORM_LIMITS.priceMaxCents / 100).toLocaleString('en')}.`,
+            ),
+        ),
+    ),
     currency: z.preprocess(
       (value) => (typeof value === 'string' ? value.trim().toUpperCase() : value),
       z.string({ error: 'Please enter a currency.' }).regex(/^[A-Z]{3}$/, 'Use a 3-letter code, like USD.'),
     ),
     topics: z.preprocess(
-      (value) =>
-        typeof value === 'string'
-          ? [
-              ...new Set(
-                value
-                  .split(',')
-                  .map((topic) => topic.trim().toLowerCase())
-                  .filter(Boolean),
-              ),
-            ]
-          : [],
+      (value) => (typeof value === 'string' ? splitTopicNames(value) : []),
       z
         .array(
           z
@@ -98,6 +110,19 @@ export const BookFormSchema = z
     featuredPosition: z.preprocess(trimmed, z.string().optional()),
     bestSeller: checkbox,
     status: z.enum(BOOK_STATUS_OPTIONS, { error: 'Please choose a status.' }),
+  })
+  .transform(({ price, ...form }) => ({
+    ...form,
+    priceCents: price,
+    slug: form.slug || slugify(form.title),
+  }))
+  .superRefine((book, context) => {
+    if (!book.slug)
+      context.addIssue({
+        code: 'custom',
+        path: ['slug'],
+        message: 'Please enter a slug: the title has no letters or digits.',
+      })
   })
   .transform((form, context) => {
     const { featuredPosition: rawPosition, ...book } = form

@@ -34,12 +34,17 @@ export type BookFieldErrors = Partial<Record<BookField | 'form', string>>
 /** What was typed, as typed: shown again with the errors so that nothing is lost. */
 export type BookFormValues = Partial<Record<BookField, string>>
 
+/** A price in cents as the form shows it, in dollars: 2999 → '29.99'. */
+export function centsToPrice(cents: number): string {
+  return (cents / 100).toFixed(2)
+}
+
 export const bookFields = [
   'title',
   'slug',
   'author',
   'description',
-  'priceCents',
+  'price',
   'currency',
   'topics',
   'level',

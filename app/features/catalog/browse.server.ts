@@ -19,7 +19,7 @@ export type FacetCount<T> = { value: T; count: number }
 
 /** How many books each facet value would show, given the other facets' filters (the usual faceted rule). */
 export type FacetCounts = {
-  topic: FacetCount<string>[]
+  topic: (FacetCount<string> & { name: string })[]
   level: FacetCount<string>[]
   price: FacetCount<string>[]
   rating: FacetCount<number>[]
@@ -158,7 +158,7 @@ function countFacets(
     total,
     counts: {
       topic: index.topics
-        .map((value, t) => ({ value, count: topicCounts[t]! }))
+        .map((value, t) => ({ value, name: index.topicNames[t]!, count: topicCounts[t]! }))
         .filter((entry) => entry.count > 0 || entry.value === applied.topic),
       level: CATALOG_LEVELS.map((l, n) => ({ value: l.value, count: levelCounts[n + 1]! })),
       price: PRICE_RANGES.map((p, n) => ({ value: p.value, count: priceCounts[n]! })),
@@ -206,15 +206,22 @@ async function readCards(db: Db, ids: string[]): Promise<BookCard[]> {
   })
 }
 
-/** Every topic a published book has, with how many published books have it, alphabetical by slug. */
-export async function listTopics(db: Db): Promise<FacetCount<string>[]> {
+/** Every topic a published book has, with its name and how many published books have it, by name. */
+export async function listTopics(db: Db): Promise<(FacetCount<string> & { name: string })[]> {
   const index = await readFacetIndex(db)
   const counts = new Int32Array(index.topics.length)
   for (const t of index.bookTopics) counts[t]!++
-  return index.topics.map((value, t) => ({ value, count: counts[t]! }))
+  return index.topics
+    .map((value, t) => ({ value, name: index.topicNames[t]!, count: counts[t]! }))
+    .sort((a, b) => a.name.localeCompare(b.name, 'en'))
 }
 
-/** Whether a published book has `topic`. */
-export async function topicExists(db: Db, topic: string): Promise<boolean> {
-  return (await readFacetIndex(db)).topicPosition.has(topic)
+/** The topic with slug `slug` that a published book has: its slug and name, else undefined. */
+export async function findPublishedTopic(
+  db: Db,
+  slug: string,
+): Promise<{ slug: string; name: string } | undefined> {
+  const index = await readFacetIndex(db)
+  const t = index.topicPosition.get(slug)
+  return t === undefined ? undefined : { slug, name: index.topicNames[t]! }
 }

@@ -2,6 +2,7 @@ import { and, asc, eq } from 'drizzle-orm'
 import type { Db } from '#app/server/db/database.server.ts'
 import { books, bookSlugRedirects } from '#app/server/db/schema/index.server.ts'
 import { plainText } from './markdown.ts'
+import { listBookTopics, type TopicRef } from './topics.server.ts'
 
 export type Book = typeof books.$inferSelect
 
@@ -50,14 +51,18 @@ export async function listFeaturedBooks(db: Db): Promise<BookCard[]> {
   return rows.map(asCard)
 }
 
+/** A book as its page shows it: its topics named, in order (`books.topics` is only the search index's copy). */
+export type BookDetail = Omit<Book, 'topics'> & { topics: TopicRef[] }
+
 /** A published book by its slug (a draft or an archived book is not found). */
-export async function getBookBySlug(db: Db, slug: string): Promise<Book | undefined> {
+export async function getBookBySlug(db: Db, slug: string): Promise<BookDetail | undefined> {
   const [book] = await db
     .select()
     .from(books)
     .where(and(eq(books.slug, slug), isPublished))
     .limit(1)
-  return book
+  if (!book) return undefined
+  return { ...book, topics: await listBookTopics(db, book.id) }
 }
 
 /** The current slug of the published book that had `slug` before (its old URL answers 301 to the new one). */

@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm'
 import type { Db } from '#app/server/db/database.server.ts'
+import { topics as topicTable } from '#app/server/db/schema/index.server.ts'
 import { CATALOG_FORMATS, CATALOG_LEVELS, PRICE_RANGES, type CatalogSort } from './facets.ts'
 import { shownRating } from './rating.ts'
 
@@ -17,6 +18,8 @@ export type FacetIndex = {
   position: Map<string, number>
   /** Topic slugs, alphabetical; books' topics are indexes into it. */
   topics: string[]
+  /** Each topic's name, parallel to `topics`. */
+  topicNames: string[]
   topicPosition: Map<string, number>
   /** Each book's topics: bookTopics[topicStart[i] .. topicStart[i + 1]). */
   topicStart: Int32Array
@@ -98,16 +101,21 @@ async function readRows(db: Db): Promise<Row[]> {
   const chunks = publishedChunks<{ lines: string | null }>(
     db,
     CHUNK,
-    sql`b.topics, b.level, b.price_cents, b.rating, b.rating_count, b.rating_sum, b.featured_position,
+    sql`b.level, b.price_cents, b.rating, b.rating_count, b.rating_sum, b.featured_position,
       b.best_seller, b.sales_count`,
-    sql`(select string_agg(concat_ws('|', c.id, array_to_string(c.topics, ' '), coalesce(c.level, ''),
+    sql`(select string_agg(concat_ws('|', c.id, coalesce(t.slugs, ''), coalesce(c.level, ''),
         c.price_cents, c.rating, c.rating_count, c.rating_sum, coalesce(c.featured_position, -1),
         c.best_seller::int, c.sales_count, coalesce(f.formats, '')), E'\n' order by c.created_at, c.id)
       from chunk c
       left join lateral (
         select string_agg(format, ' ') as formats from book_files
         where book_id = c.id and format in ('pdf', 'epub')
-      ) f on true) as lines`,
+      ) f on true
+      left join lateral (
+        select string_agg(topics.slug, ' ' order by bt.position) as slugs
+        from book_topics bt join topics on topics.id = bt.topic_id
+        where bt.book_id = c.id
+      ) t on true) as lines`,
   )
   for await (const chunk of chunks) {
     for (const line of chunk.lines?.split('\n') ?? []) {
@@ -131,14 +139,16 @@ async function readRows(db: Db): Promise<Row[]> {
 }
 
 export async function loadFacetIndex(db: Db): Promise<FacetIndex> {
-  return buildFacetIndex(await readRows(db))
+  const rows = await readRows(db)
+  const names = await db.select({ slug: topicTable.slug, name: topicTable.name }).from(topicTable)
+  return buildFacetIndex(rows, new Map(names.map((topic) => [topic.slug, topic.name])))
 }
 
 /** Lets the requests waiting on this process run: the index is built in slices of a few milliseconds each. */
 const yieldToRequests = () => new Promise((resolve) => setImmediate(resolve))
 const SLICE = 5_000
 
-async function buildFacetIndex(rows: Row[]): Promise<FacetIndex> {
+async function buildFacetIndex(rows: Row[], names: Map<string, string>): Promise<FacetIndex> {
   const size = rows.length
   const topicSet = new Set<string>()
   let topicTotal = 0
@@ -153,6 +163,8 @@ async function buildFacetIndex(rows: Row[]): Promise<FacetIndex> {
     ids: new Array<string>(size),
     position: new Map(),
     topics,
+    // A topic renamed between the two reads shows its slug until the next load.
+    topicNames: topics.map((slug) => names.get(slug) ?? slug),
     topicPosition,
     topicStart: new Int32Array(size + 1),
     bookTopics: new Int32Array(topicTotal),
@@ -268,6 +280,8 @@ export async function catalogFingerprint(db: Db): Promise<string> {
   const chunks = publishedChunks<{ hash: string | null }>(
     db,
     FINGERPRINT_CHUNK,
+    // books.topics is the derived copy of the book's topics' names (migration `topics`): it changes whenever
+    // the book's topics, or their names and so their slugs, do.
     sql`hashtextextended(concat_ws('|', b.id, b.topics, b.level, b.price_cents, b.rating, b.rating_count,
       b.rating_sum, b.featured_position, b.best_seller, b.sales_count, b.created_at), 0) as hash`,
     sql`(select sum(hash)::text from chunk) as hash`,

@@ -78,7 +78,7 @@ function oneOf<T extends string>(values: readonly { value: T }[], raw: string | 
   return values.find((entry) => entry.value === raw)?.value ?? null
 }
 
-/** A topic slug as books.topics stores them, or null (the server also ignores a topic no book has). */
+/** A topic's slug (table `topics`), or null (the server also ignores a topic no book has). */
 export function parseTopic(raw: string | null): string | null {
   return raw && raw.length <= 60 && TOPIC_PATTERN.test(raw) ? raw : null
 }
@@ -118,37 +118,6 @@ export function catalogUrl(path: string, state: CatalogQuery, extra: Record<stri
 
 export function hasFilters(filters: CatalogFilters): boolean {
   return FILTER_PARAMS.some((name) => filters[name] !== null)
-}
-
-/**
- * Human names for the topic slugs whose title case is wrong; any other slug is title-cased. A Map, so that a
- * topic named `constructor` finds no property of Object.
- */
-const TOPIC_NAMES = new Map<string, string>([
-  ['ai', 'AI'],
-  ['api', 'APIs'],
-  ['async', 'Asynchronous Programming'],
-  ['css', 'CSS'],
-  ['devops', 'DevOps'],
-  ['go', 'Go'],
-  ['html', 'HTML'],
-  ['javascript', 'JavaScript'],
-  ['machine-learning', 'Machine Learning'],
-  ['node', 'Node.js'],
-  ['typescript', 'TypeScript'],
-  ['ui', 'UI'],
-  ['ux', 'UX'],
-  ['web', 'Web Development'],
-])
-
-export function topicName(slug: string): string {
-  return (
-    TOPIC_NAMES.get(slug) ??
-    slug
-      .split('-')
-      .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
-      .join(' ')
-  )
 }
 
 export function topicPath(slug: string): string {

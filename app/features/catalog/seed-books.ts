@@ -15,7 +15,42 @@ export type SeedBook = {
   fileSizeBytes: number
   featured: boolean
   featuredPosition: number | null
+  /** The slugs of its topics, in order; their names are seedTopicNames'. */
   topics: string[]
+}
+
+/** The names of the seed's topics by slug (as the store showed them before topics were named things). */
+export const seedTopicNames: ReadonlyMap<string, string> = new Map([
+  ['accessibility', 'Accessibility'],
+  ['api', 'APIs'],
+  ['async', 'Asynchronous Programming'],
+  ['backend', 'Backend'],
+  ['blockchain', 'Blockchain'],
+  ['css', 'CSS'],
+  ['cryptography', 'Cryptography'],
+  ['databases', 'Databases'],
+  ['design', 'Design'],
+  ['django', 'Django'],
+  ['docker', 'Docker'],
+  ['frontend', 'Frontend'],
+  ['go', 'Go'],
+  ['hooks', 'Hooks'],
+  ['html', 'HTML'],
+  ['javascript', 'JavaScript'],
+  ['networking', 'Networking'],
+  ['node', 'Node.js'],
+  ['programming', 'Programming'],
+  ['projects', 'Projects'],
+  ['python', 'Python'],
+  ['react', 'React'],
+  ['testing', 'Testing'],
+  ['web', 'Web Development'],
+])
+
+export function seedTopicName(slug: string): string {
+  const name = seedTopicNames.get(slug)
+  if (!name) throw new Error(`The seed topic ${slug} has no name`)
+  return name
 }
 
 export const seedBooks: readonly SeedBook[] = [

@@ -1,7 +1,8 @@
 import type { Db } from '#app/server/db/database.server.ts'
 import { books } from '#app/server/db/schema/index.server.ts'
 import { invalidateCatalog } from './catalog-cache.server.ts'
-import { seedBooks } from './seed-books.ts'
+import { seedBooks, seedTopicName } from './seed-books.ts'
+import { setBookTopics } from './topics.server.ts'
 
 /**
  * Loads the seed's catalogue. Idempotent: a book already there (by slug) is left as it is, so a restart
@@ -10,15 +11,22 @@ import { seedBooks } from './seed-books.ts'
 export async function seedCatalog(db: Db): Promise<void> {
   // Insert in seed order with increasing timestamps: the all-books list keeps the seed's order.
   const start = Date.now() - seedBooks.length * 1000
-  await db
-    .insert(books)
-    .values(
-      seedBooks.map((book, index) => ({
-        ...book,
-        topics: [...book.topics],
-        createdAt: new Date(start + index * 1000),
-      })),
-    )
-    .onConflictDoNothing({ target: books.slug })
+  await db.transaction(async (tx) => {
+    const inserted = await tx
+      .insert(books)
+      .values(
+        seedBooks.map(({ topics: _topics, ...book }, index) => ({
+          ...book,
+          createdAt: new Date(start + index * 1000),
+        })),
+      )
+      .onConflictDoNothing({ target: books.slug })
+      .returning({ id: books.id, slug: books.slug })
+    for (const { id, slug } of inserted) {
+      const seed = seedBooks.find((book) => book.slug === slug)!
+      const names = seed.topics.map(seedTopicName)
+      await setBookTopics(tx, id, names, new Map(seed.topics.map((topic) => [seedTopicName(topic), topic])))
+    }
+  })
   invalidateCatalog(db)
 }

@@ -138,7 +138,7 @@ export function topicPageMeta(
   return pageMeta(args, {
     title: pagedTitle(`${topic.name} eBooks`, args.location.search),
     description: `${topic.bookCount} computer-science eBook${topic.bookCount === 1 ? '' : 's'} about ${topic.name} in the CodeBook store, with readers’ ratings, prices and instant downloads.`,
-    path: `/topics/${encodeURIComponent(topic.slug)}`,
+    path: `/topics/${topic.slug}`,
     keepParams: ['page'],
     jsonLd,
   })

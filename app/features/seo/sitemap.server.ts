@@ -1,6 +1,6 @@
 import { and, asc, count, eq, gt, sql } from 'drizzle-orm'
 import type { Db } from '#app/server/db/database.server.ts'
-import { bookEditions, books } from '#app/server/db/schema/index.server.ts'
+import { bookEditions, books, bookTopics, topics } from '#app/server/db/schema/index.server.ts'
 import { SITE_PAGES } from '#app/features/site-pages/site-pages.ts'
 
 /**
@@ -53,16 +53,13 @@ export async function sitemapIndexXml(db: Db, origin: string, pageSize = SITEMAP
  */
 export async function staticSitemapXml(db: Db, origin: string): Promise<string> {
   const rows = await db
-    .selectDistinct({ topic: sql<string>`unnest(${books.topics})`.as('topic') })
-    .from(books)
+    .selectDistinct({ slug: topics.slug })
+    .from(topics)
+    .innerJoin(bookTopics, eq(bookTopics.topicId, topics.id))
+    .innerJoin(books, eq(books.id, bookTopics.bookId))
     .where(published)
-    .orderBy(sql`topic`)
-  const paths = [
-    '/',
-    '/AllBooks',
-    '/topics',
-    ...rows.map((row) => `/topics/${encodeURIComponent(row.topic)}`),
-  ]
+    .orderBy(topics.slug)
+  const paths = ['/', '/AllBooks', '/topics', ...rows.map((row) => `/topics/${row.slug}`)]
   // The site pages (About, Contact, the legal pages), after the catalogue's.
   paths.push(...SITE_PAGES.map((sitePage) => `/${sitePage.slug}`))
   return urlset(paths.map((path) => urlEntry(`${origin}${path}`)))

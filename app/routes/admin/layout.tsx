@@ -22,6 +22,7 @@ export const meta: Route.MetaFunction = ({ error }) =>
 const sections = [
   { to: '/admin', label: 'Overview', end: true },
   { to: '/admin/books', label: 'Books', end: false },
+  { to: '/admin/topics', label: 'Topics', end: false },
   { to: '/admin/orders', label: 'Orders', end: false },
   { to: '/admin/analytics', label: 'Analytics', end: false },
   { to: '/admin/reviews', label: 'Reviews', end: false },

@@ -1,10 +1,11 @@
-import { useId } from 'react'
+import { useId, useState } from 'react'
 import { controlClass, Field, formFields, Options, SelectField } from '#app/components/ui/field.tsx'
 import { TextField } from '#app/components/ui/text-field.tsx'
 import {
   BOOK_FORM_LIMITS,
   BOOK_LEVEL_OPTIONS,
   BOOK_STATUS_OPTIONS,
+  slugify,
   type BookFieldErrors,
   type BookFormValues,
 } from '../book-form.ts'
@@ -15,19 +16,40 @@ import {
  */
 export function BookFormFields({ values, errors }: { values: BookFormValues; errors: BookFieldErrors }) {
   const field = formFields(values, errors)
+  // The slug follows the title as it is typed until the slug is typed itself (with JavaScript); without, an
+  // empty slug is made from the title when the form is saved.
+  const [slug, setSlug] = useState(values.slug ?? '')
+  const [slugTyped, setSlugTyped] = useState(Boolean(values.slug))
   return (
     <div className="grid gap-5 md:grid-cols-2">
-      <TextField label="Title" {...field('title')} required maxLength={BOOK_FORM_LIMITS.titleMax} />
+      <TextField
+        label="Title"
+        {...field('title')}
+        required
+        maxLength={BOOK_FORM_LIMITS.titleMax}
+        onChange={(event) => {
+          if (!slugTyped) setSlug(slugify(event.currentTarget.value))
+        }}
+      />
       <TextField
         label="Slug"
-        {...field('slug')}
-        required
+        name="slug"
+        error={errors.slug}
+        value={slug}
+        onChange={(event) => {
+          setSlug(event.currentTarget.value)
+          setSlugTyped(event.currentTarget.value !== '')
+        }}
         maxLength={BOOK_FORM_LIMITS.slugMax}
         pattern="[a-z0-9]+(-[a-z0-9]+)*"
-        hint="The book's address: /books/<slug>. Changing it keeps the old address working (a permanent redirect)."
+        hint="The book's address: /books/<slug>, made from the title when left empty. Changing it keeps the old address working (a permanent redirect)."
       />
       <TextField label="Author" {...field('author')} required maxLength={BOOK_FORM_LIMITS.authorMax} />
-      <TextField label="Topics" {...field('topics')} hint="Separated by commas, like python, web." />
+      <TextField
+        label="Topics"
+        {...field('topics')}
+        hint="Separated by commas, like systems programming, rust. A name no topic has yet adds the topic."
+      />
       <div className="md:col-span-2">
         <Field label="Description" error={errors.description} hint={markdownHint}>
           {(props) => (
@@ -44,12 +66,12 @@ export function BookFormFields({ values, errors }: { values: BookFormValues; err
         </Field>
       </div>
       <TextField
-        label="Price in cents"
-        {...field('priceCents')}
-        inputMode="numeric"
-        pattern="[0-9]+"
+        label="Price"
+        {...field('price')}
+        inputMode="decimal"
+        pattern="[0-9]*(\.[0-9]{1,2})?"
         required
-        hint="2999 is 29.99."
+        hint="In the currency below, like 29.99."
       />
       <TextField
         label="Currency"

@@ -1,4 +1,4 @@
-/** The catalogue: books, their old slugs. */
+/** The catalogue: books, their old slugs, their topics. */
 import { sql } from 'drizzle-orm'
 import {
   boolean,
@@ -7,6 +7,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   smallint,
   text,
   timestamp,
@@ -50,6 +51,11 @@ export const books = pgTable(
     fileSizeBytes: integer('file_size_bytes').notNull(),
     featured: boolean('featured').notNull().default(false),
     featuredPosition: smallint('featured_position'),
+    /**
+     * Derived, never written by the store: the names of the book's topics in their order, copied from
+     * `book_topics` and `topics` by the `book_topics_copy_names` triggers (migration `topics`), because the search
+     * document's index (migration `search`) can only read the book's own row. Read the topics from `book_topics`.
+     */
     topics: text('topics')
       .array()
       .notNull()
@@ -121,5 +127,52 @@ export const bookSlugRedirects = pgTable('book_slug_redirects', {
   bookId: uuid('book_id')
     .notNull()
     .references(() => books.id, { onDelete: 'cascade' }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+})
+
+/**
+ * A topic books are filed under: a name as the owner writes it ('Systems Programming'), unique in any case, and
+ * the slug of its page (/topics/<slug>). Renaming a topic changes its slug; the old one redirects.
+ */
+export const topics = pgTable(
+  'topics',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    slug: text('slug').notNull(),
+    name: text('name').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('topics_slug_unique').on(table.slug),
+    uniqueIndex('topics_name_lower_unique').on(sql`lower(${table.name})`),
+    check('topics_slug_check', sql`${table.slug} ~ '^[a-z0-9]+(-[a-z0-9]+)*$'`),
+  ],
+)
+
+/** A book's topics, in the order the owner typed them (`position` from 0). */
+export const bookTopics = pgTable(
+  'book_topics',
+  {
+    bookId: uuid('book_id')
+      .notNull()
+      .references(() => books.id, { onDelete: 'cascade' }),
+    topicId: uuid('topic_id')
+      .notNull()
+      .references(() => topics.id, { onDelete: 'cascade' }),
+    position: smallint('position').notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.bookId, table.topicId] }),
+    uniqueIndex('book_topics_book_position_unique').on(table.bookId, table.position),
+    index('book_topics_topic_idx').on(table.topicId),
+  ],
+)
+
+/** A topic's old slugs: its page under an old URL answers 301 to the current one (a rename or a merge). */
+export const topicSlugRedirects = pgTable('topic_slug_redirects', {
+  slug: text('slug').primaryKey(),
+  topicId: uuid('topic_id')
+    .notNull()
+    .references(() => topics.id, { onDelete: 'cascade' }),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 })

@@ -1,0 +1,144 @@
+import { data, Form, redirect } from 'react-router'
+import { primaryButton } from '#app/components/ui/button-styles.ts'
+import { Options, SelectField } from '#app/components/ui/field.tsx'
+import { TextField } from '#app/components/ui/text-field.tsx'
+import { TitledSection } from '#app/components/ui/titled-section.tsx'
+import { isUuid } from '#app/features/catalog/admin-books.server.ts'
+import {
+  listAdminTopics,
+  mergeTopics,
+  parseTopicName,
+  renameTopic,
+} from '#app/features/catalog/topics.server.ts'
+import { requireAdmin } from '#app/features/identity/session.server.ts'
+import { privatePageMeta } from '#app/features/seo/meta.ts'
+import { getAppContext } from '#app/server/context.server.ts'
+import { readForm } from '#app/server/form.server.ts'
+import type { Route } from './+types/topics'
+
+export const meta: Route.MetaFunction = () =>
+  privatePageMeta('Topics — Back office', 'Topics in the CodeBook back office.')
+
+/** Every topic with its book count, to rename or merge into another. */
+export async function loader({ request, context, url }: Route.LoaderArgs) {
+  await requireAdmin({ request, context })
+  const topics = await listAdminTopics(getAppContext(context).db)
+  const done = url.searchParams.get('done')
+  return { topics, done: done === 'renamed' || done === 'merged' ? done : null }
+}
+
+type Failure = { topicId: string; intent: 'rename' | 'merge'; error: string; name?: string }
+
+/** Rename a topic (its slug follows, the old one redirects) or merge it into another; audited. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const admin = await requireAdmin({ request, context })
+  const { db } = getAppContext(context)
+  const form = await readForm(request)
+  const topicId = String(form.get('topicId') ?? '')
+  const intent = form.get('intent')
+  const actor = { id: admin.id, email: admin.email }
+  if (!isUuid(topicId) || (intent !== 'rename' && intent !== 'merge'))
+    return data<Failure>(
+      { topicId, intent: 'rename', error: 'This form could not be read. Please reload the page.' },
+      400,
+    )
+  if (intent === 'rename') {
+    const name = parseTopicName(form.get('name'))
+    if (!name.ok)
+      return data<Failure>({ topicId, intent, error: name.error, name: String(form.get('name') ?? '') }, 400)
+    const result = await renameTopic(db, actor, topicId, name.name)
+    if (result.outcome === 'invalid')
+      return data<Failure>({ topicId, intent, error: result.error, name: name.name }, 400)
+    throw redirect('/admin/topics?done=renamed', 303)
+  }
+  const intoId = String(form.get('intoId') ?? '')
+  if (!isUuid(intoId))
+    return data<Failure>({ topicId, intent, error: 'Please choose a topic to merge into.' }, 400)
+  const result = await mergeTopics(db, actor, topicId, intoId)
+  if (result.outcome === 'invalid') return data<Failure>({ topicId, intent, error: result.error }, 400)
+  throw redirect('/admin/topics?done=merged', 303)
+}
+
+export default function AdminTopics({ loaderData, actionData }: Route.ComponentProps) {
+  const { topics, done } = loaderData
+  return (
+    <TitledSection
+      id="topics-heading"
+      title="Topics"
+      level={1}
+      headingClassName="mb-6 text-2xl font-semibold"
+    >
+      <p className="mb-4">
+        Books are filed under these topics (typed in the book form, separated by commas). Renaming a topic
+        changes its page’s address; the old address leads to the new one.
+      </p>
+      {done ? (
+        <p role="status" className="mb-4 font-medium text-emerald-800 dark:text-emerald-300">
+          {done === 'renamed' ? 'The topic was renamed.' : 'The topics were merged.'}
+        </p>
+      ) : null}
+      <ul className="flex flex-col gap-4">
+        {topics.map((topic) => {
+          const failed = actionData?.topicId === topic.id ? actionData : null
+          return (
+            <li key={topic.id} className="rounded-lg border border-slate-200 p-4 dark:border-gray-700">
+              <h2 className="font-semibold [overflow-wrap:anywhere]">
+                {topic.name}{' '}
+                <span className="font-normal text-slate-700 dark:text-slate-300">
+                  · /topics/{topic.slug} · {topic.bookCount} {topic.bookCount === 1 ? 'book' : 'books'}
+                </span>
+              </h2>
+              <div className="mt-3 grid gap-4 md:grid-cols-2">
+                <Form method="post" className="flex flex-col gap-2">
+                  <input type="hidden" name="topicId" value={topic.id} />
+                  <TextField
+                    label={`New name for ${topic.name}`}
+                    name="name"
+                    defaultValue={failed?.intent === 'rename' ? failed.name : topic.name}
+                    error={failed?.intent === 'rename' ? failed.error : undefined}
+                    required
+                    maxLength={40}
+                  />
+                  <button
+                    type="submit"
+                    name="intent"
+                    value="rename"
+                    className={`${primaryButton} self-start`}
+                  >
+                    Rename
+                  </button>
+                </Form>
+                {topics.length > 1 ? (
+                  <Form method="post" className="flex flex-col gap-2">
+                    <input type="hidden" name="topicId" value={topic.id} />
+                    <SelectField
+                      label={`Merge ${topic.name} into`}
+                      name="intoId"
+                      error={failed?.intent === 'merge' ? failed.error : undefined}
+                    >
+                      <Options
+                        options={topics
+                          .filter((other) => other.id !== topic.id)
+                          .map((other) => ({ value: other.id, label: other.name }))}
+                      />
+                    </SelectField>
+                    <button
+                      type="submit"
+                      name="intent"
+                      value="merge"
+                      className={`${primaryButton} self-start`}
+                    >
+                      Merge
+                    </button>
+                  </Form>
+                ) : null}
+              </div>
+            </li>
+          )
+        })}
+      </ul>
+    </TitledSection>
+  )
+}
+
+export { GeneralErrorBoundary as ErrorBoundary } from '#app/components/error-boundary.tsx'
