@@ -67,7 +67,9 @@ describe.each(themes)('the storefront in the %s theme', (colorScheme) => {
       expect(await card.textContent()).toContain(book.price)
       expect(await card.getByRole('button', { name: 'Add To Cart' }).count()).toBe(1)
       if (book.rating)
-        expect(await card.getByRole('img', { name: `Rated ${book.rating} out of 5` }).count()).toBe(1)
+        expect(
+          await card.getByRole('img', { name: `Editors' rating: ${book.rating} out of 5` }).count(),
+        ).toBe(1)
       const cover = card.locator('img')
       expect(await cover.getAttribute('width')).toBe('400')
       expect(await cover.getAttribute('height')).toBe('600')
@@ -90,7 +92,9 @@ describe.each(themes)('the storefront in the %s theme', (colorScheme) => {
       )
       expect(await main.getByRole('button', { name: 'Add To Cart' }).count()).toBe(1)
       if (book.rating)
-        expect(await main.getByRole('img', { name: `Rated ${book.rating} out of 5` }).count()).toBe(1)
+        expect(
+          await main.getByRole('img', { name: `Editors' rating: ${book.rating} out of 5` }).count(),
+        ).toBe(1)
       await expectHeader(page)
       await expectHealthyPage(page)
       await page.goBack()
