@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm'
 import { describe, expect } from 'vitest'
-import { loader as allBooksLoader } from '#app/routes/all-books.tsx'
+import AllBooksPage, { loader as allBooksLoader } from '#app/routes/all-books.tsx'
 import BookPage, { loader as bookLoader } from '#app/routes/book.tsx'
 import SearchPage, { loader as searchLoader } from '#app/routes/search.tsx'
 import TopicPage, { loader as topicLoader } from '#app/routes/topic.tsx'
@@ -157,5 +157,28 @@ describe('the book page says what a buyer gets, and where the reader is (issue 3
       { text: 'Search', href: '/search', current: false },
       { text: '“react”', href: null, current: true },
     ])
+  })
+})
+
+describe('the filters offer what there is (issue 34)', () => {
+  test('no facet value without books (no seed book has a level: no Level filter); the rating minimums read right', async () => {
+    const html = renderRoute({
+      Component: AllBooksPage as never,
+      pattern: 'AllBooks',
+      path: '/AllBooks',
+      loaderData: await allBooksLoader(routeArgs({ db: database.db, path: '/AllBooks' })),
+    })
+    const form = elementOf(html, '<form')!
+    const labels = [...form.matchAll(/<label[^>]*>([^<]*)<\/label>/g)].map((match) => match[1])
+    expect(labels).not.toContain('Level')
+    expect(labels).toEqual(expect.arrayContaining(['Topic', 'Price', 'Rating', 'Sort by']))
+    const options = [...form.matchAll(/<option[^>]*>([^<]*)<\/option>/g)].map((match) =>
+      match[1]!.replace(/&amp;/g, '&'),
+    )
+    expect(options.filter((option) => option.endsWith('(0)'))).toEqual([])
+    expect(options).toContain('1 star & up (7)')
+    expect(options.filter((option) => /^\d stars? & up/.test(option))).not.toContain(
+      expect.stringMatching(/^1 stars/),
+    )
   })
 })
