@@ -56,6 +56,10 @@ describe('the reader’s library', () => {
 
     const pdfLink = item.getByRole('link', { name: /^Download PDF/ })
     const listedKb = listedKbOf((await pdfLink.textContent())!)
+    // As laid out on screen, a space before the size: not 'Download PDF(21 KB)' (issue 34).
+    expect(await pdfLink.evaluate((link) => (link as HTMLElement).innerText)).toMatch(
+      /^Download PDF of .+ \(\d+ KB\)$/,
+    )
     const pdf = await downloadFrom(page, pdfLink)
     expect(pdf.download.suggestedFilename()).toBe(`${slugA}.pdf`)
     await expectPdf(pdf.download)

@@ -539,6 +539,10 @@ describe('stars that say whose they are (issue 34)', () => {
     expect(rated).toContain('aria-label="Rated 5 out of 5 from 1 rating"')
     expect(rated).toContain('>5 · 1 rating</span>')
     expect(rated).not.toContain("Editors' rating")
+    // Whose review it is says 'verified' once, not 'A. (verified buyer) · Verified purchase'.
+    const meta = /<p class="review-meta">([\s\S]*?)<\/p>/.exec(rated)![1]!.replace(/<[^>]+>/g, '')
+    expect(meta.match(/verified/gi)).toHaveLength(1)
+    expect(meta).toMatch(/^[A-Z]\. \(verified buyer\) · /)
     expect(jsonLdOf(rated).aggregateRating).toMatchObject({ ratingValue: '5', ratingCount: 1 })
 
     // The only review is hidden by the refund: the editors' stars come back, labelled as theirs.

@@ -34,12 +34,15 @@ export function SiteHeader() {
           <HeaderSearch buttonClassName={iconButton} />
           <Link to="/cart" className={`${iconButton} relative`} aria-label={`Cart, ${cartCount} ${books}`}>
             <CartIcon />
-            <span
-              aria-hidden="true"
-              className="absolute -top-0.5 -right-0.5 min-w-5 rounded-full bg-rose-600 px-1 text-center text-xs leading-5 font-semibold text-white"
-            >
-              {cartCount}
-            </span>
+            {/* The number of books in the cart; an empty cart shows none (a red '0' reads as an alert). */}
+            {cartCount > 0 ? (
+              <span
+                aria-hidden="true"
+                className="absolute -top-0.5 -right-0.5 min-w-5 rounded-full bg-rose-600 px-1 text-center text-xs leading-5 font-semibold text-white"
+              >
+                {cartCount}
+              </span>
+            ) : null}
           </Link>
           <Suspense fallback={<span className="size-10" />}>
             <PersonMenu buttonClassName={iconButton} />
