@@ -33,6 +33,9 @@ async function expectHeader(page: Page) {
     expect(await nav.getByRole('button', { name }).count(), name).toBe(1)
   }
   expect(await nav.getByRole('link', { name: 'Cart, 0 books' }).getAttribute('href')).toBe('/cart')
+  const sections = page.getByRole('navigation', { name: 'Sections' })
+  for (const name of ['Browse', 'Topics', 'New', 'Search'])
+    expect(await sections.getByRole('link', { name, exact: true }).isVisible(), name).toBe(true)
   const footer = page.getByRole('contentinfo')
   expect(await footer.textContent()).toContain(`© ${new Date().getFullYear()} CodeBook`)
   for (const network of ['Instagram', 'X (Twitter)', 'GitHub']) {

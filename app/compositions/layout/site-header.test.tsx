@@ -23,3 +23,21 @@ test('the cart badge is the number of books in the cart; an empty cart shows no 
   expect(two).toMatch(/<span aria-hidden="true"[^>]*>2<\/span>/)
   expect(cartLink(['a'], 'Cart, 1 book')).toMatch(/>1<\/span>/)
 })
+
+test('a visible row of sections on every page: Browse, Topics, New and Search', () => {
+  const html = renderRoute({ Component: SiteHeader, pattern: '', path: '/', loaderData: {}, rootData: {} })
+  const nav = elementOf(html, '<nav aria-label="Sections"')
+  expect(nav, 'the sections nav').toBeDefined()
+  const links = [...nav!.matchAll(/<a [^>]*href="([^"]*)"[^>]*>([^<]*)<\/a>/g)].map((match) => [
+    match[2],
+    match[1]!.replace(/&amp;/g, '&'),
+  ])
+  expect(links).toEqual([
+    ['Browse', '/AllBooks'],
+    ['Topics', '/topics'],
+    ['New', '/AllBooks?sort=newest'],
+    ['Search', '/search'],
+  ])
+  // Never hidden behind a menu or a breakpoint.
+  expect(nav).not.toMatch(/class="[^"]*\bhidden\b/)
+})
