@@ -12,8 +12,11 @@ import {
   PRICE_RANGES,
   catalogUrl,
   hasFilters,
+  offeredOptions,
   parseCatalogParams,
+  ratingMinimumLabel,
   type CatalogQuery,
+  type FacetOption,
 } from '#app/features/catalog/facets.ts'
 import { BookGrid } from './book-grid.tsx'
 
@@ -63,7 +66,6 @@ export function CatalogBrowser({
 
   const first = total === 0 ? 0 : (query.page - 1) * CATALOG_PAGE_SIZE + 1
   const last = Math.min(total, query.page * CATALOG_PAGE_SIZE)
-  const count = (n: number) => ` (${n.toLocaleString('en-US')})`
   const filtered = hasFilters({ ...query.filters, topic: fixedTopic ? null : query.filters.topic })
   return (
     <div className="flex flex-col gap-8">
@@ -80,54 +82,65 @@ export function CatalogBrowser({
           <input key={name} type="hidden" name={name} value={value} />
         ))}
         {fixedTopic ? null : (
-          <Facet id={`${id}-topic`} label="Topic" name="topic" value={query.filters.topic}>
-            <option value="">All topics</option>
-            {counts.topic.map((entry) => (
-              <option key={entry.value} value={entry.value}>
-                {entry.name}
-                {count(entry.count)}
-              </option>
-            ))}
-          </Facet>
+          <Facet
+            id={`${id}-topic`}
+            label="Topic"
+            name="topic"
+            value={query.filters.topic}
+            anyLabel="All topics"
+            options={offeredOptions(
+              counts.topic.map((entry) => ({ ...entry, label: entry.name })),
+              query.filters.topic,
+            )}
+          />
         )}
-        <Facet id={`${id}-level`} label="Level" name="level" value={query.filters.level}>
-          <option value="">Any level</option>
-          {CATALOG_LEVELS.map((level, n) => (
-            <option key={level.value} value={level.value}>
-              {level.label}
-              {count(counts.level[n]?.count ?? 0)}
-            </option>
-          ))}
-        </Facet>
-        <Facet id={`${id}-price`} label="Price" name="price" value={query.filters.price}>
-          <option value="">Any price</option>
-          {PRICE_RANGES.map((range, n) => (
-            <option key={range.value} value={range.value}>
-              {range.label}
-              {count(counts.price[n]?.count ?? 0)}
-            </option>
-          ))}
-        </Facet>
-        <Facet id={`${id}-rating`} label="Rating" name="rating" value={query.filters.rating}>
-          <option value="">Any rating</option>
-          {counts.rating.map((entry) => (
-            <option key={entry.value} value={entry.value}>
-              {entry.value} stars & up{count(entry.count)}
-            </option>
-          ))}
-        </Facet>
-        <Facet id={`${id}-format`} label="Format" name="format" value={query.filters.format}>
-          <option value="">Any format</option>
-          {CATALOG_FORMATS.map((format, n) => (
-            <option key={format.value} value={format.value}>
-              {format.label}
-              {count(counts.format[n]?.count ?? 0)}
-            </option>
-          ))}
-        </Facet>
-        <Facet id={`${id}-sort`} label="Sort by" name="sort" value={query.sort}>
+        <Facet
+          id={`${id}-level`}
+          label="Level"
+          name="level"
+          value={query.filters.level}
+          anyLabel="Any level"
+          options={offeredOptions(
+            CATALOG_LEVELS.map((level, n) => ({ ...level, count: counts.level[n]?.count ?? 0 })),
+            query.filters.level,
+          )}
+        />
+        <Facet
+          id={`${id}-price`}
+          label="Price"
+          name="price"
+          value={query.filters.price}
+          anyLabel="Any price"
+          options={offeredOptions(
+            PRICE_RANGES.map((range, n) => ({ ...range, count: counts.price[n]?.count ?? 0 })),
+            query.filters.price,
+          )}
+        />
+        <Facet
+          id={`${id}-rating`}
+          label="Rating"
+          name="rating"
+          value={query.filters.rating}
+          anyLabel="Any rating"
+          options={offeredOptions(
+            counts.rating.map((entry) => ({ ...entry, label: ratingMinimumLabel(entry.value) })),
+            query.filters.rating,
+          )}
+        />
+        <Facet
+          id={`${id}-format`}
+          label="Format"
+          name="format"
+          value={query.filters.format}
+          anyLabel="Any format"
+          options={offeredOptions(
+            CATALOG_FORMATS.map((format, n) => ({ ...format, count: counts.format[n]?.count ?? 0 })),
+            query.filters.format,
+          )}
+        />
+        <Select id={`${id}-sort`} label="Sort by" name="sort" value={query.sort}>
           <Options options={CATALOG_SORTS} />
-        </Facet>
+        </Select>
         <div className="flex items-end gap-3">
           <button type="submit" className={primaryButton}>
             Apply
@@ -158,7 +171,36 @@ export function CatalogBrowser({
   )
 }
 
-function Facet({
+/**
+ * A filter as a select of the values that have books, each with its count; no such value: no filter shown
+ * (offeredOptions).
+ */
+function Facet<Value extends string | number>({
+  anyLabel,
+  options,
+  ...select
+}: {
+  id: string
+  label: string
+  name: string
+  value: Value | null
+  anyLabel: string
+  options: readonly FacetOption<Value>[]
+}) {
+  if (options.length === 0) return null
+  return (
+    <Select {...select}>
+      <option value="">{anyLabel}</option>
+      {options.map((option) => (
+        <option key={option.value} value={option.value}>
+          {option.label} ({option.count.toLocaleString('en-US')})
+        </option>
+      ))}
+    </Select>
+  )
+}
+
+function Select({
   id,
   label,
   name,

@@ -8,6 +8,7 @@ import { AlsoBought } from '#app/features/catalog/components/also-bought.tsx'
 import { BookBadges } from '#app/features/catalog/components/book-badges.tsx'
 import { BookCover } from '#app/features/catalog/components/book-cover.tsx'
 import { Description } from '#app/features/catalog/components/description.tsx'
+import { EbookOffer } from '#app/features/catalog/components/ebook-offer.tsx'
 import { StarRating } from '#app/features/catalog/components/star-rating.tsx'
 import { TopicLinks } from '#app/features/catalog/components/topic-links.tsx'
 import { formatFileSize, formatPrice } from '#app/features/catalog/format.ts'
@@ -27,6 +28,8 @@ import {
   parseReviewListParams,
 } from '#app/features/reviews/review-form.ts'
 import { listReviews } from '#app/features/reviews/reviews.server.ts'
+import { bookTrail } from '#app/features/seo/breadcrumbs.ts'
+import { Breadcrumbs } from '#app/features/seo/components/breadcrumbs.tsx'
 import { breadcrumbJsonLd } from '#app/features/seo/json-ld.ts'
 import { errorPageMeta, pageMeta, publicOrigin } from '#app/features/seo/meta.ts'
 import { bookOgImage } from '#app/features/seo/og-image.ts'
@@ -55,11 +58,7 @@ export const meta: Route.MetaFunction = (args) => {
             description: summary,
             image: `${origin}${image.path}`,
           },
-          breadcrumbJsonLd(origin, [
-            { name: 'Home', path: '/' },
-            { name: 'All eBooks', path: '/AllBooks' },
-            { name: book.title, path },
-          ]),
+          breadcrumbJsonLd(origin, bookTrail(book)),
         ]
       : [],
   })
@@ -152,9 +151,10 @@ export default function BookDetails({ loaderData, actionData }: Route.ComponentP
   const { book, descriptionBlocks, formats, sampleSizeBytes, rating } = loaderData
   return (
     <>
+      <Breadcrumbs trail={bookTrail(book)} className="mx-auto max-w-6xl px-4 pt-6" />
       <article
         id={`book-${book.id}`}
-        className="mx-auto grid max-w-6xl gap-10 px-4 py-12 md:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]"
+        className="mx-auto grid max-w-6xl gap-10 px-4 pt-6 pb-12 md:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]"
       >
         <BookCover
           cover={book.cover}
@@ -173,10 +173,13 @@ export default function BookDetails({ loaderData, actionData }: Route.ComponentP
           <StarRating rating={rating} />
           <BookBadges bestSeller={book.bestSeller} available={book.available} formats={formats} />
           <TopicLinks topics={book.topics} />
-          <p className="text-3xl font-semibold">
-            <span className="sr-only">Price: </span>
-            {formatPrice(book.priceCents, book.currency)}
-          </p>
+          <div className="flex flex-col gap-1">
+            <p className="text-3xl font-semibold">
+              <span className="sr-only">Price: </span>
+              {formatPrice(book.priceCents, book.currency)}
+            </p>
+            <EbookOffer formats={formats} />
+          </div>
           <div className="flex flex-wrap items-center gap-x-6 gap-y-3">
             <BookAction bookId={book.id} size="large" />
             {sampleSizeBytes ? (

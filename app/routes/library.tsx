@@ -94,9 +94,13 @@ export default function Library({ loaderData }: Route.ComponentProps) {
                               page in place, while Chrome turns a `download` link answered 403/429 into a failed
                               entry in its downloads list and never shows the page that says why. */}
                           <a href={`/library/${book.slug}/download.${file.format}`} className={primaryButton}>
-                            Download {formatNames[file.format]}
-                            <span className="sr-only"> of {book.title}</span>
-                            <span className="font-normal"> ({formatFileSize(file.sizeBytes)})</span>
+                            {/* One inline run: the button is a flex box, whose items' edge spaces collapse
+                                ('Download PDF(21 KB)', issue 34). */}
+                            <span>
+                              Download {formatNames[file.format]}
+                              <span className="sr-only"> of {book.title}</span>{' '}
+                              <span className="font-normal">({formatFileSize(file.sizeBytes)})</span>
+                            </span>
                           </a>
                         </li>
                       ))}

@@ -11,7 +11,9 @@ import {
   hasFilters,
   parseCatalogParams,
 } from '#app/features/catalog/facets.ts'
-import { bookListJsonLd } from '#app/features/seo/json-ld.ts'
+import { searchTrail } from '#app/features/seo/breadcrumbs.ts'
+import { Breadcrumbs } from '#app/features/seo/components/breadcrumbs.tsx'
+import { bookListJsonLd, breadcrumbJsonLd } from '#app/features/seo/json-ld.ts'
 import { errorPageMeta, pageMeta, publicOrigin } from '#app/features/seo/meta.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import { CatalogBrowser } from '#app/compositions/catalog-browser.tsx'
@@ -32,16 +34,20 @@ export const meta: Route.MetaFunction = (args) => {
     // Filters and sort orders are variations of the same results: the query and its page number stay.
     path: '/search',
     keepParams: ['q', 'page'],
-    jsonLd:
-      origin && results && results.page.books.length > 0
-        ? [
-            bookListJsonLd(origin, {
-              name: `Search results for ${query}`,
-              books: results.page.books,
-              offset: (pageNumber - 1) * CATALOG_PAGE_SIZE,
-            }),
-          ]
-        : [],
+    jsonLd: origin
+      ? [
+          ...(results && results.page.books.length > 0
+            ? [
+                bookListJsonLd(origin, {
+                  name: `Search results for ${query}`,
+                  books: results.page.books,
+                  offset: (pageNumber - 1) * CATALOG_PAGE_SIZE,
+                }),
+              ]
+            : []),
+          breadcrumbJsonLd(origin, searchTrail(query)),
+        ]
+      : [],
   })
   // Result pages are endless variations of the catalogue: not for search engines.
   return query ? [...tags, { name: 'robots', content: 'noindex' }] : tags
@@ -70,7 +76,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export default function Search({ loaderData }: Route.ComponentProps) {
   const { query, results } = loaderData
   return (
-    <section className="mx-auto max-w-7xl px-4 py-12">
+    <section className="mx-auto max-w-7xl px-4 pt-6 pb-12">
+      <Breadcrumbs trail={searchTrail(query)} className="mb-6" />
       <SectionHeading level={1}>Search</SectionHeading>
       <Form
         method="get"

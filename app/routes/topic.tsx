@@ -11,7 +11,9 @@ import {
   topicPath,
 } from '#app/features/catalog/facets.ts'
 import { findRenamedTopicSlug } from '#app/features/catalog/topics.server.ts'
-import { bookListJsonLd } from '#app/features/seo/json-ld.ts'
+import { topicTrail } from '#app/features/seo/breadcrumbs.ts'
+import { Breadcrumbs } from '#app/features/seo/components/breadcrumbs.tsx'
+import { bookListJsonLd, breadcrumbJsonLd } from '#app/features/seo/json-ld.ts'
 import { errorPageMeta, publicOrigin, topicPageMeta } from '#app/features/seo/meta.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import type { Route } from './+types/topic'
@@ -31,6 +33,7 @@ export const meta: Route.MetaFunction = (args) => {
             books: loaderData.books,
             offset: (loaderData.query.page - 1) * CATALOG_PAGE_SIZE,
           }),
+          breadcrumbJsonLd(origin, topicTrail({ name: topic.name, path: topicPath(topic.slug) })),
         ]
       : [],
   )
@@ -68,7 +71,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 export default function Topic({ loaderData }: Route.ComponentProps) {
   const { slug, name, total } = loaderData
   return (
-    <section className="mx-auto max-w-7xl px-4 py-12">
+    <section className="mx-auto max-w-7xl px-4 pt-6 pb-12">
+      <Breadcrumbs trail={topicTrail({ name, path: topicPath(slug) })} className="mb-6" />
       <SectionHeading level={1}>
         {name} ({total})
       </SectionHeading>

@@ -56,6 +56,19 @@ describe('the reader’s library', () => {
 
     const pdfLink = item.getByRole('link', { name: /^Download PDF/ })
     const listedKb = listedKbOf((await pdfLink.textContent())!)
+    // As laid out on screen, a space before the size: not 'Download PDF(21 KB)' (issue 34).
+    const shown = await pdfLink.evaluate((link) => {
+      // What the eye reads: the text laid out on screen, without the words for screen readers only.
+      const hidden = [...link.querySelectorAll('.sr-only')].map(
+        (element) => [element, element.parentNode!] as const,
+      )
+      const next = hidden.map(([element]) => element.nextSibling)
+      for (const [element] of hidden) element.remove()
+      const text = (link as HTMLElement).innerText
+      hidden.forEach(([element, parent], index) => parent.insertBefore(element, next[index] ?? null))
+      return text
+    })
+    expect(shown).toMatch(/^Download PDF \(\d+ KB\)$/)
     const pdf = await downloadFrom(page, pdfLink)
     expect(pdf.download.suggestedFilename()).toBe(`${slugA}.pdf`)
     await expectPdf(pdf.download)

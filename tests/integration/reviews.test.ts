@@ -7,6 +7,7 @@ import { beforeAll, describe, expect } from 'vitest'
 import { listAuditLog } from '#app/features/admin/audit.server.ts'
 import { listBooks, type BookCard } from '#app/features/catalog/catalog.server.ts'
 import { readAllBooks } from '#app/features/catalog/catalog-cache.server.ts'
+import { BookCard as BookCardView } from '#app/features/catalog/components/book-card.tsx'
 import { createTestPaymentProvider } from '#app/features/orders/payments.server.ts'
 import { refundOrder, refundOrderAsAdmin } from '#app/features/orders/refunds.server.ts'
 import { setReviewHidden } from '#app/features/reviews/moderation.server.ts'
@@ -49,7 +50,7 @@ function book(index: number): BookCard {
 }
 beforeAll(async () => {
   const [seed] = await database.db.select().from(books).where(eq(books.id, catalogue[0]!.id))
-  for (let index = 0; index < 17; index++) {
+  for (let index = 0; index < 18; index++) {
     const {
       id: _id,
       createdAt: _created,
@@ -507,6 +508,50 @@ describe('when the buyer no longer owns the book', () => {
       .insert(libraryItems)
       .values({ userId: refunded.userId, bookId: target.id, orderId: refunded.orderId })
     expect(await bookRatingsOf(database.db, target.id)).toMatchObject({ ratingCount: 2, ratingSum: 6 })
+  })
+})
+
+describe('stars that say whose they are (issue 34)', () => {
+  /** A card as the store renders it (the grid's card, without the cart button). */
+  const cardHtml = (card: BookCard) =>
+    renderToString(
+      createElement(
+        createRoutesStub([
+          { path: '/', Component: () => createElement(BookCardView, { book: card, headingLevel: 2 }) },
+        ]),
+      ),
+    )
+  const unescaped = (html: string) => html.replace(/&#x27;/g, "'").replace(/<!-- -->/g, '')
+
+  test('no reader has rated: the stars are labelled the editors’ rating, on the page and the card, and are not in the JSON-LD; a refund of the only review brings that label back', async () => {
+    const target = book(17)
+    const unrated = unescaped(render(await page(target.slug), target.slug))
+    expect(unrated).toContain('aria-label="Editors\' rating: 3 out of 5"')
+    expect(unrated).toContain(">Editors' rating</span>")
+    expect(unrated).not.toContain('aria-label="Rated 3 out of 5"')
+    expect(jsonLdOf(render(await page(target.slug), target.slug))).not.toHaveProperty('aggregateRating')
+    const card = () => readAllBooks(database.db).then((all) => all.find((entry) => entry.id === target.id)!)
+    expect(unescaped(cardHtml(await card()))).toContain('aria-label="Editors\' rating: 3 out of 5"')
+
+    const buyer = await createBuyer(database.db, [target.id])
+    await post(target.slug, buyer.cookie, { intent: 'review', rating: '5', title: 'Only one', body: '' })
+    const rated = unescaped(render(await page(target.slug), target.slug))
+    expect(rated).toContain('aria-label="Rated 5 out of 5 from 1 rating"')
+    expect(rated).toContain('>5 · 1 rating</span>')
+    expect(rated).not.toContain("Editors' rating")
+    // Whose review it is says 'verified' once, not 'A. (verified buyer) · Verified purchase'.
+    const meta = /<p class="review-meta">([\s\S]*?)<\/p>/.exec(rated)![1]!.replace(/<[^>]+>/g, '')
+    expect(meta.match(/verified/gi)).toHaveLength(1)
+    expect(meta).toMatch(/^[A-Z]\. \(verified buyer\) · /)
+    expect(jsonLdOf(rated).aggregateRating).toMatchObject({ ratingValue: '5', ratingCount: 1 })
+
+    // The only review is hidden by the refund: the editors' stars come back, labelled as theirs.
+    expect(await refundOrder(database.db, buyer.orderId)).toBe('refunded')
+    const refunded = unescaped(render(await page(target.slug), target.slug))
+    expect(refunded).toContain('aria-label="Editors\' rating: 3 out of 5"')
+    expect(refunded).toContain(">Editors' rating</span>")
+    expect(refunded).toContain('No reader has reviewed this book yet')
+    expect(jsonLdOf(refunded)).not.toHaveProperty('aggregateRating')
   })
 })
 

@@ -13,6 +13,16 @@ const PersonMenu = lazy(() => import('./header-menus.ts').then((menus) => ({ def
 const iconButton =
   'inline-flex size-10 items-center justify-center rounded-full text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-gray-800'
 
+const sections = [
+  { to: '/AllBooks', label: 'Browse' },
+  { to: '/topics', label: 'Topics' },
+  { to: '/AllBooks?sort=newest', label: 'New' },
+  { to: '/search', label: 'Search' },
+] as const
+
+const sectionLink =
+  'inline-block rounded-md px-3 py-2 text-slate-800 underline-offset-4 hover:bg-slate-100 hover:underline dark:text-slate-200 dark:hover:bg-gray-800'
+
 /** The seed's header on every page; the badge counts the books in the cart (optimistically). */
 export function SiteHeader() {
   const cartCount = useCartBookIds().size
@@ -34,17 +44,32 @@ export function SiteHeader() {
           <HeaderSearch buttonClassName={iconButton} />
           <Link to="/cart" className={`${iconButton} relative`} aria-label={`Cart, ${cartCount} ${books}`}>
             <CartIcon />
-            <span
-              aria-hidden="true"
-              className="absolute -top-0.5 -right-0.5 min-w-5 rounded-full bg-rose-600 px-1 text-center text-xs leading-5 font-semibold text-white"
-            >
-              {cartCount}
-            </span>
+            {/* The number of books in the cart; an empty cart shows none (a red '0' reads as an alert). */}
+            {cartCount > 0 ? (
+              <span
+                aria-hidden="true"
+                className="absolute -top-0.5 -right-0.5 min-w-5 rounded-full bg-rose-600 px-1 text-center text-xs leading-5 font-semibold text-white"
+              >
+                {cartCount}
+              </span>
+            ) : null}
           </Link>
           <Suspense fallback={<span className="size-10" />}>
             <PersonMenu buttonClassName={iconButton} />
           </Suspense>
         </div>
+      </nav>
+      {/* Where to go, visible at every width (issue 34): a row of its own under the seed's header. */}
+      <nav aria-label="Sections" className="border-t border-slate-200 dark:border-gray-700">
+        <ul className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-1 px-2 py-1 text-sm font-medium sm:px-4">
+          {sections.map((section) => (
+            <li key={section.to}>
+              <Link to={section.to} className={sectionLink}>
+                {section.label}
+              </Link>
+            </li>
+          ))}
+        </ul>
       </nav>
     </header>
   )

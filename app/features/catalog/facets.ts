@@ -123,3 +123,23 @@ export function hasFilters(filters: CatalogFilters): boolean {
 export function topicPath(slug: string): string {
   return `/topics/${slug}`
 }
+
+/** One value a facet offers, with how many books it would show. */
+export type FacetOption<Value> = { value: Value; label: string; count: number }
+
+/**
+ * What a facet offers: the values that have books, and the chosen one whatever its count (so that the control
+ * shows the URL's state). Nothing left: the facet is not shown at all (issue 34: no seed book has a level,
+ * and 'Level' offered three options of (0)).
+ */
+export function offeredOptions<Value>(
+  options: readonly FacetOption<Value>[],
+  chosen: Value | null,
+): FacetOption<Value>[] {
+  return options.filter((option) => option.count > 0 || option.value === chosen)
+}
+
+/** '1 star & up', '4 stars & up'. */
+export function ratingMinimumLabel(minimum: number): string {
+  return `${minimum} ${minimum === 1 ? 'star' : 'stars'} & up`
+}

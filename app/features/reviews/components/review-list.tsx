@@ -27,8 +27,15 @@ export function ReviewList({ reviews, canReact }: { reviews: ReviewItem[]; canRe
               </h3>
             </div>
             <p className="review-meta">
-              {`${review.isOwn ? 'Your review' : review.author} · `}
-              <span className="review-verified">Verified purchase</span>
+              {/* The author's name says 'verified buyer' already ('A. (verified buyer)'): not twice. */}
+              {review.isOwn ? (
+                <>
+                  {'Your review · '}
+                  <span className="review-verified">Verified purchase</span>
+                </>
+              ) : (
+                review.author
+              )}
               {' · '}
               <time dateTime={review.createdAt.slice(0, 10)}>{review.createdAt.slice(0, 10)}</time>
             </p>
