@@ -87,7 +87,8 @@ test('backup, then damage, then restore: orders, accounts, books and uploaded fi
   if (database.kind === 'pglite')
     // The folder it replaced was moved aside, not deleted.
     expect(fs.readdirSync(env.DATA_DIR).some((name) => name.startsWith('db.before-restore-'))).toBe(true)
-})
+  // A whole store's round trip, every seed book's files rendered (a few seconds alone, more on a busy machine).
+}, 120_000)
 
 test('a backup of the other database kind, or a folder that is no backup, is refused', async () => {
   const env = await storeEnv()

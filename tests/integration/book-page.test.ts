@@ -71,9 +71,17 @@ async function pagesOf(key: string): Promise<number> {
 }
 
 /** The manuscript's chapters as its `#` lines give them. */
+/** The manuscript's lines outside its fenced code blocks (a `# ` there is a shell or YAML comment). */
+function proseLines(manuscript: string): string[] {
+  let fenced = false
+  return manuscript.split('\n').filter((line) => {
+    if (/^(```|~~~)/.test(line)) fenced = !fenced
+    return !fenced
+  })
+}
+
 function chapterTitles(manuscript: string): string[] {
-  return manuscript
-    .split('\n')
+  return proseLines(manuscript)
     .filter((line) => /^# /.test(line))
     .map((line) => line.slice(2).trim().replaceAll('`', ''))
 }
@@ -95,7 +103,7 @@ describe('the live edition on the book page', () => {
     expect(data.edition.sample?.pageCount).toBeGreaterThan(1)
     const manuscript = await readManuscript(target.slug)
     expect(data.edition.contents?.chapters.map((chapter) => chapter.title)).toEqual(chapterTitles(manuscript))
-    const sections = manuscript.split('\n').filter((line) => /^## /.test(line)).length
+    const sections = proseLines(manuscript).filter((line) => /^## /.test(line)).length
     expect(data.edition.contents?.chapters.flatMap((chapter) => chapter.sections)).toHaveLength(sections)
     const words = data.edition.contents!.wordCount
     expect(words).toBeGreaterThan(manuscript.split(/\s+/).length * 0.8)
