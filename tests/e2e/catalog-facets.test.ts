@@ -186,3 +186,48 @@ describe('page links on a catalogue of more than one page', () => {
     },
   )
 })
+
+describe.each([
+  ['All eBooks', '/AllBooks'],
+  ['a search', '/search?q=django'],
+  ['a topic', '/topics/javascript'],
+])('the filters on %s', (_, path) => {
+  const firstCard = (page: Page) => page.getByRole('main').getByRole('article').first()
+  const disclosure = (page: Page) => page.getByRole('group').filter({ has: page.getByText('Filters') })
+
+  test.each([
+    ['on', true],
+    ['off', false],
+  ] as const)(
+    'at 390×844 fold into a closed “Filters” disclosure: the first book is on the first screen (JavaScript %s)',
+    async (_, javaScriptEnabled) => {
+      const page = await newPage(browser, { viewport: { width: 390, height: 844 }, javaScriptEnabled })
+      await visit(page, `${baseURL}${path}`)
+      const card = await firstCard(page).boundingBox()
+      expect(card, 'a book card').not.toBeNull()
+      expect(card!.y).toBeLessThan(844)
+      expect(await select(page, 'Sort by').isVisible()).toBe(false)
+      const summary = page.getByText('Filters', { exact: true })
+      expect(await summary.isVisible()).toBe(true)
+      await summary.click()
+      await select(page, 'Sort by').waitFor({ state: 'visible' })
+      expect(await disclosure(page).count()).toBe(1)
+      await expectHealthyPage(page)
+      await page.context().close()
+    },
+  )
+
+  test.each(themes)(
+    'at 1280×800 show as a form, open, with no disclosure to click (%s theme)',
+    async (colorScheme) => {
+      const page = await newPage(browser, { viewport: { width: 1280, height: 800 }, colorScheme })
+      await visit(page, `${baseURL}${path}`)
+      expect(await select(page, 'Sort by').isVisible()).toBe(true)
+      expect(await page.getByRole('button', { name: 'Apply' }).isVisible()).toBe(true)
+      expect(await page.getByText('Filters', { exact: true }).isVisible()).toBe(false)
+      expect((await firstCard(page).boundingBox())!.y).toBeLessThan(800)
+      await expectHealthyPage(page)
+      await page.context().close()
+    },
+  )
+})
