@@ -20,8 +20,10 @@ export function CartButton({ bookId, size = 'normal' }: { bookId: string; size?:
   const added =
     !pending && inCart && (fetcher.data ? fetcher.data.added === bookId : root?.cartAddedBookId === bookId)
   const sizing = size === 'large' ? 'px-5 py-3 text-base' : ''
+  // A card's button sits at its right edge, the book page's at the start of its row: the notice aligns with it.
+  const align = size === 'large' ? 'items-start text-left' : 'items-end text-right'
   return (
-    <div className="flex flex-col items-end gap-1">
+    <div className={`flex flex-col gap-1 ${align}`}>
       <fetcher.Form method="post" action={CART_ACTION} className="flex flex-col items-end gap-1">
         <input type="hidden" name="bookId" value={bookId} />
         <input type="hidden" name="redirectTo" value={`${location.pathname}${location.search}`} />
@@ -42,7 +44,7 @@ export function CartButton({ bookId, size = 'normal' }: { bookId: string; size?:
         ) : null}
       </fetcher.Form>
       {/* Always in the page, so that a screen reader announces what is put in it. */}
-      <p role="status" className="max-w-56 text-right text-sm text-slate-700 dark:text-slate-200">
+      <p role="status" className="max-w-56 text-sm text-slate-700 dark:text-slate-200">
         {added ? (
           <>
             Added to your cart.{' '}
