@@ -1,5 +1,6 @@
 import { useEffect, type ReactNode } from 'react'
 import { data, isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration } from 'react-router'
+import { cartAddedMiddleware, readCartAdded } from '#app/features/cart/added-notice.server.ts'
 import type { RootCartData } from '#app/features/cart/use-cart.ts'
 import { getSessionUser, sessionCookieMiddleware } from '#app/features/identity/session.server.ts'
 import type { RootUserData } from '#app/features/identity/use-user.ts'
@@ -34,7 +35,7 @@ export const meta: Route.MetaFunction = ({ error }) => {
   return errorPageMeta(title ?? 'Something went wrong')
 }
 
-export const middleware: Route.MiddlewareFunction[] = [sessionCookieMiddleware]
+export const middleware: Route.MiddlewareFunction[] = [sessionCookieMiddleware, cartAddedMiddleware]
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const app = getAppContext(context)
@@ -64,7 +65,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     : null
   // Canonical and Open Graph URLs are absolute, on the configured origin (features/seo/meta.ts).
   const publicOrigin = app.env.publicUrl.origin
-  return { theme, cartBookIds, user, ownedBookIds, publicOrigin, store } satisfies RootCartData &
+  const cartAddedBookId = readCartAdded(request)
+  return {
+    theme,
+    cartBookIds,
+    cartAddedBookId,
+    user,
+    ownedBookIds,
+    publicOrigin,
+    store,
+  } satisfies RootCartData &
     RootUserData &
     RootLibraryData &
     RootStoreData & { theme: Theme; publicOrigin: string }

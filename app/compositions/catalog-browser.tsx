@@ -8,6 +8,7 @@ import {
   CATALOG_LEVELS,
   CATALOG_PAGE_SIZE,
   CATALOG_SORTS,
+  FILTER_PARAMS,
   NO_FILTERS,
   PRICE_RANGES,
   catalogUrl,
@@ -50,6 +51,13 @@ export function CatalogBrowser({
   const navigation = useNavigation()
   const id = useId()
   const busy = navigation.state === 'loading' && navigation.location.pathname === path
+  const drawer = useRef<HTMLDetailsElement>(null)
+  useEffect(() => {
+    // A browser without ::details-content (CSS opens the drawer on wide screens there) has it opened here.
+    const details = drawer.current
+    if (details && !CSS.supports('selector(::details-content)') && matchMedia('(min-width: 48rem)').matches)
+      details.open = true
+  }, [])
 
   /** The form's state as its clean URL (no empty parameters, the first page). */
   function go(form: HTMLFormElement) {
@@ -67,95 +75,108 @@ export function CatalogBrowser({
   const first = total === 0 ? 0 : (query.page - 1) * CATALOG_PAGE_SIZE + 1
   const last = Math.min(total, query.page * CATALOG_PAGE_SIZE)
   const filtered = hasFilters({ ...query.filters, topic: fixedTopic ? null : query.filters.topic })
+  const applied = FILTER_PARAMS.filter(
+    (name) => query.filters[name] !== null && !(fixedTopic && name === 'topic'),
+  ).length
   return (
     <div className="flex flex-col gap-8">
-      <Form
-        method="get"
-        action={path}
-        preventScrollReset
-        onSubmit={onSubmit}
-        onChange={(event) => go(event.currentTarget)}
-        aria-label="Filter and sort"
-        className="grid gap-4 rounded-lg border border-slate-200 p-4 sm:grid-cols-2 lg:grid-cols-4 xl:grid-cols-7 dark:border-gray-700"
-      >
-        {Object.entries(extraParams).map(([name, value]) => (
-          <input key={name} type="hidden" name={name} value={value} />
-        ))}
-        {fixedTopic ? null : (
+      {/* Below md a closed disclosure, so that the books are on the first screen of a phone; from md up the
+          summary is hidden and the form shown as it is (CSS on ::details-content, without JavaScript). */}
+      <details ref={drawer} className="md:details-content:[content-visibility:visible]">
+        <summary className="cursor-pointer rounded-lg border border-slate-300 px-4 py-3 font-medium md:hidden dark:border-gray-600">
+          <span>Filters</span>
+          {applied > 0 ? (
+            <span className="text-slate-700 dark:text-slate-300"> · {applied} applied</span>
+          ) : null}
+        </summary>
+        <Form
+          method="get"
+          action={path}
+          preventScrollReset
+          onSubmit={onSubmit}
+          onChange={(event) => go(event.currentTarget)}
+          aria-label="Filter and sort"
+          className="mt-3 grid gap-4 rounded-lg border border-slate-200 p-4 sm:grid-cols-2 md:mt-0 lg:grid-cols-4 xl:grid-cols-7 dark:border-gray-700"
+        >
+          {Object.entries(extraParams).map(([name, value]) => (
+            <input key={name} type="hidden" name={name} value={value} />
+          ))}
+          {fixedTopic ? null : (
+            <Facet
+              id={`${id}-topic`}
+              label="Topic"
+              name="topic"
+              value={query.filters.topic}
+              anyLabel="All topics"
+              options={offeredOptions(
+                counts.topic.map((entry) => ({ ...entry, label: entry.name })),
+                query.filters.topic,
+              )}
+            />
+          )}
           <Facet
-            id={`${id}-topic`}
-            label="Topic"
-            name="topic"
-            value={query.filters.topic}
-            anyLabel="All topics"
+            id={`${id}-level`}
+            label="Level"
+            name="level"
+            value={query.filters.level}
+            anyLabel="Any level"
             options={offeredOptions(
-              counts.topic.map((entry) => ({ ...entry, label: entry.name })),
-              query.filters.topic,
+              CATALOG_LEVELS.map((level, n) => ({ ...level, count: counts.level[n]?.count ?? 0 })),
+              query.filters.level,
             )}
           />
-        )}
-        <Facet
-          id={`${id}-level`}
-          label="Level"
-          name="level"
-          value={query.filters.level}
-          anyLabel="Any level"
-          options={offeredOptions(
-            CATALOG_LEVELS.map((level, n) => ({ ...level, count: counts.level[n]?.count ?? 0 })),
-            query.filters.level,
-          )}
-        />
-        <Facet
-          id={`${id}-price`}
-          label="Price"
-          name="price"
-          value={query.filters.price}
-          anyLabel="Any price"
-          options={offeredOptions(
-            PRICE_RANGES.map((range, n) => ({ ...range, count: counts.price[n]?.count ?? 0 })),
-            query.filters.price,
-          )}
-        />
-        <Facet
-          id={`${id}-rating`}
-          label="Rating"
-          name="rating"
-          value={query.filters.rating}
-          anyLabel="Any rating"
-          options={offeredOptions(
-            counts.rating.map((entry) => ({ ...entry, label: ratingMinimumLabel(entry.value) })),
-            query.filters.rating,
-          )}
-        />
-        <Facet
-          id={`${id}-format`}
-          label="Format"
-          name="format"
-          value={query.filters.format}
-          anyLabel="Any format"
-          options={offeredOptions(
-            CATALOG_FORMATS.map((format, n) => ({ ...format, count: counts.format[n]?.count ?? 0 })),
-            query.filters.format,
-          )}
-        />
-        <Select id={`${id}-sort`} label="Sort by" name="sort" value={query.sort}>
-          <Options options={CATALOG_SORTS} />
-        </Select>
-        <div className="flex items-end gap-3">
-          <button type="submit" className={primaryButton}>
-            Apply
-          </button>
-          {filtered ? (
-            <Link
-              to={catalogUrl(path, { filters: NO_FILTERS, sort: query.sort, page: 1 }, extraParams)}
-              preventScrollReset
-              className="py-2 font-medium whitespace-nowrap text-blue-700 underline dark:text-sky-300"
-            >
-              Clear filters
-            </Link>
-          ) : null}
-        </div>
-      </Form>
+          <Facet
+            id={`${id}-price`}
+            label="Price"
+            name="price"
+            value={query.filters.price}
+            anyLabel="Any price"
+            options={offeredOptions(
+              PRICE_RANGES.map((range, n) => ({ ...range, count: counts.price[n]?.count ?? 0 })),
+              query.filters.price,
+            )}
+          />
+          <Facet
+            id={`${id}-rating`}
+            label="Rating"
+            name="rating"
+            value={query.filters.rating}
+            anyLabel="Any rating"
+            options={offeredOptions(
+              counts.rating.map((entry) => ({ ...entry, label: ratingMinimumLabel(entry.value) })),
+              query.filters.rating,
+            )}
+          />
+          <Facet
+            id={`${id}-format`}
+            label="Format"
+            name="format"
+            value={query.filters.format}
+            anyLabel="Any format"
+            options={offeredOptions(
+              CATALOG_FORMATS.map((format, n) => ({ ...format, count: counts.format[n]?.count ?? 0 })),
+              query.filters.format,
+            )}
+          />
+          <Select id={`${id}-sort`} label="Sort by" name="sort" value={query.sort}>
+            <Options options={CATALOG_SORTS} />
+          </Select>
+          <div className="flex items-end gap-3">
+            <button type="submit" className={primaryButton}>
+              Apply
+            </button>
+            {filtered ? (
+              <Link
+                to={catalogUrl(path, { filters: NO_FILTERS, sort: query.sort, page: 1 }, extraParams)}
+                preventScrollReset
+                className="py-2 font-medium whitespace-nowrap text-blue-700 underline dark:text-sky-300"
+              >
+                Clear filters
+              </Link>
+            ) : null}
+          </div>
+        </Form>
+      </details>
       <p role="status" aria-live="polite" className="text-center text-slate-700 dark:text-slate-300">
         {total === 0
           ? 'No books match these filters.'

@@ -1,6 +1,7 @@
 import { data, Link, redirect } from 'react-router'
 import { primaryButton } from '#app/components/ui/button-styles.ts'
 import { SectionHeading } from '#app/components/ui/section-heading.tsx'
+import { cartAddedCookie } from '#app/features/cart/added-notice.server.ts'
 import { CartFormSchema } from '#app/features/cart/cart-form.ts'
 import { cartTotals } from '#app/features/cart/cart-totals.ts'
 import { recordEvent } from '#app/features/analytics/record.server.ts'
@@ -71,10 +72,17 @@ export async function action({ request, url, context }: Route.ActionArgs) {
     throw error
   }
   recordEvent(app, request, { name: intent === 'add' ? 'add_to_cart' : 'remove_from_cart', bookId })
-  if (fromScript) return data({ ok: true }, { headers })
+  // With JavaScript the fetcher's answer says 'Added to your cart'; without, a cookie the next page reads once.
+  if (fromScript) return data({ ok: true, added: intent === 'add' ? bookId : null }, { headers })
   // JavaScript off: back to the page the visitor was on, scrolled to the book they acted on.
   const back = safeRedirectPath(redirectTo, '/cart')
-  return redirect(back.includes('#') ? back : `${back}#book-${bookId}`, { status: 303, headers })
+  const redirectHeaders = new Headers(headers)
+  if (intent === 'add')
+    redirectHeaders.append('Set-Cookie', cartAddedCookie(bookId, app.env.publicUrl.protocol === 'https:'))
+  return redirect(back.includes('#') ? back : `${back}#book-${bookId}`, {
+    status: 303,
+    headers: redirectHeaders,
+  })
 }
 
 export default function Cart({ loaderData, actionData }: Route.ComponentProps) {

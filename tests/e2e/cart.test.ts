@@ -20,7 +20,7 @@ async function expectBadge(page: Page, count: number) {
     .catch(async (error: Error) => {
       throw new Error(`${error.message}\nthe badge says: ${await cartLink(page).getAttribute('aria-label')}`)
     })
-  // The badge shows the count; an empty cart shows none (issue 34: no red '0'), the link's name still says 0.
+  // An empty cart shows no number (a red '0' read as an alert).
   expect(await cartLink(page).textContent()).toBe(count === 0 ? '' : String(count))
 }
 
@@ -254,4 +254,41 @@ describe('the header menus', () => {
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark')
     await page.context().close()
   })
+})
+
+describe.each([
+  ['on', true],
+  ['off', false],
+] as const)('after Add To Cart with JavaScript %s', (_, javaScriptEnabled) => {
+  test.each(themes)(
+    'a polite status says so, with View cart and Checkout, once (%s theme)',
+    async (colorScheme) => {
+      const page = await newPage(browser, { javaScriptEnabled, colorScheme })
+      await visit(page, `${baseURL}/books/django-framework`)
+      const main = page.getByRole('main')
+      const added = main.getByRole('status').filter({ hasText: 'Added to your cart' })
+      expect(await added.count()).toBe(0)
+      await main.getByRole('button', { name: 'Add To Cart' }).click()
+      await added.waitFor()
+      expect(await added.getByRole('link', { name: 'View cart' }).getAttribute('href')).toBe('/cart')
+      expect(await added.getByRole('link', { name: 'Checkout' }).getAttribute('href')).toBe('/checkout')
+      await expectBadge(page, 1)
+      await expectHealthyPage(page)
+      // Said once: a reload shows the cart as it is, without the message.
+      await page.reload()
+      await main.getByRole('button', { name: 'Remove Item' }).waitFor()
+      expect(await added.count()).toBe(0)
+
+      // On a card too, and the link leads to the cart.
+      await visit(page, `${baseURL}/AllBooks`)
+      const go = page.getByRole('article').filter({ hasText: 'Build a Blockchain from Scratch in Go' })
+      await go.getByRole('button', { name: 'Add To Cart' }).click()
+      await go.getByRole('status').filter({ hasText: 'Added to your cart' }).waitFor()
+      expect(await main.getByRole('status').filter({ hasText: 'Added to your cart' }).count()).toBe(1)
+      await expectHealthyPage(page)
+      await go.getByRole('link', { name: 'View cart' }).click()
+      await page.getByRole('heading', { level: 1, name: 'My Cart (2)' }).waitFor()
+      await page.context().close()
+    },
+  )
 })

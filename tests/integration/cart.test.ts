@@ -10,7 +10,9 @@ import {
   requireUserCart,
 } from '#app/features/cart/cart.server.ts'
 import { listBooks } from '#app/features/catalog/catalog.server.ts'
+import { cartAddedMiddleware } from '#app/features/cart/added-notice.server.ts'
 import { loader as rootLoader } from '#app/root.tsx'
+import { visitorKey } from '#app/visitor-key.server.ts'
 import { action as cartAction, loader as cartLoader } from '#app/routes/cart.tsx'
 import { action as loginAction } from '#app/routes/login.tsx'
 import { books, carts, user } from '#app/server/db/schema/index.server.ts'
@@ -18,7 +20,7 @@ import type { TestDatabase } from '#tests/db.ts'
 import { test } from '#tests/fixtures.ts'
 import { cookieHeader } from '#harness/cookie-jar.ts'
 import { createBuyer, testPassword } from '#harness/factories/buyers.ts'
-import { routeArgs } from '#tests/route-args.ts'
+import { routeArgs, servicesFor } from '#tests/route-args.ts'
 
 let database: TestDatabase
 let bookIds: string[]
@@ -147,6 +149,76 @@ describe('the cart action', () => {
     expect(await cartOf(tampered)).toEqual([])
     const forged = `cb_cart=${Buffer.from(JSON.stringify(cookie)).toString('base64')}`
     expect(await cartOf(forged)).toEqual([])
+  })
+})
+
+describe('Added to your cart', () => {
+  const noticeOf = async (cookie: string) =>
+    (await rootLoader(routeArgs({ db: database.db, path: '/AllBooks', cookie }))).cartAddedBookId
+
+  test('with JavaScript the answer names the book added; a removal names none', async () => {
+    const added = await postCart({ intent: 'add', bookId: bookIds[2]! })
+    expect(added).toMatchObject({ status: 200, body: { ok: true, added: bookIds[2] } })
+    const cookie = cookieHeader(added.setCookie ?? undefined)
+    const removed = await postCart({ intent: 'remove', bookId: bookIds[2]! }, { cookie })
+    expect(removed).toMatchObject({ status: 200, body: { ok: true, added: null } })
+  })
+
+  test('without JavaScript the redirect leaves a notice the next page reads once, outside the page cache', async () => {
+    const first = await postCart({ intent: 'add', bookId: bookIds[2]! })
+    const cookie = cookieHeader(first.setCookie ?? undefined)
+    const back = (await cartAction(
+      routeArgs({
+        db: database.db,
+        path: '/cart',
+        cookie,
+        init: {
+          method: 'POST',
+          body: new URLSearchParams({ intent: 'add', bookId: bookIds[3]!, redirectTo: '/AllBooks' }),
+        },
+      }),
+    )) as Response
+    expect(back.status).toBe(303)
+    expect(back.headers.get('Location')).toBe(`/AllBooks#book-${bookIds[3]}`)
+    const notice = back.headers.getSetCookie().find((header) => header.startsWith('cb_cart_added='))
+    expect(notice).toBe(`cb_cart_added=${bookIds[3]}; Max-Age=60; Path=/; HttpOnly; SameSite=Lax`)
+
+    const withNotice = `${cookie}; cb_cart_added=${bookIds[3]}`
+    expect(await noticeOf(withNotice)).toBe(bookIds[3])
+    expect(await noticeOf(cookie)).toBeNull()
+    expect(await noticeOf(`${cookie}; cb_cart_added=%3Cscript%3E`)).toBeNull()
+
+    // Read once: the answer to the page that carried it deletes it; other answers set nothing.
+    const answer = (cookie: string) =>
+      cartAddedMiddleware(
+        {
+          request: new Request('http://localhost:3000/AllBooks', { headers: { Cookie: cookie } }),
+        } as Parameters<typeof cartAddedMiddleware>[0],
+        () => Promise.resolve(new Response('the page')),
+      ) as Promise<Response>
+    expect((await answer(withNotice)).headers.getSetCookie()).toEqual(['cb_cart_added=; Max-Age=0; Path=/'])
+    expect((await answer(cookie)).headers.getSetCookie()).toEqual([])
+
+    // The shared page cache neither serves nor keeps a page asked for with the notice.
+    const keyOf = (cookie: string) =>
+      visitorKey(new Request('http://store/', { headers: { Cookie: cookie } }), servicesFor(database.db))
+    expect(await keyOf(cookie)).toBeDefined()
+    expect(await keyOf(withNotice)).toBeUndefined()
+
+    // A removal leaves no notice.
+    const removed = (await cartAction(
+      routeArgs({
+        db: database.db,
+        path: '/cart',
+        cookie,
+        init: {
+          method: 'POST',
+          body: new URLSearchParams({ intent: 'remove', bookId: bookIds[3]!, redirectTo: '/AllBooks' }),
+        },
+      }),
+    )) as Response
+    expect(removed.status).toBe(303)
+    expect(removed.headers.getSetCookie().some((header) => header.startsWith('cb_cart_added='))).toBe(false)
   })
 })
 

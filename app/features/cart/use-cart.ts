@@ -3,8 +3,11 @@ import { useFetchers, useRouteLoaderData } from 'react-router'
 /** Where the cart's form posts (the /cart route's action). */
 export const CART_ACTION = '/cart'
 
-/** What the root loader tells every page about the visitor's cart. */
-export type RootCartData = { cartBookIds: string[] }
+/**
+ * What the root loader tells every page about the visitor's cart: its books, and the book just added by a
+ * form post without JavaScript, said once (features/cart/added-notice.server.ts).
+ */
+export type RootCartData = { cartBookIds: string[]; cartAddedBookId: string | null }
 
 /**
  * The books in the cart as the visitor should see them right now: the server's answer, with every add or
