@@ -4,7 +4,7 @@
  * front page, at 1280×800 and 390×844, in the light and the dark theme (28 pictures).
  *
  * A store of its own on a fresh data folder: the seed catalogue, a reader who bought one book and has another in
- * the cart, and an owner (ADMIN_EMAILS) who signs in through the login page. Needs `npm run build` first.
+ * the cart, and an owner (ADMIN_EMAILS); both sign in through the login page. Needs `npm run build` first.
  */
 import fs from 'node:fs'
 import path from 'node:path'
@@ -13,7 +13,7 @@ import { seedCatalog } from '#app/features/catalog/seed-catalog.server.ts'
 import { addToCart, requireUserCart } from '#app/features/cart/cart.server.ts'
 import { books } from '#app/server/db/schema/index.server.ts'
 import { chromiumFlags, chromiumPath } from '#harness/chromium.ts'
-import { createBuyer } from '#harness/factories/buyers.ts'
+import { createBuyer, testPassword } from '#harness/factories/buyers.ts'
 import { startStoreWithAdmin } from '#harness/store-process.ts'
 
 const outDir = path.resolve('docs/screens')
@@ -34,24 +34,27 @@ const shots: Shot[] = [
   { name: 'admin', path: '/admin', as: 'owner' },
 ]
 
-let readerCookie = ''
+let readerEmail = ''
 const { store, admin } = await startStoreWithAdmin({}, async (db) => {
   await seedCatalog(db)
   const bySlug = new Map(
     (await db.select({ id: books.id, slug: books.slug }).from(books)).map((b) => [b.slug, b.id]),
   )
-  const buyer = await createBuyer(db, [bySlug.get('the-future-of-design-systems')!])
+  const buyer = await createBuyer(db, [bySlug.get('the-future-of-design-systems')!], {
+    email: 'ada@example.com',
+  })
   await addToCart(db, await requireUserCart(db, buyer.userId), bySlug.get('django-framework')!)
-  readerCookie = buyer.cookie
+  readerEmail = buyer.email
 })
 const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumFlags })
 
 try {
   fs.mkdirSync(outDir, { recursive: true })
-  const ownerCookies = await signInOwner()
+  const ownerCookies = await signIn(admin.email, admin.password)
+  const readerCookies = await signIn(readerEmail, testPassword)
   for (const viewport of viewports)
     for (const theme of themes) {
-      const sessions = { visitor: '', reader: readerCookie, owner: ownerCookies }
+      const sessions = { visitor: '', reader: readerCookies, owner: ownerCookies }
       for (const shot of shots) {
         const context = await browser.newContext({
           viewport: { width: viewport.width, height: viewport.height },
@@ -81,15 +84,15 @@ try {
   await store.stop()
 }
 
-/** The owner signs in through the login page, as a person does: the session cookie it sets. */
-async function signInOwner(): Promise<string> {
+/** Signs in through the login page, as a person does: the session cookie the store sets. */
+async function signIn(email: string, password: string): Promise<string> {
   const context: BrowserContext = await browser.newContext({
     extraHTTPHeaders: { 'X-Forwarded-For': '10.9.9.8' },
   })
   const page = await context.newPage()
   await page.goto(`${store.url}/login`)
-  await page.getByLabel('Email', { exact: true }).fill(admin.email)
-  await page.getByLabel('Password', { exact: true }).fill(admin.password)
+  await page.getByLabel('Email', { exact: true }).fill(email)
+  await page.getByLabel('Password', { exact: true }).fill(password)
   await Promise.all([
     page.waitForURL((url) => url.pathname !== '/login'),
     page.getByRole('button', { name: 'Login', exact: true }).click(),
