@@ -89,6 +89,7 @@ describe('site pages', () => {
     const privacy = pageText((await showPage('privacy')).blocks)
     for (const fact of [
       'cb_cart',
+      'cb_cart_added',
       'cb_theme',
       'better-auth.session_token',
       '400 days',

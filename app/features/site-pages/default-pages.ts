@@ -47,9 +47,10 @@ See the [refund policy](/refunds).
 
 The store sets no cookies for tracking or advertising, and loads no third-party scripts. It sets only these:
 
-- the session cookie (better-auth.session_token), while you are signed in or shopping as a guest: it keeps you signed in for up to 7 days;
-- the cart cookie (cb_cart), which keeps the cart of a visitor who is not signed in, for up to 30 days;
-- the theme cookie (cb_theme), which remembers light, dark or system theme for a year.
+- the session cookie (\`better-auth.session_token\`), while you are signed in or shopping as a guest: it keeps you signed in for up to 7 days;
+- the cart cookie (\`cb_cart\`), which keeps the cart of a visitor who is not signed in, for up to 30 days;
+- the theme cookie (\`cb_theme\`), which remembers light, dark or system theme for a year;
+- a one-minute cookie (\`cb_cart_added\`), set only when a book is added to the cart without JavaScript, so that the next page can say so; it is deleted as soon as that page is shown.
 
 ### What we store
 
