@@ -475,7 +475,7 @@ describe('publishing a new edition', () => {
     expect(await freshStorage.read(`books/${book.slug}/${book.slug}.pdf`)).toBeNull()
     const freshPdf = (await freshStorage.read(`editions/${book.id}/2/book.pdf`))!
     expect(await pdfText(freshPdf)).toContain(addition)
-  })
+  }, 120_000) // Renders two editions, on the fresh instance too: ~26 s on a busy CI machine, beside the 30 s default.
 
   test('concurrent publishes of one book take numbers one after the other, and the newest files are listed', async () => {
     const book = catalogue[5]!

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto'
 import { and, eq, lte, ne, sql } from 'drizzle-orm'
 import type { Db } from '#app/server/db/database.server.ts'
 import { bookFiles, books } from '#app/server/db/schema/index.server.ts'
@@ -7,17 +6,16 @@ import type { FileStorage } from '#app/server/storage.server.ts'
 import { saveBookContents } from './book-contents.server.ts'
 import { listNewestEditions } from './editions.server.ts'
 import {
+  bookFileFormatOf,
   editionKeys,
   publishedEditionKeys,
   publishEditions,
   readManuscript,
   type EditionKind,
+  sha256Of,
 } from './editions/build-editions.server.ts'
 import { readEpubCover } from './editions/epub-cover.server.ts'
 import { countPdfPages } from './editions/page-count.server.ts'
-import type { BookFileFormat } from './library.server.ts'
-
-const formatOf: Record<EditionKind, BookFileFormat> = { pdf: 'pdf', epub: 'epub', samplePdf: 'sample' }
 
 export type PublishSummary = { books: number; rendered: number; missingManuscripts: string[]; ms: number }
 
@@ -72,7 +70,7 @@ export async function publishBookFiles(
     const cover = await readEpubCover(storage, book)
     const result = await publishEditions(storage, book, manuscript, { keys, cover })
     if (result.rendered) rendered++
-    const sourceHash = createHash('sha256').update(manuscript).digest('hex')
+    const sourceHash = sha256Of(manuscript)
     // Pages are counted once per file: a row listed before (same bytes, pages known) keeps its count.
     const listed = await db
       .select({ format: bookFiles.format, sha256: bookFiles.sha256, pageCount: bookFiles.pageCount })
@@ -81,11 +79,11 @@ export async function publishBookFiles(
     for (const kind of Object.keys(keys) as EditionKind[]) {
       const bytes = await storage.read(keys[kind])
       if (!bytes) throw new Error(`${keys[kind]} is missing right after it was published`)
-      const sha256 = createHash('sha256').update(bytes).digest('hex')
-      const before = listed.find((file) => file.format === formatOf[kind] && file.sha256 === sha256)
+      const sha256 = sha256Of(bytes)
+      const before = listed.find((file) => file.format === bookFileFormatOf[kind] && file.sha256 === sha256)
       const row = {
         bookId: book.id,
-        format: formatOf[kind],
+        format: bookFileFormatOf[kind],
         storageKey: keys[kind],
         sizeBytes: bytes.length,
         sha256,

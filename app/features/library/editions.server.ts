@@ -1,25 +1,18 @@
-import { createHash } from 'node:crypto'
 import { and, desc, eq, sql } from 'drizzle-orm'
 import { recordAudit, type Actor } from '#app/features/admin/audit.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
-import {
-  bookEditions,
-  bookFiles,
-  bookManuscripts,
-  books,
-  libraryItems,
-  user,
-} from '#app/server/db/schema/index.server.ts'
+import { bookEditions, bookFiles, books, libraryItems, user } from '#app/server/db/schema/index.server.ts'
 import type { Logger } from '#app/server/logger.server.ts'
 import { enqueueEmail } from '#app/server/outbox.server.ts'
 import type { FileStorage } from '#app/server/storage.server.ts'
 import { saveBookContents } from './book-contents.server.ts'
 import {
+  bookFileFormatOf,
   buildEditions,
   editionFingerprint,
   publishedEditionKeys,
   publishEditions,
-  readManuscript,
+  sha256Of,
   writeEditions,
   type EditionKind,
   type Editions,
@@ -28,16 +21,10 @@ import { ManuscriptError } from './editions/manuscript.ts'
 import { readEpubCover } from './editions/epub-cover.server.ts'
 import { countPdfPages } from './editions/page-count.server.ts'
 import type { ManuscriptFieldErrors } from './manuscript-form.ts'
+import { describeManuscript, readSeedManuscript, writeDraft } from './manuscript-drafts.server.ts'
 import { newEditionEmail } from './new-edition-email.ts'
 
 type Transaction = Parameters<Parameters<Db['transaction']>[0]>[0]
-
-const formatOf = { pdf: 'pdf', epub: 'epub', samplePdf: 'sample' } as const satisfies Record<
-  EditionKind,
-  string
->
-
-export const sha256Of = (bytes: Uint8Array | string) => createHash('sha256').update(bytes).digest('hex')
 
 export type EditionSummary = {
   number: number
@@ -74,97 +61,6 @@ export async function listNewestEditions(
     .from(bookEditions)
     .orderBy(bookEditions.bookId, desc(bookEditions.number))
   return new Map(rows.map(({ bookId, ...edition }) => [bookId, edition]))
-}
-
-export type WorkingManuscript = {
-  text: string
-  /** Where the text comes from: a saved draft, the newest edition, the seed's file, or nothing yet. */
-  source: 'draft' | 'edition' | 'seed' | 'none'
-  updatedAt: Date | null
-}
-
-/**
- * The manuscript the back office edits: the saved draft, else the newest edition's, else the seed's
- * `content/books/<slug>.md`, else nothing (a book made in the back office before its first edition).
- */
-export async function getWorkingManuscript(
-  db: Db,
-  book: { id: string; slug: string },
-): Promise<WorkingManuscript> {
-  const [draft] = await db
-    .select({ source: bookManuscripts.source, updatedAt: bookManuscripts.updatedAt })
-    .from(bookManuscripts)
-    .where(eq(bookManuscripts.bookId, book.id))
-  if (draft) return { text: draft.source, source: 'draft', updatedAt: draft.updatedAt }
-  const [edition] = await db
-    .select({ manuscript: bookEditions.manuscript, publishedAt: bookEditions.publishedAt })
-    .from(bookEditions)
-    .where(eq(bookEditions.bookId, book.id))
-    .orderBy(desc(bookEditions.number))
-    .limit(1)
-  if (edition) return { text: edition.manuscript, source: 'edition', updatedAt: edition.publishedAt }
-  const seed = await readSeedManuscript(book.slug)
-  if (seed !== null) return { text: seed, source: 'seed', updatedAt: null }
-  return { text: '', source: 'none', updatedAt: null }
-}
-
-/** content/books/<slug>.md, or null when the book has none (a book made in the back office). */
-async function readSeedManuscript(slug: string): Promise<string | null> {
-  try {
-    return await readManuscript(slug)
-  } catch {
-    return null
-  }
-}
-
-/**
- * Saves the working draft (nothing is published); recorded in the audit log by its size and hash. Saving the
- * same text again changes and records nothing.
- */
-export async function saveManuscriptDraft(
-  db: Db,
-  options: { bookId: string; manuscript: string; actor: Actor; via: 'editor' | 'upload' },
-): Promise<void> {
-  const { bookId, manuscript, actor, via } = options
-  await db.transaction(async (tx) => {
-    const [before] = await tx
-      .select({ source: bookManuscripts.source })
-      .from(bookManuscripts)
-      .where(eq(bookManuscripts.bookId, bookId))
-      .for('update')
-    if (before?.source === manuscript) return
-    await writeDraft(tx, bookId, manuscript, actor)
-    await recordAudit(tx, {
-      actor,
-      action: via === 'upload' ? 'book.upload-manuscript' : 'book.save-manuscript',
-      entityType: 'book',
-      entityId: bookId,
-      before: before ? describeText(before.source) : null,
-      after: describeText(manuscript),
-    })
-  })
-}
-
-/** What the audit log keeps of a manuscript: not the text (up to 2 MB), but enough to tell versions apart. */
-function describeText(text: string) {
-  return { bytes: new TextEncoder().encode(text).length, sha256: sha256Of(text) }
-}
-
-/** The book the manuscript page is about, with the edition its files are (0: none yet). */
-export async function getManuscriptBook(
-  db: Db,
-  bookId: string,
-): Promise<{ id: string; slug: string; title: string; liveEdition: number } | null> {
-  const [book] = await db
-    .select({
-      id: books.id,
-      slug: books.slug,
-      title: books.title,
-      liveEdition: sql<number>`coalesce((select max(${bookFiles.edition}) from ${bookFiles} where ${bookFiles.bookId} = ${books.id}), 0)::int`,
-    })
-    .from(books)
-    .where(eq(books.id, bookId))
-  return book ?? null
 }
 
 /**
@@ -216,17 +112,6 @@ export type PublishEditionResult =
  * a seed book's first, its edition 1 from content/books), points `book_files` at the new files, saves the
  * draft, writes the audit entry and queues one email per owner. Kick the outbox after it returns.
  */
-/** The book's working manuscript becomes `manuscript`, as `actor` left it. */
-async function writeDraft(tx: Transaction, bookId: string, manuscript: string, actor: Actor): Promise<void> {
-  await tx
-    .insert(bookManuscripts)
-    .values({ bookId, source: manuscript, updatedBy: actor.id, updatedAt: new Date() })
-    .onConflictDoUpdate({
-      target: bookManuscripts.bookId,
-      set: { source: manuscript, updatedBy: actor.id, updatedAt: new Date() },
-    })
-}
-
 export async function publishEdition(
   db: Db,
   storage: FileStorage,
@@ -271,7 +156,7 @@ export async function publishEdition(
   const seedManuscript = await readSeedManuscript(book.slug)
   const sourceHash = sha256Of(manuscript)
   const files = await Promise.all(
-    (Object.keys(formatOf) as EditionKind[]).map(async (kind) => ({
+    (Object.keys(bookFileFormatOf) as EditionKind[]).map(async (kind) => ({
       kind,
       bytes: editions[kind],
       sha256: sha256Of(editions[kind]),
@@ -314,7 +199,7 @@ export async function publishEdition(
     for (const file of files) {
       const row = {
         bookId,
-        format: formatOf[file.kind],
+        format: bookFileFormatOf[file.kind],
         storageKey: keys[file.kind],
         sizeBytes: file.bytes.length,
         sha256: file.sha256,
@@ -350,9 +235,12 @@ export async function publishEdition(
       after: {
         edition: number,
         changelog,
-        manuscript: describeText(manuscript),
+        manuscript: describeManuscript(manuscript),
         files: Object.fromEntries(
-          files.map((file) => [formatOf[file.kind], { bytes: file.bytes.length, sha256: file.sha256 }]),
+          files.map((file) => [
+            bookFileFormatOf[file.kind],
+            { bytes: file.bytes.length, sha256: file.sha256 },
+          ]),
         ),
       },
     })

@@ -4,13 +4,12 @@ import { primaryButton } from '#app/components/ui/button-styles.ts'
 import { TitledSection } from '#app/components/ui/titled-section.tsx'
 import { errorData } from '#app/components/error-boundary.tsx'
 import { requireAdmin } from '#app/features/identity/session.server.ts'
+import { listEditions, publishEdition } from '#app/features/library/editions.server.ts'
 import {
   getManuscriptBook,
   getWorkingManuscript,
-  listEditions,
-  publishEdition,
   saveManuscriptDraft,
-} from '#app/features/library/editions.server.ts'
+} from '#app/features/library/manuscript-drafts.server.ts'
 import { parseManuscript } from '#app/features/library/editions/manuscript.ts'
 import {
   manuscriptFieldErrorsOf,

@@ -40,6 +40,15 @@ export function publishedEditionKeys(bookId: string, edition: number): Record<Ed
   return { pdf: `${folder}/book.pdf`, epub: `${folder}/book.epub`, samplePdf: `${folder}/sample.pdf` }
 }
 
+/** A file's or a text's SHA-256, in hex: how editions, their files and the audit log tell versions apart. */
+export const sha256Of = (bytes: Uint8Array | string) => createHash('sha256').update(bytes).digest('hex')
+
+/** The `book_files.format` each rendered file is listed under. */
+export const bookFileFormatOf = { pdf: 'pdf', epub: 'epub', samplePdf: 'sample' } as const satisfies Record<
+  EditionKind,
+  string
+>
+
 /** The fingerprint file that sits next to a set of edition files (see publishEditions). */
 export function fingerprintKeyOf(keys: Record<EditionKind, string>): string {
   return `${keys.pdf.slice(0, keys.pdf.lastIndexOf('/'))}/edition.sha256`
@@ -47,7 +56,7 @@ export function fingerprintKeyOf(keys: Record<EditionKind, string>): string {
 
 /** The fingerprint of what an edition's files are made from: renderer version, book, manuscript and cover. */
 export function editionFingerprint(book: BookInfo, manuscriptText: string, cover?: EpubCover): string {
-  const coverHash = cover ? createHash('sha256').update(cover.bytes).digest('hex') : null
+  const coverHash = cover ? sha256Of(cover.bytes) : null
   return createHash('sha256')
     .update(
       JSON.stringify([editionFormatVersion, book.slug, book.title, book.author, manuscriptText, coverHash]),
