@@ -27,27 +27,35 @@ CREATE INDEX "book_topics_topic_idx" ON "book_topics" USING btree ("topic_id");-
 CREATE UNIQUE INDEX "topics_slug_unique" ON "topics" USING btree ("slug");--> statement-breakpoint
 CREATE UNIQUE INDEX "topics_name_lower_unique" ON "topics" USING btree (lower("name"));--> statement-breakpoint
 -- Today's topics (books.topics, as typed: a slug like 'machine-learning' or words like 'systems programming')
--- become named topics, one per slug, named as the store showed them (facets.ts's names, else title case), and
--- each book keeps its topics in their order.
-INSERT INTO "topics" ("slug", "name")
-SELECT DISTINCT ON (s.slug) s.slug,
-  CASE s.slug
-    WHEN 'ai' THEN 'AI' WHEN 'api' THEN 'APIs' WHEN 'async' THEN 'Asynchronous Programming'
-    WHEN 'css' THEN 'CSS' WHEN 'devops' THEN 'DevOps' WHEN 'go' THEN 'Go' WHEN 'html' THEN 'HTML'
-    WHEN 'javascript' THEN 'JavaScript' WHEN 'machine-learning' THEN 'Machine Learning'
-    WHEN 'node' THEN 'Node.js' WHEN 'typescript' THEN 'TypeScript' WHEN 'ui' THEN 'UI' WHEN 'ux' THEN 'UX'
-    WHEN 'web' THEN 'Web Development'
-    ELSE initcap(regexp_replace(s.raw, '[-\s]+', ' ', 'g'))
-  END
+-- become named topics, named as the store showed them (facets.ts's names, else title case), and each book keeps
+-- its topics in their order. A topic is its name, case aside: 'api' and 'apis' (both 'APIs'), 'node' and
+-- 'node.js' (both 'Node.js') become one topic; two names with one slug ('C' and 'C++') two topics, 'c' and 'c-2'.
+CREATE TEMP TABLE "topic_names_0020" AS
+SELECT raw, name, lower(name) AS key, base_slug
 FROM (
-  SELECT DISTINCT raw,
-    coalesce(nullif(trim(BOTH '-' FROM regexp_replace(raw, '[^a-z0-9]+', '-', 'g')), ''),
-      'topic-' || substr(md5(raw), 1, 8)) AS slug
-  FROM (SELECT lower(trim(unnest("topics"))) AS raw FROM "books") t
-  WHERE raw <> ''
-) s
-ORDER BY s.slug, s.raw
-ON CONFLICT DO NOTHING;
+  SELECT raw, base_slug,
+    CASE base_slug
+      WHEN 'ai' THEN 'AI' WHEN 'api' THEN 'APIs' WHEN 'async' THEN 'Asynchronous Programming'
+      WHEN 'css' THEN 'CSS' WHEN 'devops' THEN 'DevOps' WHEN 'go' THEN 'Go' WHEN 'html' THEN 'HTML'
+      WHEN 'javascript' THEN 'JavaScript' WHEN 'machine-learning' THEN 'Machine Learning'
+      WHEN 'node' THEN 'Node.js' WHEN 'typescript' THEN 'TypeScript' WHEN 'ui' THEN 'UI' WHEN 'ux' THEN 'UX'
+      WHEN 'web' THEN 'Web Development'
+      ELSE initcap(regexp_replace(raw, '[-\s]+', ' ', 'g'))
+    END AS name
+  FROM (
+    SELECT raw,
+      coalesce(nullif(trim(BOTH '-' FROM regexp_replace(raw, '[^a-z0-9]+', '-', 'g')), ''), 'topic') AS base_slug
+    FROM (SELECT DISTINCT lower(trim(unnest("topics"))) AS raw FROM "books") t
+    WHERE raw <> ''
+  ) s
+) n;
+--> statement-breakpoint
+INSERT INTO "topics" ("slug", "name")
+SELECT CASE WHEN k = 1 THEN base_slug ELSE base_slug || '-' || k END, name
+FROM (
+  SELECT name, base_slug, row_number() OVER (PARTITION BY base_slug ORDER BY key) AS k
+  FROM (SELECT DISTINCT ON (key) key, name, base_slug FROM "topic_names_0020" ORDER BY key, raw) one_per_name
+) numbered;
 --> statement-breakpoint
 INSERT INTO "book_topics" ("book_id", "topic_id", "position")
 SELECT book_id, topic_id, (row_number() OVER (PARTITION BY book_id ORDER BY first) - 1)::smallint
@@ -55,11 +63,12 @@ FROM (
   SELECT b.id AS book_id, t.id AS topic_id, min(u.n) AS first
   FROM "books" b
   CROSS JOIN LATERAL unnest(b."topics") WITH ORDINALITY AS u(raw, n)
-  JOIN "topics" t ON t.slug = coalesce(
-    nullif(trim(BOTH '-' FROM regexp_replace(lower(trim(u.raw)), '[^a-z0-9]+', '-', 'g')), ''),
-    'topic-' || substr(md5(lower(trim(u.raw))), 1, 8))
+  JOIN "topic_names_0020" tn ON tn.raw = lower(trim(u.raw))
+  JOIN "topics" t ON lower(t.name) = tn.key
   GROUP BY b.id, t.id
 ) p;
+--> statement-breakpoint
+DROP TABLE "topic_names_0020";
 --> statement-breakpoint
 -- books.topics becomes a derived copy of the names, for the search document's index (which reads only the
 -- book's row): these triggers write it whenever a book's topics or a topic's name change.

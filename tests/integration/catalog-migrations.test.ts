@@ -7,7 +7,7 @@ import type { NodePgDatabase } from 'drizzle-orm/node-postgres'
 import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator'
 import type { PgliteDatabase } from 'drizzle-orm/pglite'
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { afterEach, beforeEach, expect, test } from 'vitest'
 import { listBookTopics } from '#app/features/catalog/topics.server.ts'
 import { openDatabase, type DatabaseHandle } from '#app/server/db/database.server.ts'
 import { books, topics } from '#app/server/db/schema/index.server.ts'
@@ -24,7 +24,7 @@ const LAST_BEFORE = '0019_store-settings'
 
 let handle: DatabaseHandle
 let dispose: () => Promise<void>
-beforeAll(async () => {
+beforeEach(async () => {
   const serverUrl = process.env.TEST_DATABASE_URL
   if (process.env.TEST_DB !== 'postgres') {
     handle = await openDatabase({ kind: 'pglite' })
@@ -42,7 +42,7 @@ beforeAll(async () => {
     await adminQuery(serverUrl, `drop database if exists ${name} with (force)`)
   }
 })
-afterAll(() => dispose?.())
+afterEach(() => dispose?.())
 
 /** The migrations folder as it was up to `lastTag`, copied to a temporary folder. */
 function migrationsUpTo(lastTag: string) {
@@ -104,4 +104,42 @@ test("books' topic arrays become named topics, each book keeping its topics in o
   await db.update(topics).set({ name: 'Rust Language', slug: 'rust-language' }).where(eq(topics.slug, 'rust'))
   const [two] = await db.select({ topics: books.topics }).from(books).where(eq(books.slug, 'two'))
   expect(two!.topics).toEqual(['Machine Learning', 'Systems Programming', 'Rust Language'])
+})
+
+test('topics whose names meet once named (api and apis, node and node.js) become one topic; c and c++ stay two: no book loses a topic', async () => {
+  const migrationsFolder = migrationsUpTo(LAST_BEFORE)
+  if (handle.kind === 'pglite')
+    await migratePglite(handle.db as unknown as PgliteDatabase, { migrationsFolder })
+  else await migratePostgres(handle.db as unknown as NodePgDatabase, { migrationsFolder })
+  const { db } = handle
+  await db.execute(sql`
+    insert into books (slug, title, author, description, price_cents, cover_path, cover_alt, rating, file_size_bytes, topics)
+    values
+      ('four', 'Four', 'An Author', 'A description.', 1900, '/covers/four.svg', 'Cover', 4, 1000,
+        array['apis', 'node.js', 'c++']),
+      ('five', 'Five', 'An Author', 'A description.', 1900, '/covers/five.svg', 'Cover', 4, 1000,
+        array['api', 'node', 'c'])`)
+
+  await handle.migrate()
+
+  expect(
+    await db.select({ slug: topics.slug, name: topics.name }).from(topics).orderBy(asc(topics.slug)),
+  ).toEqual([
+    { slug: 'api', name: 'APIs' },
+    { slug: 'c', name: 'C' },
+    { slug: 'c-2', name: 'C++' },
+    { slug: 'node', name: 'Node.js' },
+  ])
+  const idOf = async (slug: string) =>
+    (await db.select({ id: books.id }).from(books).where(eq(books.slug, slug)))[0]!.id
+  expect((await listBookTopics(db, await idOf('four'))).map((topic) => topic.name)).toEqual([
+    'APIs',
+    'Node.js',
+    'C++',
+  ])
+  expect((await listBookTopics(db, await idOf('five'))).map((topic) => topic.name)).toEqual([
+    'APIs',
+    'Node.js',
+    'C',
+  ])
 })
