@@ -476,6 +476,33 @@ describe("the back office's topics page", () => {
     ).toMatchObject({ status: 404 })
   })
 
+  test('a book form opened before a rename or a merge is a 409 when saved: the old name does not come back as a new topic', async () => {
+    for (const intent of ['rename', 'merge'] as const) {
+      const tag = crypto.randomUUID().slice(0, 6)
+      const { id, fields, row } = await createViaAction({ topics: `Before ${tag}` })
+      await createViaAction({ topics: `Other ${tag}` })
+      const topic = (await listed(`Before ${tag}`))!
+      const other = (await listed(`Other ${tag}`))!
+      const changed = await outcomeOf(() =>
+        adminTopicsAction(
+          post(
+            '/admin/topics',
+            intent === 'rename'
+              ? { intent, topicId: topic.id, name: `After ${tag}` }
+              : { intent, topicId: topic.id, intoId: other.id },
+          ),
+        ),
+      )
+      expect(changed.status, intent).toBe(303)
+      // The form still says `Before …`, as it did when it was opened.
+      const stale = await outcomeOf(() =>
+        editAction(post(`/admin/books/${id}`, editForm(row, { ...fields, title: `Retitled ${tag}` }))),
+      )
+      expect(stale.status, intent).toBe(409)
+      expect(await listed(`Before ${tag}`), intent).toBeUndefined()
+    }
+  })
+
   test("merge A into B: A's books are filed under B (once), A's page answers 301 to B's, audited", async () => {
     const tag = crypto.randomUUID().slice(0, 6)
     const onlyA = await createViaAction({ topics: `Topic A ${tag}, Python` })

@@ -1,7 +1,7 @@
 import { and, asc, count, eq, inArray, ne, notInArray, sql } from 'drizzle-orm'
 import { recordAudit, type Actor } from '#app/features/admin/audit.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
-import { bookTopics, topics, topicSlugRedirects } from '#app/server/db/schema/index.server.ts'
+import { books, bookTopics, topics, topicSlugRedirects } from '#app/server/db/schema/index.server.ts'
 import { BOOK_FORM_LIMITS } from './book-form.ts'
 import { invalidateCatalog } from './catalog-cache.server.ts'
 import { topicSlug } from './topic-names.ts'
@@ -17,6 +17,22 @@ type Executor = Db | Transaction
 
 /** What a page needs of a topic: its name and the slug of its page. */
 export type TopicRef = { slug: string; name: string }
+
+/**
+ * A rename or a merge changes what the books under `topicId` are filed as: their version moves on, so a book
+ * form opened before is a 409 when saved instead of bringing the old name back as a new topic.
+ */
+async function bumpBooksUnder(tx: Transaction, topicId: string): Promise<void> {
+  await tx
+    .update(books)
+    .set({ version: sql`${books.version} + 1` })
+    .where(
+      inArray(
+        books.id,
+        tx.select({ bookId: bookTopics.bookId }).from(bookTopics).where(eq(bookTopics.topicId, topicId)),
+      ),
+    )
+}
 
 /** Whether `slug` is free for topic `topicId` (null: a new topic): neither another topic's nor its old slug. */
 async function slugFree(tx: Executor, slug: string, topicId: string | null): Promise<boolean> {
@@ -45,27 +61,27 @@ async function freeSlug(tx: Executor, name: string, topicId: string | null): Pro
 
 /** The topic named `name` in any case, created (with `slug` if given and free) when there is none. */
 async function ensureTopic(tx: Executor, name: string, slug?: string): Promise<string> {
-  const [existing] = await tx
-    .select({ id: topics.id })
-    .from(topics)
-    .where(eq(sql`lower(${topics.name})`, name.toLowerCase()))
-    .limit(1)
-  if (existing) return existing.id
-  const chosen = slug && (await slugFree(tx, slug, null)) ? slug : await freeSlug(tx, name, null)
-  const [created] = await tx
-    .insert(topics)
-    .values({ name, slug: chosen })
-    .onConflictDoNothing()
-    .returning({ id: topics.id })
-  if (created) return created.id
-  // A concurrent save created it between our read and our write.
-  const [raced] = await tx
-    .select({ id: topics.id })
-    .from(topics)
-    .where(eq(sql`lower(${topics.name})`, name.toLowerCase()))
-    .limit(1)
-  if (!raced) throw new Error(`Topic “${name}” could not be created`)
-  return raced.id
+  const named = () =>
+    tx
+      .select({ id: topics.id })
+      .from(topics)
+      .where(eq(sql`lower(${topics.name})`, name.toLowerCase()))
+      .limit(1)
+  for (let attempt = 1; ; attempt++) {
+    const [existing] = await named()
+    if (existing) return existing.id
+    const chosen =
+      attempt === 1 && slug && (await slugFree(tx, slug, null)) ? slug : await freeSlug(tx, name, null)
+    const [created] = await tx
+      .insert(topics)
+      .values({ name, slug: chosen })
+      .onConflictDoNothing()
+      .returning({ id: topics.id })
+    if (created) return created.id
+    // A concurrent save created this name (found on the next turn) or took the slug ('C' and 'C++' at once:
+    // the next turn picks another); a few turns are plenty.
+    if (attempt === 3) throw new Error(`Topic “${name}” could not be created`)
+  }
 }
 
 /**
@@ -171,6 +187,7 @@ export async function renameTopic(db: Db, actor: Actor, topicId: string, name: s
         .onConflictDoUpdate({ target: topicSlugRedirects.slug, set: { topicId } })
     }
     await tx.update(topics).set({ name, slug }).where(eq(topics.id, topicId))
+    await bumpBooksUnder(tx, topicId)
     await recordAudit(tx, {
       actor,
       action: 'topic.rename',
@@ -206,6 +223,7 @@ export async function mergeTopics(
     const from = pair.find((topic) => topic.id === fromId)
     const into = pair.find((topic) => topic.id === intoId)
     if (!from || !into) return { outcome: 'invalid', error: topicMessages.notFound }
+    await bumpBooksUnder(tx, fromId)
     const both = tx
       .select({ bookId: bookTopics.bookId })
       .from(bookTopics)

@@ -3,6 +3,7 @@ import { primaryButton } from '#app/components/ui/button-styles.ts'
 import { Options, SelectField } from '#app/components/ui/field.tsx'
 import { TextField } from '#app/components/ui/text-field.tsx'
 import { TitledSection } from '#app/components/ui/titled-section.tsx'
+import { BOOK_FORM_LIMITS } from '#app/features/catalog/book-form.ts'
 import { isUuid } from '#app/features/catalog/admin-books.server.ts'
 import {
   listAdminTopics,
@@ -97,7 +98,7 @@ export default function AdminTopics({ loaderData, actionData }: Route.ComponentP
                     defaultValue={failed?.intent === 'rename' ? failed.name : topic.name}
                     error={failed?.intent === 'rename' ? failed.error : undefined}
                     required
-                    maxLength={40}
+                    maxLength={BOOK_FORM_LIMITS.topicMax}
                   />
                   <button
                     type="submit"
