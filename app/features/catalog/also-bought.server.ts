@@ -37,8 +37,9 @@ export const alsoBoughtOrderSample = 2_000
  * 'Readers also bought': the published books bought in the same paid orders as `bookId`, most often first
  * (then by title), at most `limit`, never the book itself. It reads at most {@link alsoBoughtOrderSample} of
  * the book's orders (order_items by book through its index, orders by key), then their other lines (by the
- * order_items key), so a best seller with a million orders costs the same as one with a thousand; the page it
- * feeds sits in the shared page cache.
+ * order_items key), so a best seller with a million orders costs the same as one with a thousand. The sample is
+ * the first orders in the index's order, not the newest: sorting a best seller's orders by date would cost what
+ * the bound saves. A visitor's page is served from the shared page cache; a signed-in reader's runs this query.
  */
 export async function listAlsoBought(db: Db, bookId: string, limit = 4): Promise<AlsoBoughtBook[]> {
   const result = (await db.execute(sql`
