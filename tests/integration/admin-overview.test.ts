@@ -2,6 +2,7 @@ import { eq, sql } from 'drizzle-orm'
 import { describe, expect } from 'vitest'
 import { listBooks } from '#app/features/catalog/catalog.server.ts'
 import { loader as overviewLoader } from '#app/routes/admin/overview.tsx'
+import { loader as moderationLoader } from '#app/routes/admin/reviews.tsx'
 import { emailOutbox, orders, reviews } from '#app/server/db/schema/index.server.ts'
 import { maxEmailAttempts } from '#app/server/outbox.server.ts'
 import { test } from '#tests/fixtures.ts'
@@ -59,6 +60,12 @@ describe('the back office’s front page', () => {
       },
     ])
     await db.execute(sql`update ${reviews} set report_count = 0`)
+    // Two reported reviews, one of them already hidden by a moderator: one waits, and the list it links to
+    // (Reported) shows that one.
+    await db.insert(reviews).values([
+      { bookId: first!.id, userId: buyerA.userId, rating: 1, reportCount: 2 },
+      { bookId: first!.id, userId: buyerB.userId, rating: 1, reportCount: 1, hiddenAt: new Date() },
+    ])
 
     const loaded = await overview()
     const paidTotal = first!.priceCents * 2 + second!.priceCents
@@ -72,8 +79,13 @@ describe('the back office’s front page', () => {
     expect(loaded.lastOrders[1]).toMatchObject({ buyerEmail: buyerB.email, status: 'paid' })
     expect(loaded.refundsPending.map((order) => order.number)).toEqual([buyerA.orderNumber])
     expect(loaded.failedMailCount).toBe(1)
+    expect(loaded.reportedReviews).toBe(1)
+    const reportedList = await moderationLoader(
+      routeArgs({ db, path: '/admin/reviews?filter=reported', cookie: admin.cookie }) as never,
+    )
+    expect(reportedList.reviews.map((review) => review.authorEmail)).toEqual([buyerA.email])
     expect(loaded.failedMails).toMatchObject([
       { to: 'lost@example.com', subject: 'Lost receipt', lastError: 'connection refused' },
     ])
-  })
+  }, 90_000) // Four sign-ups and three checkouts: 20 s on a busy machine.
 })

@@ -1,6 +1,7 @@
-import { and, count, desc, eq, gt, gte, inArray, isNotNull, isNull, sql } from 'drizzle-orm'
+import { and, count, desc, eq, gte, inArray, isNotNull, isNull, sql } from 'drizzle-orm'
+import { countReviewsAwaitingModeration } from '#app/features/reviews/moderation.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
-import { emailOutbox, orders, reviews, user } from '#app/server/db/schema/index.server.ts'
+import { emailOutbox, orders, user } from '#app/server/db/schema/index.server.ts'
 import { maxEmailAttempts } from '#app/server/outbox.server.ts'
 
 /** Money in one currency: the store sells in several, and never adds them up across currencies. */
@@ -43,10 +44,7 @@ export async function getAdminOverview(db: Db, now = new Date()) {
         .innerJoin(user, eq(user.id, orders.userId))
         .orderBy(desc(orders.number))
         .limit(10),
-      db
-        .select({ count: count() })
-        .from(reviews)
-        .where(and(gt(reviews.reportCount, 0), isNull(reviews.hiddenAt))),
+      countReviewsAwaitingModeration(db),
       db
         .select({
           id: emailOutbox.id,
@@ -73,7 +71,7 @@ export async function getAdminOverview(db: Db, now = new Date()) {
     today: today satisfies Revenue[],
     month: month satisfies Revenue[],
     lastOrders,
-    reportedReviews: reported[0]?.count ?? 0,
+    reportedReviews: reported,
     failedMails,
     failedMailCount: failedMailCount[0]?.count ?? 0,
     refundsPending,

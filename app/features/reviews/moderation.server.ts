@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, isNotNull, isNull, lt, or, sql, type SQL } from 'drizzle-orm'
+import { and, count, desc, eq, gt, isNotNull, isNull, lt, or, sql, type SQL } from 'drizzle-orm'
 import { z } from 'zod'
 import { recordAudit, type Actor } from '#app/features/admin/audit.server.ts'
 import { invalidateCatalog } from '#app/features/catalog/catalog-cache.server.ts'
@@ -30,6 +30,15 @@ export type ModeratedReview = {
   cursorTime: string
 }
 
+/** A reported review still shown: a moderator has not hidden it yet (a hidden one is under 'Hidden'). */
+const awaitingModeration = and(gt(reviews.reportCount, 0), isNull(reviews.hiddenAt))!
+
+/** How many reviews the 'Reported' list shows: the back office's front page says it waits. */
+export async function countReviewsAwaitingModeration(db: Db): Promise<number> {
+  const [row] = await db.select({ count: count() }).from(reviews).where(awaitingModeration)
+  return row?.count ?? 0
+}
+
 /**
  * The moderation list, most reported first then newest, 50 a page by keyset (`after` is the last row's
  * `reportCount:createdAt:id`), along the `reviews_moderation_idx` index.
@@ -39,7 +48,7 @@ export async function listReviewsForModeration(
   { filter, after }: { filter: ModerationFilter; after: string | null },
 ): Promise<{ rows: ModeratedReview[]; next: string | null }> {
   const conditions: SQL[] = []
-  if (filter === 'reported') conditions.push(gt(reviews.reportCount, 0))
+  if (filter === 'reported') conditions.push(awaitingModeration)
   if (filter === 'hidden') conditions.push(isNotNull(reviews.hiddenAt))
   const cursor = parseCursor(after)
   if (cursor)

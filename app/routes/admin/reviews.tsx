@@ -21,7 +21,7 @@ export const meta: Route.MetaFunction = () =>
   privatePageMeta('Reviews — Back office', 'Reviews in the CodeBook back office.')
 
 const filterLabels: Record<ModerationFilter, string> = {
-  reported: 'Reported',
+  reported: 'Reported, still shown',
   hidden: 'Hidden by a moderator',
   all: 'All reviews',
 }
