@@ -2,13 +2,9 @@ import { and, asc, desc, eq, gt, ilike } from 'drizzle-orm'
 import type { Db } from '#app/server/db/database.server.ts'
 import { books, libraryItems, orders, reviews, user } from '#app/server/db/schema/index.server.ts'
 import { listAuditLog } from './audit.server.ts'
+import { containing } from '#app/server/db/like.server.ts'
 
 export const CUSTOMERS_PAGE_SIZE = 50
-
-/** `%` and `_` typed by the admin are looked for as such, not as wildcards (as admin orders' buyer filter). */
-function containing(text: string) {
-  return `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`
-}
 
 /**
  * Customers whose email contains `query` (any case), by email, `limit` after the cursor (the last email of the

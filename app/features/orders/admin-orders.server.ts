@@ -3,6 +3,7 @@ import { csvStream, type CsvCell } from '#app/server/csv.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
 import { books, orderItems, orders, user } from '#app/server/db/schema/index.server.ts'
 import type { OrderFilters } from './admin-order-filters.server.ts'
+import { containing } from '#app/server/db/like.server.ts'
 
 export const ADMIN_ORDERS_PAGE_SIZE = 50
 
@@ -32,11 +33,6 @@ export type AdminOrderRow = {
  */
 function utcMidnight(day: string, plusDays = 0): SQL {
   return sql`((${day}::date + ${plusDays}::int)::timestamp at time zone 'UTC')`
-}
-
-/** `%` and `_` typed by the admin are looked for as such, not as wildcards (PostgreSQL's escape is `\`). */
-function containing(text: string) {
-  return `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`
 }
 
 function whereFilters(filters: OrderFilters, beforeNumber?: number): SQL | undefined {
