@@ -1,3 +1,5 @@
+import { kebabSlug } from './slug.ts'
+
 /**
  * The back office's book form, as the browser needs it: the limits its HTML constraints come from, the field
  * names and options. The schema the actions check a post with (book-form.server.ts) uses the same limits; it
@@ -56,12 +58,5 @@ export const bookFields = [
 
 /** A kebab-case slug from a title ('Learn Rust, Fast!' → 'learn-rust-fast'), for the form's suggestion. */
 export function slugify(title: string): string {
-  return title
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, BOOK_FORM_LIMITS.slugMax)
-    .replace(/-+$/, '')
+  return kebabSlug(title, BOOK_FORM_LIMITS.slugMax)
 }

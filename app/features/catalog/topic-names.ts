@@ -1,14 +1,8 @@
+import { kebabSlug } from './slug.ts'
+
 /** The slug of a topic's page from its name: 'Systems Programming' → 'systems-programming', 'C++' → 'c'. */
 export function topicSlug(name: string): string {
-  const slug = name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 60)
-    .replace(/-+$/, '')
-  return slug || 'topic'
+  return kebabSlug(name, 60) || 'topic'
 }
 
 /**
