@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, isNull, lt, sql } from 'drizzle-orm'
 import { isExclusiveDatabase, type Db } from '#app/server/db/database.server.ts'
-import type { OrderLine } from '#app/features/orders/order-line.ts'
+import type { BookLine } from './book-line.ts'
 import { books, cartItems, carts, libraryItems } from '#app/server/db/schema/index.server.ts'
 
 /** Anonymous carts with no activity for this long are deleted. */
@@ -91,7 +91,7 @@ export const cartLineColumns = {
 }
 
 /** The cart's lines with today's prices from the catalogue (never from a form). */
-export function listCartLines(db: Db, cartId: string): Promise<OrderLine[]> {
+export function listCartLines(db: Db, cartId: string): Promise<BookLine[]> {
   return db
     .select(cartLineColumns)
     .from(cartItems)

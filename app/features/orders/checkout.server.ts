@@ -11,17 +11,17 @@ import {
   orders,
   type OrderStatus,
 } from '#app/server/db/schema/index.server.ts'
-import type { OrderLine } from './order-line.ts'
+import type { BookLine } from '#app/features/cart/book-line.ts'
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
 
 export type Checkout = {
   /** The lines to pay for, at today's prices from the catalogue. */
-  lines: OrderLine[]
+  lines: BookLine[]
   /** Books in the cart the buyer already owns: taken out at checkout, never charged twice. */
-  alreadyOwned: OrderLine[]
+  alreadyOwned: BookLine[]
   /** Books withdrawn from sale since they were put in the cart: not sold, left in the cart. */
-  unavailable: OrderLine[]
+  unavailable: BookLine[]
   totalCents: number
   currency: string
   /**
@@ -63,10 +63,10 @@ async function readLines(db: Db | Tx, userId: string, cartId: string) {
     .orderBy(asc(cartItems.addedAt), asc(books.title))
 }
 
-type CartRow = OrderLine & { owned: boolean; available: boolean }
+type CartRow = BookLine & { owned: boolean; available: boolean }
 
-function summarize(rows: CartRow[], idempotencyKey: string | ((lines: OrderLine[]) => string)): Checkout {
-  const strip = ({ owned: _owned, available: _available, ...line }: CartRow): OrderLine => line
+function summarize(rows: CartRow[], idempotencyKey: string | ((lines: BookLine[]) => string)): Checkout {
+  const strip = ({ owned: _owned, available: _available, ...line }: CartRow): BookLine => line
   const lines = rows.filter((row) => !row.owned && row.available).map(strip)
   return {
     lines,
@@ -83,7 +83,7 @@ function summarize(rows: CartRow[], idempotencyKey: string | ((lines: OrderLine[
  * The form carries it; an order is made only if the cart still gives the same key, so a buyer is never
  * charged for another cart or price than the page showed (a book added in another tab, a price changed).
  */
-function idempotencyKeyOf(cart: { id: string; updatedAt: Date }, lines: OrderLine[]) {
+function idempotencyKeyOf(cart: { id: string; updatedAt: Date }, lines: BookLine[]) {
   const books = lines.map((line) => `${line.bookId}:${line.priceCents}:${line.currency}`).toSorted()
   return crypto
     .createHash('sha256')

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, ne } from 'drizzle-orm'
 import type { Db } from '#app/server/db/database.server.ts'
 import { books, orderItems, orders } from '#app/server/db/schema/index.server.ts'
-import type { OrderLine } from './order-line.ts'
+import type { BookLine } from '#app/features/cart/book-line.ts'
 
 /** The address of an order's page, as mail and payment pages link to it. */
 export function orderUrl(publicUrl: URL, orderId: string): string {
@@ -27,7 +27,7 @@ export type OrderSummary = {
   paidAt: Date | null
   cardBrand: string | null
   cardLast4: string | null
-  lines: OrderLine[]
+  lines: BookLine[]
 }
 
 /** One order, if it is this buyer's; anyone else gets nothing (the route answers 404 either way). */

@@ -5,7 +5,7 @@ import { cartTotals } from '#app/features/cart/cart-totals.ts'
 import { formatPrice } from '#app/features/catalog/format.ts'
 import { AccountForm, type AccountActionData } from '#app/features/identity/components/account-form.tsx'
 import { EmailField, PasswordField } from '#app/features/identity/components/credential-fields.tsx'
-import type { OrderLine } from '../order-line.ts'
+import type { BookLine } from '#app/features/cart/book-line.ts'
 import { OrderLines } from './order-lines.tsx'
 
 /** The words that say why buying needs an account; README says the same (decision 025). */
@@ -22,7 +22,7 @@ export function AccountStep({
   isGuest,
   actionData,
 }: {
-  lines: readonly OrderLine[]
+  lines: readonly BookLine[]
   isGuest: boolean
   actionData: AccountActionData | undefined
 }) {

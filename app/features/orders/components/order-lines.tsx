@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react'
 import { Link } from 'react-router'
 import { formatPrice } from '#app/features/catalog/format.ts'
-import type { OrderLine } from '../order-line.ts'
+import type { BookLine } from '#app/features/cart/book-line.ts'
 
 /**
  * The books of a cart, a checkout or an order, one line each: cover, title and price. `large` is the cart's
@@ -14,12 +14,12 @@ export function OrderLines({
   linkTitles = false,
   action,
 }: {
-  lines: readonly OrderLine[]
+  lines: readonly BookLine[]
   size?: 'compact' | 'large'
   /** Each title a link to its book's page. */
   linkTitles?: boolean
   /** What a line ends with, e.g. the cart's remove button. */
-  action?: (line: OrderLine) => ReactNode
+  action?: (line: BookLine) => ReactNode
 }) {
   const large = size === 'large'
   return (

@@ -2,7 +2,7 @@
  * A book on a cart, a checkout or an order, as its line shows it (`OrderLines`): the book, its page and cover,
  * and its price (today's in a cart, the one paid in an order).
  */
-export type OrderLine = {
+export type BookLine = {
   bookId: string
   slug: string
   title: string
