@@ -15,10 +15,15 @@ import StoreSettingsPage, {
   loader as settingsLoader,
 } from '#app/routes/admin/settings.tsx'
 import { loader as logoLoader } from '#app/routes/media-logo.ts'
+import { action as adminOrderAction } from '#app/routes/admin/order.tsx'
+import Order, { loader as orderLoader } from '#app/routes/order.tsx'
+import { listBooks } from '#app/features/catalog/catalog.server.ts'
+import { createBuyer } from '#harness/factories/buyers.ts'
+import { deliverOutboxOverSmtp } from '#tests/smtp.ts'
 import type { TestDatabase } from '#tests/db.ts'
 import { test } from '#tests/fixtures.ts'
 import { createAdmin } from '#harness/factories/admins.ts'
-import { elementOf, textOf } from '#tests/render-route.ts'
+import { elementOf, renderRoute, textOf } from '#tests/render-route.ts'
 import { routeArgs, servicesFor } from '#tests/route-args.ts'
 
 let database: TestDatabase
@@ -220,3 +225,95 @@ describe('the logo (issue 34)', () => {
     expect(await servicesFor(database.db).storage.stat(`logos/${logo!.webp}`)).toBeNull()
   })
 })
+
+/** The mails of `kind` this buyer got, through the real SMTP receiver. */
+async function mailsTo(email: string, kind: 'receipt' | 'refund') {
+  return (await deliverOutboxOverSmtp(database.db)).filter(
+    (mail) => mail.envelope.to.includes(email) && mail.parsed.subject?.includes(kind),
+  )
+}
+
+/** The buyer's order page (the web receipt) as the server renders it. */
+async function orderPage(buyer: { cookie: string; orderId: string }) {
+  const args = { db: database.db, cookie: buyer.cookie }
+  const loaderData = await orderLoader(
+    routeArgs({ ...args, path: `/orders/${buyer.orderId}`, params: { orderId: buyer.orderId } }),
+  )
+  const rootData = await rootLoader(routeArgs({ ...args, path: `/orders/${buyer.orderId}` }))
+  return renderRoute({
+    Component: Order as never,
+    pattern: 'orders/:orderId',
+    path: `/orders/${buyer.orderId}`,
+    loaderData,
+    rootData,
+  })
+}
+
+describe('the seller on receipts, refund mails and the order page (issue 34)', () => {
+  test('before the owner sets the seller: the store’s name, and no empty ‘Seller:’ block', async () => {
+    const [book] = await listBooks(database.db)
+    const buyer = await createBuyer(database.db, [book!.id])
+    const [receipt] = await mailsTo(buyer.email, 'receipt')
+    expect(receipt!.parsed.subject).toBe(`Your Ada’s Books receipt — order #${buyer.orderNumber}`)
+    for (const body of [receipt!.parsed.text!, receipt!.parsed.html as string]) {
+      expect(body).toContain('Ada’s Books library')
+      expect(body).not.toContain('CodeBook')
+      expect(body).not.toContain('Seller')
+    }
+    const page = await orderPage(buyer)
+    expect(page).not.toContain('Seller')
+  })
+
+  test('once set, the legal name, address and contact email are on the receipt, the order page and the refund mail', async () => {
+    expect(
+      (
+        await postSettings({
+          legalName: 'Ada Books Ltd',
+          postalAddress: '1 Main Street\nLeeds LS1 1AA',
+          contactEmail: 'hello@ada-books.example',
+        })
+      ).status,
+    ).toBe(303)
+    const [, book] = await listBooks(database.db)
+    const buyer = await createBuyer(database.db, [book!.id])
+    const [receipt] = await mailsTo(buyer.email, 'receipt')
+    expect(receipt!.parsed.text).toContain(
+      'Seller:\nAda Books Ltd\n1 Main Street\nLeeds LS1 1AA\nhello@ada-books.example',
+    )
+    expect(receipt!.parsed.html).toContain(
+      'Seller:<br>Ada Books Ltd<br>1 Main Street<br>Leeds LS1 1AA<br><a href="mailto:hello@ada-books.example">hello@ada-books.example</a>',
+    )
+
+    const seller = elementOf(await orderPage(buyer), '<section aria-labelledby="seller-heading"')
+    expect(textOf(seller!)).toBe('Seller Ada Books Ltd 1 Main Street Leeds LS1 1AA hello@ada-books.example')
+    expect(seller).toContain('href="mailto:hello@ada-books.example"')
+
+    const refunded = await thrownByOrReturned(() =>
+      adminOrderAction(
+        routeArgs({
+          db: database.db,
+          path: `/admin/orders/${buyer.orderId}`,
+          cookie: admin.cookie,
+          params: { orderId: buyer.orderId },
+          init: { method: 'POST', body: new URLSearchParams({ confirm: 'yes' }) },
+        }),
+      ),
+    )
+    expect((refunded as Response).headers.get('Location')).toBe(`/admin/orders/${buyer.orderId}?refund=done`)
+    const [refund] = await mailsTo(buyer.email, 'refund')
+    expect(refund!.parsed.subject).toBe(`Your Ada’s Books refund — order #${buyer.orderNumber}`)
+    expect(refund!.parsed.text).toContain('These eBooks have left your Ada’s Books library:')
+    expect(refund!.parsed.text).toContain(
+      'Seller:\nAda Books Ltd\n1 Main Street\nLeeds LS1 1AA\nhello@ada-books.example',
+    )
+    expect(refund!.parsed.html).toContain('Seller:<br>Ada Books Ltd<br>1 Main Street<br>Leeds LS1 1AA<br>')
+  })
+})
+
+async function thrownByOrReturned(run: () => unknown) {
+  try {
+    return await run()
+  } catch (thrown) {
+    return thrown
+  }
+}

@@ -14,6 +14,7 @@ import {
   testimonialField,
   type SettingsFieldErrors,
   type SettingsFormValues,
+  type Seller,
   type StoreLogo,
   type StoreSettings,
 } from './store-settings.ts'
@@ -93,6 +94,18 @@ export function readStoreSettingsWithVersion(db: Db): Promise<Loaded> {
 
 export async function readStoreSettings(db: Db): Promise<StoreSettings> {
   return (await readStoreSettingsWithVersion(db)).settings
+}
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
+
+/**
+ * The seller as receipts and mails name them, read uncached in the caller's database or transaction (a mail
+ * queued in a purchase's transaction names the seller as saved at that moment; PGlite has one connection, so
+ * reading outside the transaction would wait for it).
+ */
+export async function readSeller(db: Db | Tx): Promise<Seller> {
+  const { storeName, legalName, postalAddress, contactEmail } = (await loadSettings(db as Db)).settings
+  return { storeName, legalName, postalAddress, contactEmail }
 }
 
 export function invalidateStoreSettings(db: Db): void {

@@ -133,6 +133,27 @@ export function sellerLines(seller: Seller): string[] {
     .filter((line) => line !== '')
 }
 
+/** The seller's block of a mail, as text and HTML: '' for both until the owner has set any of it. */
+export function sellerBlock(seller: Seller): { text: string; html: string } {
+  const lines = sellerLines(seller)
+  if (lines.length === 0) return { text: '', html: '' }
+  const html = lines
+    .map((line) =>
+      line === seller.contactEmail
+        ? `<a href="mailto:${escapeHtml(line)}">${escapeHtml(line)}</a>`
+        : escapeHtml(line),
+    )
+    .join('<br>')
+  return {
+    text: ['Seller:', ...lines].join('\n'),
+    html: `<p style="color:#475569;font-size:14px">Seller:<br>${html}</p>\n`,
+  }
+}
+
+function escapeHtml(value: string) {
+  return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
+}
+
 export type RootStoreData = { store: StoreIdentity }
 
 /** The store's identity from the root loader; the defaults where the root did not load (its error page). */
