@@ -18,7 +18,10 @@ import { loader as logoLoader } from '#app/routes/media-logo.ts'
 import { action as adminOrderAction } from '#app/routes/admin/order.tsx'
 import Order, { loader as orderLoader } from '#app/routes/order.tsx'
 import { listBooks } from '#app/features/catalog/catalog.server.ts'
-import { createBuyer } from '#harness/factories/buyers.ts'
+import { createBuyer, createReader } from '#harness/factories/buyers.ts'
+import { queuePasswordChanged } from '#app/features/identity/account-mail.server.ts'
+import { queueResetLink } from '#app/features/identity/password-reset.server.ts'
+import { accountDeletedEmail } from '#app/features/identity/account-deleted-email.ts'
 import { deliverOutboxOverSmtp } from '#tests/smtp.ts'
 import type { TestDatabase } from '#tests/db.ts'
 import { test } from '#tests/fixtures.ts'
@@ -307,6 +310,30 @@ describe('the seller on receipts, refund mails and the order page (issue 34)', (
       'Seller:\nAda Books Ltd\n1 Main Street\nLeeds LS1 1AA\nhello@ada-books.example',
     )
     expect(refund!.parsed.html).toContain('Seller:<br>Ada Books Ltd<br>1 Main Street<br>Leeds LS1 1AA<br>')
+  })
+})
+
+describe('every mail names the store by its settings name (issue 34)', () => {
+  test('registration, password reset and password change mails; the account deletion mail', async () => {
+    const reader = await createReader(database.db)
+    const origin = new URL('http://localhost:3000')
+    await queueResetLink(database.db, reader.email, origin)
+    await queuePasswordChanged(database.db, reader.email, origin)
+    const mails = (await deliverOutboxOverSmtp(database.db)).filter((mail) =>
+      mail.envelope.to.includes(reader.email),
+    )
+    expect(mails.map((mail) => mail.parsed.subject).toSorted()).toEqual([
+      'Confirm your Ada’s Books email',
+      'Reset your Ada’s Books password',
+      'Your Ada’s Books password was changed',
+    ])
+    for (const mail of mails) {
+      expect(mail.parsed.text).toContain('Ada’s Books account')
+      expect(`${mail.parsed.text}${String(mail.parsed.html)}`).not.toContain('CodeBook')
+    }
+    const deleted = accountDeletedEmail('Ada’s Books')
+    expect(deleted.subject).toBe('Your Ada’s Books account has been deleted')
+    expect(deleted.html).toContain('Your Ada’s Books account has been deleted, as you asked.')
   })
 })
 

@@ -28,6 +28,7 @@ import { ManuscriptError } from './editions/manuscript.ts'
 import { readEpubCover } from './editions/epub-cover.server.ts'
 import { countPdfPages } from './editions/page-count.server.ts'
 import type { ManuscriptFieldErrors } from './manuscript-form.ts'
+import { readSeller } from '#app/features/settings/store-settings.server.ts'
 import { newEditionEmail } from './new-edition-email.ts'
 
 type Transaction = Parameters<Parameters<Db['transaction']>[0]>[0]
@@ -361,12 +362,19 @@ export async function publishEdition(
       .from(libraryItems)
       .innerJoin(user, eq(user.id, libraryItems.userId))
       .where(eq(libraryItems.bookId, bookId))
+    const { storeName } = owners.length > 0 ? await readSeller(tx) : { storeName: '' }
     for (const owner of owners) {
       await enqueueEmail(tx, {
         kind: 'new-edition',
         subjectKey: `${bookId}:${number}:${owner.userId}`,
         to: owner.email,
-        ...newEditionEmail({ title: book.title, edition: number, changelog, libraryUrl: options.libraryUrl }),
+        ...newEditionEmail({
+          title: book.title,
+          edition: number,
+          changelog,
+          libraryUrl: options.libraryUrl,
+          store: storeName,
+        }),
       })
     }
     return { edition: number, notified: owners.length }
