@@ -13,10 +13,11 @@ import { getAppContext } from '#app/server/context.server.ts'
 import type { Route } from './+types/order'
 import { privatePageMeta } from '#app/features/seo/meta.ts'
 
-export const meta: Route.MetaFunction = ({ loaderData }) =>
+export const meta: Route.MetaFunction = ({ loaderData, matches }) =>
   privatePageMeta(
     loaderData ? headingOf(loaderData.order) : 'Order not found',
     'An order you placed at CodeBook.',
+    { matches },
   )
 
 /**

@@ -15,6 +15,7 @@ import StoreSettingsPage, {
   loader as settingsLoader,
 } from '#app/routes/admin/settings.tsx'
 import { loader as logoLoader } from '#app/routes/media-logo.ts'
+import { meta as loginMeta } from '#app/routes/login.tsx'
 import { action as adminOrderAction } from '#app/routes/admin/order.tsx'
 import Order, { loader as orderLoader } from '#app/routes/order.tsx'
 import { listBooks } from '#app/features/catalog/catalog.server.ts'
@@ -114,6 +115,8 @@ describe('the header names the store from its settings (issue 34)', () => {
     expect(privatePageMeta('My Cart (0)', 'Your cart.', { matches })).toContainEqual({
       title: 'My Cart (0) — Ada’s Books',
     })
+    // A route's own title: the login page's.
+    expect(loginMeta({ matches } as never)).toContainEqual({ title: 'Login — Ada’s Books' })
     // Where the root did not load (its own error page), the default name.
     expect(privatePageMeta('Oops', 'Down.', { matches: [] })).toContainEqual({ title: 'Oops — CodeBook' })
   })
