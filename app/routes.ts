@@ -49,6 +49,7 @@ export default [
   route('webhooks/stripe', 'routes/stripe-webhook.ts'),
   // Uploaded covers (the back office resizes them into AVIF, WebP and JPEG at a few widths).
   route('media/covers/:file', 'routes/media-cover.ts'),
+  route('media/logo/:file', 'routes/media-logo.ts'),
   // The site pages, written by the owner in the back office (/admin/pages): one module, the page by its path.
   ...['about', 'contact', 'terms', 'privacy', 'refunds', 'imprint'].map((slug) =>
     route(slug, 'routes/site-page.tsx', { id: `site-page-${slug}` }),

@@ -20,8 +20,8 @@ import { passOnRetryAfter } from '#app/sign-in.server.ts'
 import type { Route } from './+types/account-delete'
 import { privatePageMeta } from '#app/features/seo/meta.ts'
 
-export const meta: Route.MetaFunction = () =>
-  privatePageMeta('Delete my account', 'Delete your CodeBook account and everything it holds.')
+export const meta: Route.MetaFunction = ({ matches }) =>
+  privatePageMeta('Delete my account', 'Delete your CodeBook account and everything it holds.', { matches })
 
 export const headers: Route.HeadersFunction = passOnRetryAfter
 

@@ -9,8 +9,8 @@ import { getAppContext } from '#app/server/context.server.ts'
 import type { Route } from './+types/account-orders'
 import { privatePageMeta } from '#app/features/seo/meta.ts'
 
-export const meta: Route.MetaFunction = () =>
-  privatePageMeta('My orders', 'The orders you placed at CodeBook, with their receipts.')
+export const meta: Route.MetaFunction = ({ matches }) =>
+  privatePageMeta('My orders', 'The orders you placed at CodeBook, with their receipts.', { matches })
 
 export async function loader({ request, context, url }: Route.LoaderArgs) {
   const user = await requireUser({ request, context, url })

@@ -16,8 +16,8 @@ import { secretUrlHeaders } from '#app/sign-in.server.ts'
 import type { Route } from './+types/account-verify-email'
 import { privatePageMeta } from '#app/features/seo/meta.ts'
 
-export const meta: Route.MetaFunction = () =>
-  privatePageMeta('Confirm your email', 'Confirm the email address of your CodeBook account.')
+export const meta: Route.MetaFunction = ({ matches }) =>
+  privatePageMeta('Confirm your email', 'Confirm the email address of your CodeBook account.', { matches })
 
 type LinkState = 'valid' | 'expired' | 'used' | 'invalid' | 'verified' | 'sent' | 'taken'
 

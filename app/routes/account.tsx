@@ -30,10 +30,11 @@ import { passOnRetryAfter } from '#app/sign-in.server.ts'
 import type { Route } from './+types/account'
 import { privatePageMeta } from '#app/features/seo/meta.ts'
 
-export const meta: Route.MetaFunction = () =>
+export const meta: Route.MetaFunction = ({ matches }) =>
   privatePageMeta(
     'Account settings',
     'Your CodeBook account: email, password, sign-in methods and your data.',
+    { matches },
   )
 
 export async function loader({ request, context, url }: Route.LoaderArgs) {

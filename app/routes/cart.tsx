@@ -30,8 +30,10 @@ import { safeRedirectPath } from '#app/server/safe-redirect.ts'
 import type { Route } from './+types/cart'
 import { privatePageMeta } from '#app/features/seo/meta.ts'
 
-export const meta: Route.MetaFunction = ({ loaderData }) =>
-  privatePageMeta(`My Cart (${loaderData?.lines.length ?? 0})`, 'The eBooks in your CodeBook cart.')
+export const meta: Route.MetaFunction = ({ loaderData, matches }) =>
+  privatePageMeta(`My Cart (${loaderData?.lines.length ?? 0})`, 'The eBooks in your CodeBook cart.', {
+    matches,
+  })
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const app = getAppContext(context)

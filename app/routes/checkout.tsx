@@ -29,8 +29,8 @@ import { accountFailure, passOnRetryAfter, signedInRedirect } from '#app/sign-in
 import type { Route } from './+types/checkout'
 import { privatePageMeta } from '#app/features/seo/meta.ts'
 
-export const meta: Route.MetaFunction = () =>
-  privatePageMeta('Checkout', 'Pay for the eBooks in your CodeBook cart.')
+export const meta: Route.MetaFunction = ({ matches }) =>
+  privatePageMeta('Checkout', 'Pay for the eBooks in your CodeBook cart.', { matches })
 
 type CheckoutActionData = { fieldErrors?: Partial<Record<CheckoutField, string>>; formError?: string }
 

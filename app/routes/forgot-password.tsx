@@ -11,8 +11,10 @@ import { passOnRetryAfter } from '#app/sign-in.server.ts'
 import type { Route } from './+types/forgot-password'
 import { privatePageMeta } from '#app/features/seo/meta.ts'
 
-export const meta: Route.MetaFunction = () =>
-  privatePageMeta('Forgot password', 'Get a link to choose a new password for your CodeBook account.')
+export const meta: Route.MetaFunction = ({ matches }) =>
+  privatePageMeta('Forgot password', 'Get a link to choose a new password for your CodeBook account.', {
+    matches,
+  })
 
 export const headers: Route.HeadersFunction = passOnRetryAfter
 

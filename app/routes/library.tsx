@@ -8,8 +8,8 @@ import { getAppContext } from '#app/server/context.server.ts'
 import type { Route } from './+types/library'
 import { privatePageMeta } from '#app/features/seo/meta.ts'
 
-export const meta: Route.MetaFunction = () =>
-  privatePageMeta('My Library', 'The eBooks you own at CodeBook, ready to download.')
+export const meta: Route.MetaFunction = ({ matches }) =>
+  privatePageMeta('My Library', 'The eBooks you own at CodeBook, ready to download.', { matches })
 
 export async function loader({ request, context, url }: Route.LoaderArgs) {
   const user = await requireUser({ request, context, url })

@@ -19,7 +19,8 @@ import { accountFailure, passOnRetryAfter, signedInRedirect } from '#app/sign-in
 import type { Route } from './+types/login'
 import { privatePageMeta } from '#app/features/seo/meta.ts'
 
-export const meta: Route.MetaFunction = () => privatePageMeta('Login', 'Log in to your CodeBook account.')
+export const meta: Route.MetaFunction = ({ matches }) =>
+  privatePageMeta('Login', 'Log in to your CodeBook account.', { matches })
 
 /** Where to go after logging in: a same-site path from ?redirectTo=, or the home page. */
 function redirectTarget(request: Request): string | undefined {

@@ -8,7 +8,8 @@ import { safeRedirectPath } from '#app/server/safe-redirect.ts'
 import type { Route } from './+types/logout'
 import { privatePageMeta } from '#app/features/seo/meta.ts'
 
-export const meta: Route.MetaFunction = () => privatePageMeta('Log out', 'Log out of CodeBook.')
+export const meta: Route.MetaFunction = ({ matches }) =>
+  privatePageMeta('Log out', 'Log out of CodeBook.', { matches })
 
 /**
  * 'Log out' posts here from the person menu: the session is revoked on the server and the visitor stays

@@ -8,14 +8,16 @@ import { requireUser } from '#app/features/identity/session.server.ts'
 import { OrderLines } from '#app/features/orders/components/order-lines.tsx'
 import { OrderStatus } from '#app/features/orders/components/order-status.tsx'
 import { getOrderForUser } from '#app/features/orders/order-history.server.ts'
+import { SellerBlock } from '#app/features/settings/components/seller-block.tsx'
 import { getAppContext } from '#app/server/context.server.ts'
 import type { Route } from './+types/order'
 import { privatePageMeta } from '#app/features/seo/meta.ts'
 
-export const meta: Route.MetaFunction = ({ loaderData }) =>
+export const meta: Route.MetaFunction = ({ loaderData, matches }) =>
   privatePageMeta(
     loaderData ? headingOf(loaderData.order) : 'Order not found',
     'An order you placed at CodeBook.',
+    { matches },
   )
 
 /**
@@ -91,6 +93,7 @@ export default function Order({ loaderData }: Route.ComponentProps) {
         </div>
       </dl>
       <OrderLines lines={order.lines} linkTitles />
+      <SellerBlock />
       <p className="mt-8 flex flex-wrap justify-center gap-6">
         {order.status === 'paid' ? (
           <Link to="/account/library" className="font-medium text-blue-700 underline dark:text-sky-300">

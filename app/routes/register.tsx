@@ -10,8 +10,8 @@ import { accountFailure, passOnRetryAfter, signedInRedirect } from '#app/sign-in
 import type { Route } from './+types/register'
 import { privatePageMeta } from '#app/features/seo/meta.ts'
 
-export const meta: Route.MetaFunction = () =>
-  privatePageMeta('Register', 'Create a CodeBook account to buy and download eBooks.')
+export const meta: Route.MetaFunction = ({ matches }) =>
+  privatePageMeta('Register', 'Create a CodeBook account to buy and download eBooks.', { matches })
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await getSessionUser({ request, context })

@@ -12,8 +12,8 @@ import { secretUrlHeaders } from '#app/sign-in.server.ts'
 import type { Route } from './+types/reset-password'
 import { privatePageMeta } from '#app/features/seo/meta.ts'
 
-export const meta: Route.MetaFunction = () =>
-  privatePageMeta('Choose a new password', 'Choose a new password for your CodeBook account.')
+export const meta: Route.MetaFunction = ({ matches }) =>
+  privatePageMeta('Choose a new password', 'Choose a new password for your CodeBook account.', { matches })
 
 /** The mailed link: the form while its token is good, else why not and how to get a new one. */
 export async function loader({ request, context }: Route.LoaderArgs) {

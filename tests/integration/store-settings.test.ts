@@ -164,6 +164,7 @@ describe('store settings', () => {
     const root = await rootData()
     expect(root.store).toEqual({
       storeName: 'Ada’s Books',
+      logo: null,
       legalName: 'Ada Books Ltd',
       postalAddress: '1 Main Street\nLeeds LS1 1AA',
       contactEmail: 'hello@ada-books.example',

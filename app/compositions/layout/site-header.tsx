@@ -3,6 +3,7 @@ import { Link } from 'react-router'
 import { CartIcon } from '#app/components/ui/icons.tsx'
 import { useCartBookIds } from '#app/features/cart/use-cart.ts'
 import { HeaderSearch } from '#app/features/search/components/header-search.tsx'
+import { logoUrl, useStoreIdentity } from '#app/features/settings/store-settings.ts'
 
 // The menus are server-rendered like the rest of the header, and work before their code arrives (native
 // popovers; links and form posts). In the browser their code loads after the page's and hydrates them when
@@ -25,6 +26,7 @@ const sectionLink =
 
 /** The seed's header on every page; the badge counts the books in the cart (optimistically). */
 export function SiteHeader() {
+  const { storeName, logo } = useStoreIdentity()
   const cartCount = useCartBookIds().size
   const books = cartCount === 1 ? 'book' : 'books'
   return (
@@ -33,9 +35,24 @@ export function SiteHeader() {
         aria-label="Main"
         className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-4 px-4 py-3"
       >
-        <Link to="/" className="flex items-center gap-3 rounded-lg">
-          <img src="/logo.svg" alt="" width={40} height={40} className="size-10" />
-          <span className="text-2xl font-semibold">CodeBook</span>
+        {/* The store's name from its settings ('CodeBook' until the owner names it), beside the owner's logo or
+            the seed's round one: the name is the link's text, so the picture is decoration (alt=""). */}
+        <Link to="/" className="flex min-w-0 items-center gap-3 rounded-lg">
+          {logo ? (
+            <picture className="shrink-0">
+              <source type="image/webp" srcSet={logoUrl(logo.webp)} />
+              <img
+                src={logoUrl(logo.png)}
+                alt=""
+                width={Math.round((logo.width * 40) / logo.height)}
+                height={40}
+                className="h-10 w-auto max-w-60"
+              />
+            </picture>
+          ) : (
+            <img src="/logo.svg" alt="" width={40} height={40} className="size-10" />
+          )}
+          <span className="text-2xl font-semibold break-words">{storeName}</span>
         </Link>
         <div className="flex items-center gap-1">
           <Suspense fallback={<span className="size-10" />}>

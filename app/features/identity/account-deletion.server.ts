@@ -14,6 +14,7 @@ import { hitRateLimit, tooManyAttemptsMessage, type RateLimitRule } from '#app/s
 import { authHeaders, type Visit } from './account.server.ts'
 import { startProviderSignIn, type ProviderStart } from './providers.server.ts'
 import { PASSWORD_MAX_LENGTH } from './credentials.ts'
+import { readStoreSettings } from '#app/features/settings/store-settings.server.ts'
 import { accountDeletedEmail } from './account-deleted-email.ts'
 import { forgetSessionsOf } from '#app/server/session-cache.server.ts'
 
@@ -182,7 +183,8 @@ async function signOut(request: Request, app: AppContext): Promise<Headers> {
  * orders are kept for accounting and reference it.
  */
 export async function deleteAccount(app: AppContext, { userId, email }: { userId: string; email: string }) {
-  const { subject, text, html } = accountDeletedEmail()
+  const { storeName } = await readStoreSettings(app.db)
+  const { subject, text, html } = accountDeletedEmail(storeName)
   await app.db.transaction(async (tx) => {
     await enqueueEmail(tx, { kind: 'account-deleted', subjectKey: userId, to: email, subject, text, html })
     await tx.delete(session).where(eq(session.userId, userId))

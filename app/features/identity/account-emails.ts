@@ -1,22 +1,25 @@
-/** The account mails' words (decision 017): plain text and a small HTML version of each. */
+/**
+ * The account mails' words (decision 017): plain text and a small HTML version of each, naming the store by
+ * its settings' name (`store`).
+ */
 export type AccountEmail = { subject: string; text: string; html: string }
 
-export function verifyEmailMessage(link: string): AccountEmail {
+export function verifyEmailMessage(link: string, store: string): AccountEmail {
   return linkEmail({
-    subject: 'Confirm your CodeBook email',
+    subject: `Confirm your ${store} email`,
     heading: 'Confirm your email',
-    lines: ['Follow this link to confirm the email address of your CodeBook account.'],
+    lines: [`Follow this link to confirm the email address of your ${store} account.`],
     action: 'Confirm my email',
     link,
-    after: 'The link works once and for 24 hours. If you did not register at CodeBook, ignore this mail.',
+    after: `The link works once and for 24 hours. If you did not register at ${store}, ignore this mail.`,
   })
 }
 
-export function confirmNewEmailMessage(link: string, newEmail: string): AccountEmail {
+export function confirmNewEmailMessage(link: string, newEmail: string, store: string): AccountEmail {
   return linkEmail({
-    subject: 'Confirm your new CodeBook email',
+    subject: `Confirm your new ${store} email`,
     heading: 'Confirm your new email',
-    lines: [`Your CodeBook account's email changes to ${newEmail} once you follow this link.`],
+    lines: [`Your ${store} account's email changes to ${newEmail} once you follow this link.`],
     action: 'Use this email',
     link,
     after:
@@ -24,11 +27,11 @@ export function confirmNewEmailMessage(link: string, newEmail: string): AccountE
   })
 }
 
-export function resetPasswordMessage(link: string): AccountEmail {
+export function resetPasswordMessage(link: string, store: string): AccountEmail {
   return linkEmail({
-    subject: 'Reset your CodeBook password',
+    subject: `Reset your ${store} password`,
     heading: 'Reset your password',
-    lines: ['Someone (we hope you) asked to reset the password of your CodeBook account.'],
+    lines: [`Someone (we hope you) asked to reset the password of your ${store} account.`],
     action: 'Choose a new password',
     link,
     after:
@@ -36,23 +39,23 @@ export function resetPasswordMessage(link: string): AccountEmail {
   })
 }
 
-export function passwordChangedMessage(loginUrl: string): AccountEmail {
+export function passwordChangedMessage(loginUrl: string, store: string): AccountEmail {
   return noticeEmail({
-    subject: 'Your CodeBook password was changed',
+    subject: `Your ${store} password was changed`,
     heading: 'Your password was changed',
     lines: [
-      'The password of your CodeBook account was just changed, and every other session was signed out.',
+      `The password of your ${store} account was just changed, and every other session was signed out.`,
       `If this was not you, reset your password now from the login page: ${loginUrl}`,
     ],
   })
 }
 
-export function emailChangedMessage(newEmail: string): AccountEmail {
+export function emailChangedMessage(newEmail: string, store: string): AccountEmail {
   return noticeEmail({
-    subject: 'Your CodeBook email was changed',
+    subject: `Your ${store} email was changed`,
     heading: 'Your email was changed',
     lines: [
-      `Your CodeBook account now uses ${newEmail}; mail about your orders and books goes there.`,
+      `Your ${store} account now uses ${newEmail}; mail about your orders and books goes there.`,
       'If this was not you, reply to this mail and we will help you get your account back.',
     ],
   })

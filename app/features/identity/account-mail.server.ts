@@ -4,6 +4,7 @@ import { EMAIL_VERIFICATION_SECONDS, type AccountMailHooks } from '#app/server/a
 import type { Db } from '#app/server/db/database.server.ts'
 import { verification } from '#app/server/db/schema/index.server.ts'
 import { enqueueEmail } from '#app/server/outbox.server.ts'
+import { readStoreSettings } from '#app/features/settings/store-settings.server.ts'
 import {
   confirmNewEmailMessage,
   passwordChangedMessage,
@@ -62,9 +63,10 @@ export function createAccountMailHooks(options: {
       })
       const link = url(`/account/verify-email?${new URLSearchParams({ token })}`)
       const claims = readVerificationClaims(jwt)
+      const { storeName } = await readStoreSettings(db)
       if (claims?.updateTo)
-        await queue('confirm-new-email', id, user.email, confirmNewEmailMessage(link, user.email))
-      else await queue('verify-email', id, user.email, verifyEmailMessage(link))
+        await queue('confirm-new-email', id, user.email, confirmNewEmailMessage(link, user.email, storeName))
+      else await queue('verify-email', id, user.email, verifyEmailMessage(link, storeName))
     },
     async passwordReset({ user }) {
       await queuePasswordChanged(db, user.email, publicUrl)
@@ -74,6 +76,7 @@ export function createAccountMailHooks(options: {
 }
 
 export async function queuePasswordChanged(db: Db, to: string, publicUrl: URL): Promise<void> {
-  const email = passwordChangedMessage(new URL('/forgot-password', publicUrl).href)
+  const { storeName } = await readStoreSettings(db)
+  const email = passwordChangedMessage(new URL('/forgot-password', publicUrl).href, storeName)
   await enqueueEmail(db, { kind: 'password-changed', subjectKey: crypto.randomUUID(), to, ...email })
 }

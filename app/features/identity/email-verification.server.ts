@@ -5,6 +5,7 @@ import { getAppContext } from '#app/server/context.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
 import { user as userTable, verification } from '#app/server/db/schema/index.server.ts'
 import { enqueueEmail } from '#app/server/outbox.server.ts'
+import { readStoreSettings } from '#app/features/settings/store-settings.server.ts'
 import { emailChangedMessage } from './account-emails.ts'
 import { accountMessages } from './account-forms.ts'
 import { emailLinkIdentifier, readVerificationClaims } from './account-mail.server.ts'
@@ -76,11 +77,12 @@ export async function verifyEmailLink(visit: Visit, token: string): Promise<Veri
     .where(eq(userTable.email, claims.updateTo))
     .returning({ id: userTable.id })
   for (const { id } of changed) forgetSessionsOf(app.db, id)
+  const { storeName } = await readStoreSettings(app.db)
   await enqueueEmail(app.db, {
     kind: 'email-changed',
     subjectKey: crypto.randomUUID(),
     to: claims.email,
-    ...emailChangedMessage(claims.updateTo),
+    ...emailChangedMessage(claims.updateTo, storeName),
   })
   app.kickOutbox()
   return { outcome: 'verified', email: claims.updateTo, changedFrom: claims.email }

@@ -8,6 +8,7 @@ import { getAppContext } from '#app/server/context.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
 import { emailOutbox, user, verification } from '#app/server/db/schema/index.server.ts'
 import { ipSubject } from '#app/server/rate-limit.server.ts'
+import { readSeller } from '#app/features/settings/store-settings.server.ts'
 import { resetPasswordMessage } from './account-emails.ts'
 import {
   accountFieldErrors,
@@ -74,6 +75,8 @@ export async function queueResetLink(db: Db, email: string, publicUrl: URL): Pro
   const token = crypto.randomBytes(24).toString('base64url')
   const mail = resetPasswordMessage(
     new URL(`/reset-password?${new URLSearchParams({ token })}`, publicUrl).href,
+    // Uncached, so an address with an account and one without run the same statements (issue 28).
+    (await readSeller(db)).storeName,
   )
   const now = new Date()
   const expiresAt = new Date(now.getTime() + PASSWORD_RESET_SECONDS * 1000)

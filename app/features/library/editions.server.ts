@@ -21,6 +21,7 @@ import { ManuscriptError } from './editions/manuscript.ts'
 import { readEpubCover } from './editions/epub-cover.server.ts'
 import { countPdfPages } from './editions/page-count.server.ts'
 import type { ManuscriptFieldErrors } from './manuscript-form.ts'
+import { readSeller } from '#app/features/settings/store-settings.server.ts'
 import { describeManuscript, readSeedManuscript, writeDraft } from './manuscript-drafts.server.ts'
 import { newEditionEmail } from './new-edition-email.ts'
 
@@ -249,12 +250,19 @@ export async function publishEdition(
       .from(libraryItems)
       .innerJoin(user, eq(user.id, libraryItems.userId))
       .where(eq(libraryItems.bookId, bookId))
+    const { storeName } = owners.length > 0 ? await readSeller(tx) : { storeName: '' }
     for (const owner of owners) {
       await enqueueEmail(tx, {
         kind: 'new-edition',
         subjectKey: `${bookId}:${number}:${owner.userId}`,
         to: owner.email,
-        ...newEditionEmail({ title: book.title, edition: number, changelog, libraryUrl: options.libraryUrl }),
+        ...newEditionEmail({
+          title: book.title,
+          edition: number,
+          changelog,
+          libraryUrl: options.libraryUrl,
+          store: storeName,
+        }),
       })
     }
     return { edition: number, notified: owners.length }

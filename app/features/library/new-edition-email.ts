@@ -4,11 +4,13 @@ export function newEditionEmail(input: {
   edition: number
   changelog: string
   libraryUrl: string
+  /** The store's name, from its settings. */
+  store: string
 }): { subject: string; text: string; html: string } {
-  const { title, edition, changelog, libraryUrl } = input
-  const subject = `A new edition of ${title} is in your CodeBook library`
+  const { title, edition, changelog, libraryUrl, store } = input
+  const subject = `A new edition of ${title} is in your ${store} library`
   const text = [
-    `Edition ${edition} of ${title} is now in your CodeBook library.`,
+    `Edition ${edition} of ${title} is now in your ${store} library.`,
     '',
     'What changed:',
     changelog,

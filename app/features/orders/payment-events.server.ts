@@ -8,6 +8,7 @@ import { orderItems, orders, user, type OrderStatus } from '#app/server/db/schem
 import { enqueueEmail } from '#app/server/outbox.server.ts'
 import { orderUrl } from './order-history.server.ts'
 import type { PaymentProvider } from './payments.server.ts'
+import { readSeller } from '#app/features/settings/store-settings.server.ts'
 import { receiptEmail } from './receipt.ts'
 import { confirmRefund, failRefund } from './refunds.server.ts'
 
@@ -51,13 +52,16 @@ export async function markPaid(
     kind: 'receipt',
     subjectKey: orderId,
     to: buyer!.email,
-    ...receiptEmail({
-      number: order!.number,
-      lines,
-      totalCents: order!.totalCents,
-      currency: order!.currency,
-      orderUrl: payment.orderUrl,
-    }),
+    ...receiptEmail(
+      {
+        number: order!.number,
+        lines,
+        totalCents: order!.totalCents,
+        currency: order!.currency,
+        orderUrl: payment.orderUrl,
+      },
+      await readSeller(tx),
+    ),
   })
   return {
     /** Books of this order the buyer owned already (paid for twice: only a redirect provider can get here). */

@@ -1,4 +1,5 @@
 import { formatPrice } from '#app/features/catalog/format.ts'
+import { sellerBlock, type Seller } from '#app/features/settings/store-settings.ts'
 
 export type ReceiptInput = {
   number: number
@@ -8,10 +9,18 @@ export type ReceiptInput = {
   orderUrl: string
 }
 
-/** The receipt mailed after a purchase: order number, books, total and a link to the order, as text and HTML. */
-export function receiptEmail(order: ReceiptInput): { subject: string; text: string; html: string } {
+/**
+ * The receipt mailed after a purchase: order number, books, total and a link to the order, as text and HTML,
+ * in the store's name and with the seller's legal name, address and contact email as far as the owner set them.
+ */
+export function receiptEmail(
+  order: ReceiptInput,
+  seller: Seller,
+): { subject: string; text: string; html: string } {
   const price = (cents: number) => formatPrice(cents, order.currency)
-  const subject = `Your CodeBook receipt — order #${order.number}`
+  const store = seller.storeName
+  const block = sellerBlock(seller)
+  const subject = `Your ${store} receipt — order #${order.number}`
   const text = [
     `Thank you for your order #${order.number}.`,
     '',
@@ -21,7 +30,8 @@ export function receiptEmail(order: ReceiptInput): { subject: string; text: stri
     '',
     `Your order: ${order.orderUrl}`,
     '',
-    'Your eBooks are in your CodeBook library, ready to download.',
+    `Your eBooks are in your ${store} library, ready to download.`,
+    ...(block.text ? ['', block.text] : []),
   ].join('\n')
   const rows = order.lines
     .map(
@@ -34,8 +44,8 @@ export function receiptEmail(order: ReceiptInput): { subject: string; text: stri
 <table style="border-collapse:collapse">${rows}
 <tr><th style="padding:8px 12px 0 0;text-align:left">Total</th><th style="padding:8px 0 0;text-align:right">${escapeHtml(price(order.totalCents))}</th></tr></table>
 <p><a href="${escapeHtml(order.orderUrl)}">View your order</a></p>
-<p>Your eBooks are in your CodeBook library, ready to download.</p>
-</body></html>`
+<p>Your eBooks are in your ${escapeHtml(store)} library, ready to download.</p>
+${block.html}</body></html>`
   return { subject, text, html }
 }
 

@@ -4,6 +4,7 @@ import type { Db } from '#app/server/db/database.server.ts'
 import { orderItems, orders, user } from '#app/server/db/schema/index.server.ts'
 import { enqueueEmail } from '#app/server/outbox.server.ts'
 import { createTestPaymentProvider, type PaymentProvider } from './payments.server.ts'
+import { readSeller } from '#app/features/settings/store-settings.server.ts'
 import { refundEmail } from './refund-email.ts'
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
@@ -290,12 +291,15 @@ async function markRefunded(
     kind: 'refund',
     subjectKey: orderId,
     to: buyer!.email,
-    ...refundEmail({
-      number: order!.number,
-      lines,
-      totalCents: order!.totalCents,
-      currency: order!.currency,
-      orderUrl: change.orderUrl,
-    }),
+    ...refundEmail(
+      {
+        number: order!.number,
+        lines,
+        totalCents: order!.totalCents,
+        currency: order!.currency,
+        orderUrl: change.orderUrl,
+      },
+      await readSeller(tx),
+    ),
   })
 }

@@ -7,6 +7,7 @@ import type { MetaDescriptor } from 'react-router'
  * React Router runs `meta` in the browser too, after a client-side navigation.
  */
 
+/** The store's name until its owner sets another (the settings' default); pages take the set one from the root. */
 export const SITE_NAME = 'CodeBook'
 
 /** Served by routes/og-image.ts: the store's own 1200×630 image, for pages that are not a book's. */
@@ -48,6 +49,15 @@ export function publicOrigin(matches: MetaArgs['matches']): string | undefined {
   return undefined
 }
 
+/** The store's name from its settings, as the root loader tells it; the default where the root did not load. */
+export function siteName(matches: MetaArgs['matches'] | undefined): string {
+  const root = matches?.find((match) => match?.id === 'root')?.loaderData
+  const store = root && typeof root === 'object' && 'store' in root ? root.store : undefined
+  if (store && typeof store === 'object' && 'storeName' in store && typeof store.storeName === 'string')
+    return store.storeName
+  return SITE_NAME
+}
+
 /**
  * The absolute canonical URL: the path as the store spells it (so /allbooks and /AllBooks are one page) and
  * only the parameters in `keep`, in that order; `page=1` is the page itself.
@@ -75,13 +85,14 @@ export function pagedTitle(title: string, search: string): string {
   return Number.isSafeInteger(page) && page > 1 ? `${title}, page ${page}` : title
 }
 
-export function pageTitle(title: string): string {
-  return `${title} — ${SITE_NAME}`
+export function pageTitle(title: string, site = SITE_NAME): string {
+  return `${title} — ${site}`
 }
 
 /** A page for everyone: the whole set of tags. Without a known origin (the database was down), no URLs. */
 export function pageMeta(args: MetaArgs, page: PublicPage): MetaDescriptor[] {
-  const title = pageTitle(page.title)
+  const site = siteName(args.matches)
+  const title = pageTitle(page.title, site)
   const description = clip(page.description, 300)
   const tags: MetaDescriptor[] = [{ title }, { name: 'description', content: description }]
   const origin = publicOrigin(args.matches)
@@ -91,7 +102,7 @@ export function pageMeta(args: MetaArgs, page: PublicPage): MetaDescriptor[] {
   const imageUrl = `${origin}${image.path}`
   tags.push(
     { tagName: 'link', rel: 'canonical', href: url },
-    { property: 'og:site_name', content: SITE_NAME },
+    { property: 'og:site_name', content: site },
     { property: 'og:type', content: page.type ?? 'website' },
     { property: 'og:title', content: title },
     { property: 'og:description', content: description },
@@ -111,20 +122,28 @@ export function pageMeta(args: MetaArgs, page: PublicPage): MetaDescriptor[] {
   return tags
 }
 
-/** A page that is someone's own (cart, account, checkout, sign-in, back office): titled, never indexed. */
-export function privatePageMeta(title: string, description: string): MetaDescriptor[] {
+/**
+ * A page that is someone's own (cart, account, checkout, sign-in, back office): titled, never indexed. With the
+ * meta function's `args`, the title ends with the store's name from its settings.
+ */
+export function privatePageMeta(
+  title: string,
+  description: string,
+  args?: Pick<MetaArgs, 'matches'>,
+): MetaDescriptor[] {
   return [
-    { title: pageTitle(title) },
+    { title: pageTitle(title, siteName(args?.matches)) },
     { name: 'description', content: description },
     { name: 'robots', content: 'noindex' },
   ]
 }
 
 /** An error shown by a route's boundary (404, 503…): its own title, and not a page to index. */
-export function errorPageMeta(title = 'Page not found'): MetaDescriptor[] {
+export function errorPageMeta(title = 'Page not found', args?: Pick<MetaArgs, 'matches'>): MetaDescriptor[] {
+  const site = siteName(args?.matches)
   return [
-    { title: pageTitle(title) },
-    { name: 'description', content: 'This page of the CodeBook store could not be shown.' },
+    { title: pageTitle(title, site) },
+    { name: 'description', content: `This page of the ${site} store could not be shown.` },
     { name: 'robots', content: 'noindex' },
   ]
 }
@@ -137,7 +156,7 @@ export function topicPageMeta(
 ): MetaDescriptor[] {
   return pageMeta(args, {
     title: pagedTitle(`${topic.name} eBooks`, args.location.search),
-    description: `${topic.bookCount} computer-science eBook${topic.bookCount === 1 ? '' : 's'} about ${topic.name} in the CodeBook store, with readers’ ratings, prices and instant downloads.`,
+    description: `${topic.bookCount} computer-science eBook${topic.bookCount === 1 ? '' : 's'} about ${topic.name} in the ${siteName(args.matches)} store, with readers’ ratings, prices and instant downloads.`,
     path: `/topics/${topic.slug}`,
     keepParams: ['page'],
     jsonLd,

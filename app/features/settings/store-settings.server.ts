@@ -14,8 +14,11 @@ import {
   testimonialField,
   type SettingsFieldErrors,
   type SettingsFormValues,
+  type Seller,
+  type StoreLogo,
   type StoreSettings,
 } from './store-settings.ts'
+import { logoFilePattern } from './logo.server.ts'
 
 const SETTINGS_KEY = 'store'
 
@@ -26,6 +29,15 @@ const SETTINGS_KEY = 'store'
 const defaults = defaultStoreSettings
 const StoredSettingsSchema = z.object({
   storeName: z.string().min(1).catch(defaults.storeName),
+  logo: z
+    .object({
+      webp: z.string().regex(logoFilePattern),
+      png: z.string().regex(logoFilePattern),
+      width: z.number().int().positive(),
+      height: z.number().int().positive(),
+    })
+    .nullable()
+    .catch(defaults.logo),
   legalName: z.string().catch(defaults.legalName),
   postalAddress: z.string().catch(defaults.postalAddress),
   contactEmail: z.string().catch(defaults.contactEmail),
@@ -82,6 +94,18 @@ export function readStoreSettingsWithVersion(db: Db): Promise<Loaded> {
 
 export async function readStoreSettings(db: Db): Promise<StoreSettings> {
   return (await readStoreSettingsWithVersion(db)).settings
+}
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
+
+/**
+ * The seller as receipts and mails name them, read uncached in the caller's database or transaction (a mail
+ * queued in a purchase's transaction names the seller as saved at that moment; PGlite has one connection, so
+ * reading outside the transaction would wait for it).
+ */
+export async function readSeller(db: Db | Tx): Promise<Seller> {
+  const { storeName, legalName, postalAddress, contactEmail } = (await loadSettings(db as Db)).settings
+  return { storeName, legalName, postalAddress, contactEmail }
 }
 
 export function invalidateStoreSettings(db: Db): void {
@@ -159,11 +183,17 @@ function settingsFormValuesOf(form: FormData): SettingsFormValues {
   return values
 }
 
+/** What the form's text fields set: everything but the logo, which is uploaded (or removed) beside them. */
+export type EditedSettings = Omit<StoreSettings, 'logo'>
+
+/** What a save does to the logo. */
+export type LogoChange = { kind: 'keep' } | { kind: 'set'; logo: StoreLogo } | { kind: 'remove' }
+
 /** Reads and checks the posted settings form: the settings, or the values as typed with an error per field. */
 export function parseSettingsForm(
   form: FormData,
 ):
-  | { ok: true; settings: StoreSettings; version: number; values: SettingsFormValues }
+  | { ok: true; settings: EditedSettings; version: number; values: SettingsFormValues }
   | { ok: false; values: SettingsFormValues; fieldErrors: SettingsFieldErrors } {
   const values = settingsFormValuesOf(form)
   const version = Number(form.get('version'))
@@ -202,14 +232,16 @@ export function parseSettingsForm(
 
 /**
  * Saves the settings an admin edited from `version` (0: the defaults, never saved), with the audit entry
- * 'settings.update' in the same transaction. When another admin saved meanwhile, nothing is written.
+ * 'settings.update' in the same transaction. When another admin saved meanwhile, nothing is written. A saved
+ * change of logo answers the logo it replaced, whose files the caller may delete.
  */
 export async function saveStoreSettings(
   db: Db,
   actor: Actor,
   version: number,
-  settings: StoreSettings,
-): Promise<{ outcome: 'saved'; version: number } | { outcome: 'conflict' }> {
+  edited: EditedSettings,
+  logoChange: LogoChange = { kind: 'keep' },
+): Promise<{ outcome: 'saved'; version: number; replacedLogo: StoreLogo | null } | { outcome: 'conflict' }> {
   const result = await db.transaction(async (tx) => {
     const [row] = await tx
       .select()
@@ -219,6 +251,9 @@ export async function saveStoreSettings(
     const currentVersion = row?.version ?? 0
     if (currentVersion !== version) return { outcome: 'conflict' as const }
     const before = parseStoredSettings(row?.value)
+    const logo = logoChange.kind === 'keep' ? before.logo : logoChange.kind === 'set' ? logoChange.logo : null
+    const settings: StoreSettings = { ...edited, logo }
+    const replacedLogo = before.logo && before.logo.png !== logo?.png ? before.logo : null
     if (row) {
       await tx
         .update(storeSettings)
@@ -241,7 +276,7 @@ export async function saveStoreSettings(
       before,
       after: settings,
     })
-    return { outcome: 'saved' as const, version: currentVersion + 1 }
+    return { outcome: 'saved' as const, version: currentVersion + 1, replacedLogo }
   })
   invalidateStoreSettings(db)
   return result

@@ -17,8 +17,21 @@ export const SOCIAL_NETWORKS = [
 ] as const
 export type SocialNetwork = (typeof SOCIAL_NETWORKS)[number]['key']
 
+/**
+ * The owner's logo, resized for the header (shown 40 pixels high, stored at twice that) as WebP and PNG: the
+ * files' names under /media/logo/, each holding a hash of the upload, and the stored images' size.
+ */
+export type StoreLogo = { webp: string; png: string; width: number; height: number }
+
+/** Where a logo's file is served: /media/logo/<file>. */
+export function logoUrl(file: string): string {
+  return `/media/logo/${file}`
+}
+
 export type StoreSettings = {
   storeName: string
+  /** null until the owner uploads one: the header shows the seed's round logo. */
+  logo: StoreLogo | null
   /** '' until the owner sets it: the legal pages then say so instead of inventing one. */
   legalName: string
   postalAddress: string
@@ -33,6 +46,7 @@ export type StoreSettings = {
 /** What a fresh store shows: the texts the store had before they were settings. */
 export const defaultStoreSettings: StoreSettings = {
   storeName: 'CodeBook',
+  logo: null,
   legalName: '',
   postalAddress: '',
   contactEmail: '',
@@ -79,7 +93,8 @@ export const settingsFields = [
 ] as const
 export type SettingsField = (typeof settingsFields)[number]
 export type SettingsFormValues = Partial<Record<SettingsField, string>>
-export type SettingsFieldErrors = Partial<Record<SettingsField | 'form', string>>
+/** A message per field; `logo` for a refused upload, `form` for the whole form. */
+export type SettingsFieldErrors = Partial<Record<SettingsField | 'logo' | 'form', string>>
 
 /** The settings as the form's flat fields. */
 export function settingsFormValues(settings: StoreSettings): SettingsFormValues {
@@ -100,12 +115,43 @@ export function settingsFormValues(settings: StoreSettings): SettingsFormValues 
 /** The part of the settings every page needs (the footer): what the root loader sends. */
 export type StoreIdentity = Pick<
   StoreSettings,
-  'storeName' | 'legalName' | 'postalAddress' | 'contactEmail' | 'social'
+  'storeName' | 'logo' | 'legalName' | 'postalAddress' | 'contactEmail' | 'social'
 >
 
 export function storeIdentity(settings: StoreSettings): StoreIdentity {
-  const { storeName, legalName, postalAddress, contactEmail, social } = settings
-  return { storeName, legalName, postalAddress, contactEmail, social }
+  const { storeName, logo, legalName, postalAddress, contactEmail, social } = settings
+  return { storeName, logo, legalName, postalAddress, contactEmail, social }
+}
+
+/** The seller as receipts and mails name them: only the parts the owner has set (none invented). */
+export type Seller = Pick<StoreSettings, 'storeName' | 'legalName' | 'postalAddress' | 'contactEmail'>
+
+/** The seller's lines for a receipt (legal name, address lines, contact email); empty until any is set. */
+export function sellerLines(seller: Seller): string[] {
+  return [seller.legalName, ...seller.postalAddress.split('\n'), seller.contactEmail]
+    .map((line) => line.trim())
+    .filter((line) => line !== '')
+}
+
+/** The seller's block of a mail, as text and HTML: '' for both until the owner has set any of it. */
+export function sellerBlock(seller: Seller): { text: string; html: string } {
+  const lines = sellerLines(seller)
+  if (lines.length === 0) return { text: '', html: '' }
+  const html = lines
+    .map((line) =>
+      line === seller.contactEmail
+        ? `<a href="mailto:${escapeHtml(line)}">${escapeHtml(line)}</a>`
+        : escapeHtml(line),
+    )
+    .join('<br>')
+  return {
+    text: ['Seller:', ...lines].join('\n'),
+    html: `<p style="color:#475569;font-size:14px">Seller:<br>${html}</p>\n`,
+  }
+}
+
+function escapeHtml(value: string) {
+  return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
 }
 
 export type RootStoreData = { store: StoreIdentity }

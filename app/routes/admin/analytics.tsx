@@ -10,8 +10,8 @@ import { getAppContext } from '#app/server/context.server.ts'
 import type { Route } from './+types/analytics'
 import { privatePageMeta } from '#app/features/seo/meta.ts'
 
-export const meta: Route.MetaFunction = () =>
-  privatePageMeta('Analytics — Back office', 'Analytics in the CodeBook back office.')
+export const meta: Route.MetaFunction = ({ matches }) =>
+  privatePageMeta('Analytics — Back office', 'Analytics in the CodeBook back office.', { matches })
 
 /**
  * The charts' stylesheet, as a <link> in this page's head: imported by the chart's own code, Vite built it but

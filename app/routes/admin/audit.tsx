@@ -7,8 +7,8 @@ import { getAppContext } from '#app/server/context.server.ts'
 import type { Route } from './+types/audit'
 import { privatePageMeta } from '#app/features/seo/meta.ts'
 
-export const meta: Route.MetaFunction = () =>
-  privatePageMeta('Audit log — Back office', 'Audit log in the CodeBook back office.')
+export const meta: Route.MetaFunction = ({ matches }) =>
+  privatePageMeta('Audit log — Back office', 'Audit log in the CodeBook back office.', { matches })
 
 export async function loader({ request, context, url }: Route.LoaderArgs) {
   await requireAdmin({ request, context })

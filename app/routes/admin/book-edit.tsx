@@ -27,10 +27,11 @@ import { readForm } from '#app/server/form.server.ts'
 import type { Route } from './+types/book-edit'
 import { privatePageMeta } from '#app/features/seo/meta.ts'
 
-export const meta: Route.MetaFunction = ({ loaderData }) =>
+export const meta: Route.MetaFunction = ({ loaderData, matches }) =>
   privatePageMeta(
     `${loaderData ? `Edit ${loaderData.title}` : 'Book not found'} — Back office`,
     'Edit a book in the CodeBook back office.',
+    { matches },
   )
 
 const notFound = () =>

@@ -27,10 +27,11 @@ import { readForm } from '#app/server/form.server.ts'
 import type { Route } from './+types/book-manuscript'
 import { privatePageMeta } from '#app/features/seo/meta.ts'
 
-export const meta: Route.MetaFunction = ({ loaderData }) =>
+export const meta: Route.MetaFunction = ({ loaderData, matches }) =>
   privatePageMeta(
     `Manuscript${loaderData ? ` of ${loaderData.book.title}` : ''} — Back office`,
     'A book’s manuscript and editions in the CodeBook back office.',
+    { matches },
   )
 
 /** Up to 2 MB of UTF-8 posted URL-encoded (a line break or punctuation takes 3 bytes) or as a file. */

@@ -10,8 +10,8 @@ import { readForm } from '#app/server/form.server.ts'
 import type { Route } from './+types/book-new'
 import { privatePageMeta } from '#app/features/seo/meta.ts'
 
-export const meta: Route.MetaFunction = () =>
-  privatePageMeta('New book — Back office', 'New book in the CodeBook back office.')
+export const meta: Route.MetaFunction = ({ matches }) =>
+  privatePageMeta('New book — Back office', 'New book in the CodeBook back office.', { matches })
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAdmin({ request, context })

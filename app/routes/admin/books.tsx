@@ -13,8 +13,8 @@ import { getAppContext } from '#app/server/context.server.ts'
 import type { Route } from './+types/books'
 import { privatePageMeta } from '#app/features/seo/meta.ts'
 
-export const meta: Route.MetaFunction = () =>
-  privatePageMeta('Books — Back office', 'Books in the CodeBook back office.')
+export const meta: Route.MetaFunction = ({ matches }) =>
+  privatePageMeta('Books — Back office', 'Books in the CodeBook back office.', { matches })
 
 const sortLabels: Record<AdminSort, string> = {
   title: 'Title (A–Z)',

@@ -8,8 +8,10 @@ import { privatePageMeta } from '#app/features/seo/meta.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import type { Route } from './+types/customer'
 
-export const meta: Route.MetaFunction = ({ data: loaderData }) =>
-  privatePageMeta(`${loaderData?.customer.email ?? 'Customer'} — Back office`, 'A customer of the store.')
+export const meta: Route.MetaFunction = ({ data: loaderData, matches }) =>
+  privatePageMeta(`${loaderData?.customer.email ?? 'Customer'} — Back office`, 'A customer of the store.', {
+    matches,
+  })
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   await requireAdmin({ request, context })

@@ -9,8 +9,8 @@ import { privatePageMeta } from '#app/features/seo/meta.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import type { Route } from './+types/customers'
 
-export const meta: Route.MetaFunction = () =>
-  privatePageMeta('Customers — Back office', 'The store’s customers, by email.')
+export const meta: Route.MetaFunction = ({ matches }) =>
+  privatePageMeta('Customers — Back office', 'The store’s customers, by email.', { matches })
 
 /** Customers by email, found by part of it; guests are left out. `?after=` is the keyset cursor. */
 export async function loader({ request, context }: Route.LoaderArgs) {

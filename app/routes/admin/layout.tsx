@@ -15,9 +15,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { adminEmail: admin.email }
 }
 
-export const meta: Route.MetaFunction = ({ error }) =>
+export const meta: Route.MetaFunction = ({ error, matches }) =>
   // As routes/not-found.tsx says it, for anyone who is not an admin.
-  error ? errorPageMeta() : privatePageMeta('Back office', 'The CodeBook back office.')
+  error ? errorPageMeta() : privatePageMeta('Back office', 'The CodeBook back office.', { matches })
 
 const sections = [
   { to: '/admin', label: 'Overview', end: true },

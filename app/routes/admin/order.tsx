@@ -14,11 +14,12 @@ import { readForm } from '#app/server/form.server.ts'
 import type { Route } from './+types/order'
 import { errorPageMeta, privatePageMeta } from '#app/features/seo/meta.ts'
 
-export const meta: Route.MetaFunction = ({ data: loaderData }) =>
+export const meta: Route.MetaFunction = ({ data: loaderData, matches }) =>
   loaderData
     ? privatePageMeta(
         `Order #${loaderData.order.number} — Back office`,
         'An order in the CodeBook back office.',
+        { matches },
       )
     : errorPageMeta()
 

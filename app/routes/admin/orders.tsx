@@ -20,8 +20,8 @@ import { getAppContext } from '#app/server/context.server.ts'
 import type { Route } from './+types/orders'
 import { privatePageMeta } from '#app/features/seo/meta.ts'
 
-export const meta: Route.MetaFunction = () =>
-  privatePageMeta('Orders — Back office', 'Orders in the CodeBook back office.')
+export const meta: Route.MetaFunction = ({ matches }) =>
+  privatePageMeta('Orders — Back office', 'Orders in the CodeBook back office.', { matches })
 
 const MAX_ORDER_NUMBER = 2_147_483_647
 

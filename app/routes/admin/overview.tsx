@@ -8,7 +8,8 @@ import { privatePageMeta } from '#app/features/seo/meta.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import type { Route } from './+types/overview'
 
-export const meta: Route.MetaFunction = () => privatePageMeta('Back office', 'The CodeBook back office.')
+export const meta: Route.MetaFunction = ({ matches }) =>
+  privatePageMeta('Back office', 'The CodeBook back office.', { matches })
 
 /** Today's and this month's revenue, the last orders, and what waits for the owner. */
 export async function loader({ request, context }: Route.LoaderArgs) {

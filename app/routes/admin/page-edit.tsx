@@ -17,8 +17,10 @@ import { getAppContext } from '#app/server/context.server.ts'
 import { readForm } from '#app/server/form.server.ts'
 import type { Route } from './+types/page-edit'
 
-export const meta: Route.MetaFunction = ({ data: loaderData }) =>
-  privatePageMeta(`${loaderData?.title ?? 'Site page'} — Back office`, 'Edit a site page of the store.')
+export const meta: Route.MetaFunction = ({ data: loaderData, matches }) =>
+  privatePageMeta(`${loaderData?.title ?? 'Site page'} — Back office`, 'Edit a site page of the store.', {
+    matches,
+  })
 
 function slugOf(params: { slug?: string }) {
   const slug = params.slug ?? ''

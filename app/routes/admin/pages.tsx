@@ -6,8 +6,8 @@ import { listSitePages } from '#app/features/site-pages/site-pages.server.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import type { Route } from './+types/pages'
 
-export const meta: Route.MetaFunction = () =>
-  privatePageMeta('Site pages — Back office', 'The store’s About, Contact and legal pages.')
+export const meta: Route.MetaFunction = ({ matches }) =>
+  privatePageMeta('Site pages — Back office', 'The store’s About, Contact and legal pages.', { matches })
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAdmin({ request, context })

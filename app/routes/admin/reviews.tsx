@@ -17,8 +17,8 @@ import { readForm } from '#app/server/form.server.ts'
 import type { Route } from './+types/reviews'
 import { privatePageMeta } from '#app/features/seo/meta.ts'
 
-export const meta: Route.MetaFunction = () =>
-  privatePageMeta('Reviews — Back office', 'Reviews in the CodeBook back office.')
+export const meta: Route.MetaFunction = ({ matches }) =>
+  privatePageMeta('Reviews — Back office', 'Reviews in the CodeBook back office.', { matches })
 
 const filterLabels: Record<ModerationFilter, string> = {
   reported: 'Reported, still shown',

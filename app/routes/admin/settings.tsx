@@ -5,11 +5,14 @@ import { TextField } from '#app/components/ui/text-field.tsx'
 import { TitledSection } from '#app/components/ui/titled-section.tsx'
 import { requireAdmin } from '#app/features/identity/session.server.ts'
 import { privatePageMeta } from '#app/features/seo/meta.ts'
+import { LogoField } from '#app/features/settings/components/logo-field.tsx'
 import { TextareaField } from '#app/features/settings/components/textarea-field.tsx'
+import { deleteLogo, logoMessages, resizeLogo, storeLogo } from '#app/features/settings/logo.server.ts'
 import {
   parseSettingsForm,
   readStoreSettingsWithVersion,
   saveStoreSettings,
+  type LogoChange,
 } from '#app/features/settings/store-settings.server.ts'
 import {
   SETTINGS_LIMITS as LIMITS,
@@ -24,32 +27,62 @@ import { getAppContext } from '#app/server/context.server.ts'
 import { readForm } from '#app/server/form.server.ts'
 import type { Route } from './+types/settings'
 
-export const meta: Route.MetaFunction = () =>
-  privatePageMeta('Store settings — Back office', 'The store’s name, seller and home page texts.')
+export const meta: Route.MetaFunction = (args) =>
+  privatePageMeta('Store settings — Back office', 'The store’s name, seller and home page texts.', args)
+
+/**
+ * The form is multipart (the logo rides along): MAX_LOGO_BYTES (2 MB) and room for the text fields, written
+ * out because `handle` reaches the browser.
+ */
+export const handle = {
+  requestBody: {
+    maxBytes: 2 * 1024 * 1024 + 64 * 1024,
+    tooLarge: 'This logo is larger than 2 MB. Please upload a smaller image.',
+  },
+}
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAdmin({ request, context })
   const { settings, version } = await readStoreSettingsWithVersion(getAppContext(context).db)
   const saved = new URL(request.url).searchParams.get('saved') === '1'
-  return { values: settingsFormValues(settings), version, saved }
+  return { values: settingsFormValues(settings), logo: settings.logo, version, saved }
 }
 
 type ActionData = { values: SettingsFormValues; fieldErrors: SettingsFieldErrors; version?: number }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const admin = await requireAdmin({ request, context })
-  const parsed = parseSettingsForm(await readForm(request))
+  const form = await readForm(request)
+  const parsed = parseSettingsForm(form)
   if (!parsed.ok)
     return data<ActionData>({ values: parsed.values, fieldErrors: parsed.fieldErrors }, { status: 400 })
-  const { db } = getAppContext(context)
+  const { db, storage, imageWork } = getAppContext(context)
+  // A file chosen is the new logo (even if 'Remove logo' is ticked too); an empty file input sends none.
+  const upload = form.get('logo')
+  let logoChange: LogoChange = { kind: form.get('removeLogo') === '1' ? 'remove' : 'keep' }
+  if (upload instanceof File && upload.size > 0) {
+    const resized = await resizeLogo(imageWork, new Uint8Array(await upload.arrayBuffer()))
+    if (!resized.ok)
+      return data<ActionData>(
+        { values: parsed.values, fieldErrors: { logo: logoMessages[resized.problem] } },
+        { status: resized.problem === 'busy' ? 503 : 400 },
+      )
+    await storeLogo(storage, resized.resized)
+    logoChange = { kind: 'set', logo: resized.resized.logo }
+  }
   const saved = await saveStoreSettings(
     db,
     { id: admin.id, email: admin.email },
     parsed.version,
     parsed.settings,
+    logoChange,
   )
+  if (saved.outcome === 'saved' && saved.replacedLogo) await deleteLogo(storage, saved.replacedLogo)
   if (saved.outcome === 'conflict') {
     const current = await readStoreSettingsWithVersion(db)
+    // The files just stored are nobody's logo, unless the same image is the logo already.
+    if (logoChange.kind === 'set' && current.settings.logo?.png !== logoChange.logo.png)
+      await deleteLogo(storage, logoChange.logo)
     return data<ActionData>(
       {
         values: parsed.values,
@@ -90,11 +123,16 @@ export default function StoreSettingsPage({ loaderData, actionData }: Route.Comp
           The settings were saved. Pages show them within a few seconds.
         </p>
       ) : null}
-      <Form method="post" className="flex flex-col gap-6">
+      <Form method="post" encType="multipart/form-data" className="flex flex-col gap-6">
         <input type="hidden" name="version" value={actionData?.version ?? loaderData.version} />
         <fieldset className={fieldsetClass}>
           <legend className={legendClass}>Store</legend>
           <TextField label="Store name" {...field('storeName')} required maxLength={LIMITS.storeNameMax} />
+          <LogoField
+            logo={loaderData.logo}
+            storeName={loaderData.values.storeName ?? ''}
+            error={errors.logo}
+          />
         </fieldset>
 
         <fieldset className={fieldsetClass}>

@@ -17,8 +17,8 @@ import { getAppContext } from '#app/server/context.server.ts'
 import { readForm } from '#app/server/form.server.ts'
 import type { Route } from './+types/topics'
 
-export const meta: Route.MetaFunction = () =>
-  privatePageMeta('Topics — Back office', 'Topics in the CodeBook back office.')
+export const meta: Route.MetaFunction = ({ matches }) =>
+  privatePageMeta('Topics — Back office', 'Topics in the CodeBook back office.', { matches })
 
 /** Every topic with its book count, to rename or merge into another. */
 export async function loader({ request, context, url }: Route.LoaderArgs) {
