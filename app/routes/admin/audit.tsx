@@ -6,6 +6,7 @@ import { requireAdmin } from '#app/features/identity/session.server.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import type { Route } from './+types/audit'
 import { privatePageMeta } from '#app/features/seo/meta.ts'
+import { FormattedDate } from '#app/features/locale/components/formatted-date.tsx'
 
 export const meta: Route.MetaFunction = () =>
   privatePageMeta('Audit log — Back office', 'Audit log in the CodeBook back office.')
@@ -31,19 +32,13 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   }
 }
 
-const dateFormat = new Intl.DateTimeFormat('en-GB', {
-  dateStyle: 'medium',
-  timeStyle: 'medium',
-  timeZone: 'UTC',
-})
-
 type Entry = Route.ComponentProps['loaderData']['entries'][number]
 
 const columns: Column<Entry>[] = [
   {
     header: 'When',
     className: 'whitespace-nowrap',
-    cell: (entry) => <time dateTime={entry.at}>{dateFormat.format(new Date(entry.at))}</time>,
+    cell: (entry) => <FormattedDate value={entry.at} style="dateTime" />,
   },
   { header: 'Who', cell: (entry) => entry.actor },
   {

@@ -8,6 +8,7 @@ import { requireAdmin } from '#app/features/identity/session.server.ts'
 import { privatePageMeta } from '#app/features/seo/meta.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import type { Route } from './+types/customers'
+import { FormattedDate } from '#app/features/locale/components/formatted-date.tsx'
 
 export const meta: Route.MetaFunction = () =>
   privatePageMeta('Customers — Back office', 'The store’s customers, by email.')
@@ -67,7 +68,7 @@ export default function Customers({ loaderData }: Route.ComponentProps) {
             { header: 'Role', cell: (customer) => customer.role },
             {
               header: 'Since',
-              cell: (customer) => customer.createdAt.slice(0, 10),
+              cell: (customer) => <FormattedDate value={customer.createdAt} />,
               className: 'whitespace-nowrap',
             },
           ]}

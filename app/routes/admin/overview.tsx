@@ -7,6 +7,7 @@ import { requireAdmin } from '#app/features/identity/session.server.ts'
 import { privatePageMeta } from '#app/features/seo/meta.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import type { Route } from './+types/overview'
+import { FormattedDate } from '#app/features/locale/components/formatted-date.tsx'
 
 export const meta: Route.MetaFunction = () => privatePageMeta('Back office', 'The CodeBook back office.')
 
@@ -110,7 +111,7 @@ export default function AdminOverview({ loaderData }: Route.ComponentProps) {
                     columns={[
                       {
                         header: 'Queued',
-                        cell: (mail) => mail.createdAt.slice(0, 10),
+                        cell: (mail) => <FormattedDate value={mail.createdAt} />,
                         className: 'whitespace-nowrap',
                       },
                       { header: 'To', cell: (mail) => mail.to, className: 'break-all' },
@@ -149,7 +150,7 @@ export default function AdminOverview({ loaderData }: Route.ComponentProps) {
                 },
                 {
                   header: 'Date',
-                  cell: (order) => order.createdAt.slice(0, 10),
+                  cell: (order) => <FormattedDate value={order.createdAt} />,
                   className: 'whitespace-nowrap',
                 },
                 { header: 'Buyer', cell: (order) => order.buyerEmail, className: 'break-all' },
