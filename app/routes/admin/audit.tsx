@@ -7,6 +7,7 @@ import { getAppContext } from '#app/server/context.server.ts'
 import type { Route } from './+types/audit'
 import { privatePageMeta } from '#app/features/seo/meta.ts'
 import { FormattedDate } from '#app/features/locale/components/formatted-date.tsx'
+import { BreakableToken } from '#app/components/ui/breakable-token.tsx'
 
 export const meta: Route.MetaFunction = () =>
   privatePageMeta('Audit log — Back office', 'Audit log in the CodeBook back office.')
@@ -40,14 +41,14 @@ const columns: Column<Entry>[] = [
     className: 'whitespace-nowrap',
     cell: (entry) => <FormattedDate value={entry.at} style="dateTime" />,
   },
-  { header: 'Who', cell: (entry) => entry.actor },
+  { header: 'Who', cell: (entry) => <BreakableToken>{entry.actor}</BreakableToken> },
   {
     header: 'What',
     cell: (entry) => (
       <>
         <span className="font-medium">{entry.action}</span>
         <br />
-        <span className="text-xs break-all text-slate-700 dark:text-slate-300">{entry.entity}</span>
+        <BreakableToken className="text-xs text-slate-700 dark:text-slate-300">{entry.entity}</BreakableToken>
       </>
     ),
   },

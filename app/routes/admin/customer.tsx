@@ -8,6 +8,7 @@ import { privatePageMeta } from '#app/features/seo/meta.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import type { Route } from './+types/customer'
 import { FormattedDate } from '#app/features/locale/components/formatted-date.tsx'
+import { BreakableToken } from '#app/components/ui/breakable-token.tsx'
 
 export const meta: Route.MetaFunction = ({ data: loaderData }) =>
   privatePageMeta(`${loaderData?.customer.email ?? 'Customer'} — Back office`, 'A customer of the store.')
@@ -39,7 +40,7 @@ export default function Customer({ loaderData }: Route.ComponentProps) {
   return (
     <TitledSection
       id="customer-heading"
-      title={<span className="break-all">{customer.email}</span>}
+      title={<BreakableToken>{customer.email}</BreakableToken>}
       level={1}
       headingClassName="mb-2 text-2xl font-semibold"
     >
@@ -134,7 +135,7 @@ export default function Customer({ loaderData }: Route.ComponentProps) {
                 className: 'whitespace-nowrap',
               },
               { header: 'Action', rowHeader: true, cell: (entry) => entry.action },
-              { header: 'By', cell: (entry) => entry.actorEmail, className: 'break-all' },
+              { header: 'By', cell: (entry) => <BreakableToken>{entry.actorEmail}</BreakableToken> },
             ]}
           />
         </TitledSection>

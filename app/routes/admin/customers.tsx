@@ -9,6 +9,7 @@ import { privatePageMeta } from '#app/features/seo/meta.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import type { Route } from './+types/customers'
 import { FormattedDate } from '#app/features/locale/components/formatted-date.tsx'
+import { BreakableToken } from '#app/components/ui/breakable-token.tsx'
 
 export const meta: Route.MetaFunction = () =>
   privatePageMeta('Customers — Back office', 'The store’s customers, by email.')
@@ -55,13 +56,12 @@ export default function Customers({ loaderData }: Route.ComponentProps) {
             {
               header: 'Email',
               rowHeader: true,
-              className: 'break-all',
               cell: (customer) => (
                 <Link
                   to={`/admin/customers/${customer.id}`}
                   className="text-blue-700 underline dark:text-sky-300"
                 >
-                  {customer.email}
+                  <BreakableToken>{customer.email}</BreakableToken>
                 </Link>
               ),
             },

@@ -14,6 +14,7 @@ import { readForm } from '#app/server/form.server.ts'
 import type { Route } from './+types/order'
 import { errorPageMeta, privatePageMeta } from '#app/features/seo/meta.ts'
 import { FormattedDate } from '#app/features/locale/components/formatted-date.tsx'
+import { BreakableToken } from '#app/components/ui/breakable-token.tsx'
 
 export const meta: Route.MetaFunction = ({ data: loaderData }) =>
   loaderData
@@ -251,7 +252,9 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
           <dt className="font-medium">Provider</dt>
           <dd>{order.payment.provider}</dd>
           <dt className="font-medium">Reference</dt>
-          <dd className="break-all">{order.payment.reference ?? '—'}</dd>
+          <dd>
+            {order.payment.reference ? <BreakableToken>{order.payment.reference}</BreakableToken> : '—'}
+          </dd>
           <dt className="font-medium">Card</dt>
           <dd>{order.payment.card ?? '—'}</dd>
           <dt className="font-medium">Paid</dt>
@@ -269,7 +272,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
             <When at={order.refund.requestedAt} />
           </dd>
           <dt className="font-medium">Refund reference</dt>
-          <dd className="break-all">{order.refund.reference ?? '—'}</dd>
+          <dd>{order.refund.reference ? <BreakableToken>{order.refund.reference}</BreakableToken> : '—'}</dd>
           <dt className="font-medium">Refunded</dt>
           <dd>
             <When at={order.refund.refundedAt} />

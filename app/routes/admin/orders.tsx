@@ -20,6 +20,7 @@ import { getAppContext } from '#app/server/context.server.ts'
 import type { Route } from './+types/orders'
 import { privatePageMeta } from '#app/features/seo/meta.ts'
 import { FormattedDate } from '#app/features/locale/components/formatted-date.tsx'
+import { BreakableToken } from '#app/components/ui/breakable-token.tsx'
 
 export const meta: Route.MetaFunction = () =>
   privatePageMeta('Orders — Back office', 'Orders in the CodeBook back office.')
@@ -89,7 +90,7 @@ const columns: Column<Order>[] = [
     className: 'whitespace-nowrap',
     cell: (order) => <FormattedDate value={order.createdAt} style="dateTime" />,
   },
-  { header: 'Buyer', className: 'break-all', cell: (order) => order.buyerEmail },
+  { header: 'Buyer', cell: (order) => <BreakableToken>{order.buyerEmail}</BreakableToken> },
   {
     header: 'Books',
     cell: (order) => (

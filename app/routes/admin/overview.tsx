@@ -8,6 +8,7 @@ import { privatePageMeta } from '#app/features/seo/meta.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import type { Route } from './+types/overview'
 import { FormattedDate } from '#app/features/locale/components/formatted-date.tsx'
+import { BreakableToken } from '#app/components/ui/breakable-token.tsx'
 
 export const meta: Route.MetaFunction = () => privatePageMeta('Back office', 'The CodeBook back office.')
 
@@ -114,7 +115,7 @@ export default function AdminOverview({ loaderData }: Route.ComponentProps) {
                         cell: (mail) => <FormattedDate value={mail.createdAt} />,
                         className: 'whitespace-nowrap',
                       },
-                      { header: 'To', cell: (mail) => mail.to, className: 'break-all' },
+                      { header: 'To', cell: (mail) => <BreakableToken>{mail.to}</BreakableToken> },
                       { header: 'Subject', cell: (mail) => mail.subject, rowHeader: true },
                       { header: 'Last error', cell: (mail) => mail.lastError ?? '' },
                     ]}
@@ -153,7 +154,7 @@ export default function AdminOverview({ loaderData }: Route.ComponentProps) {
                   cell: (order) => <FormattedDate value={order.createdAt} />,
                   className: 'whitespace-nowrap',
                 },
-                { header: 'Buyer', cell: (order) => order.buyerEmail, className: 'break-all' },
+                { header: 'Buyer', cell: (order) => <BreakableToken>{order.buyerEmail}</BreakableToken> },
                 { header: 'Status', cell: (order) => order.status },
                 {
                   header: 'Total',

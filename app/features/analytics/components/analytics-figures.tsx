@@ -203,7 +203,7 @@ function ZeroResultSearches({ searches }: { searches: AnalyticsDashboard['zeroRe
         <Table head={['Query', 'Searches']}>
           {searches.map((search) => (
             <tr key={search.query} className={rowClass}>
-              <th scope="row" className={`${cellClass} break-all`}>
+              <th scope="row" className={`${cellClass} wrap-break-word`}>
                 {search.query}
               </th>
               <td className={numberClass}>{count.format(search.searches)}</td>
