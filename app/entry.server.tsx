@@ -10,6 +10,7 @@ import {
 import { NonceProvider } from '#app/components/nonce.tsx'
 import { appContext, cspNonceContext, renderedScriptsContext } from '#app/server/context.server.ts'
 import { nonceScriptHashes } from '#app/server/script-hashes.server.ts'
+import { PAGE_VISITOR_HEADERS } from '#app/visitor-key.server.ts'
 
 export const streamTimeout = 5_000
 
@@ -37,6 +38,8 @@ export default function handleRequest(
     : undefined
   const remembered = key ? memo.get(key, nonce) : undefined
   responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
+  // A document's dates are in the reader's locale: a shared cache must not hand one reader's to another.
+  for (const header of PAGE_VISITOR_HEADERS) responseHeaders.append('Vary', header)
   // The host asks for the page's own scripts when it may keep the page in its shared cache.
   const scripts = loadContext.get(renderedScriptsContext)
   if (remembered) {

@@ -8,6 +8,7 @@ import { UnverifiedEmailBanner } from '#app/features/identity/components/unverif
 import { readOwnedBookIds } from '#app/features/library/library.server.ts'
 import { revalidateAfterCheckoutPost } from '#app/features/orders/checkout-revalidation.ts'
 import type { RootLibraryData } from '#app/features/library/use-owned-books.ts'
+import type { RootLocaleData } from '#app/features/locale/date-format.ts'
 import { useTheme, type Theme } from '#app/features/theme/theme.ts'
 import { readStoreSettings } from '#app/features/settings/store-settings.server.ts'
 import { storeIdentity, type RootStoreData } from '#app/features/settings/store-settings.ts'
@@ -39,21 +40,22 @@ export const middleware: Route.MiddlewareFunction[] = [sessionCookieMiddleware, 
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const app = getAppContext(context)
-  const { sessionUser, theme, cartBookIds, ownedBookIds, store } = await readVisitor(request, context).catch(
-    (error: unknown) => {
-      // Every page needs who the visitor is; without the database the honest answer is 'unavailable', not a
-      // 500 that reads like a bug (a load balancer retries elsewhere on 503).
-      app.logger.error({ err: error }, 'the visitor could not be read: database unavailable?')
-      throw data(
-        {
-          title: 'CodeBook is temporarily unavailable',
-          message:
-            'We cannot reach our database just now. Nothing you saved is lost; please try again in a minute.',
-        },
-        { status: 503, headers: { 'Retry-After': '10' } },
-      )
-    },
-  )
+  const { sessionUser, theme, cartBookIds, locale, ownedBookIds, store } = await readVisitor(
+    request,
+    context,
+  ).catch((error: unknown) => {
+    // Every page needs who the visitor is; without the database the honest answer is 'unavailable', not a
+    // 500 that reads like a bug (a load balancer retries elsewhere on 503).
+    app.logger.error({ err: error }, 'the visitor could not be read: database unavailable?')
+    throw data(
+      {
+        title: 'CodeBook is temporarily unavailable',
+        message:
+          'We cannot reach our database just now. Nothing you saved is lost; please try again in a minute.',
+      },
+      { status: 503, headers: { 'Retry-After': '10' } },
+    )
+  })
   // A guest's email is a placeholder Better Auth made up: not the browser's business.
   const user = sessionUser
     ? {
@@ -68,6 +70,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const cartAddedBookId = readCartAdded(request)
   return {
     theme,
+    locale,
     cartBookIds,
     cartAddedBookId,
     user,
@@ -77,22 +80,23 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   } satisfies RootCartData &
     RootUserData &
     RootLibraryData &
-    RootStoreData & { theme: Theme; publicOrigin: string }
+    RootStoreData &
+    RootLocaleData & { theme: Theme; publicOrigin: string }
 }
 
 /**
- * Who the visitor is, their theme and cart (what the page cache keys on for visitors without a session:
+ * Who the visitor is, their theme, cart and locale (what the page cache keys on for visitors without a session:
  * app/visitor-key.server.ts) and which books they own.
  */
 async function readVisitor(request: Request, context: Route.LoaderArgs['context']) {
   const app = getAppContext(context)
   const sessionUser = await getSessionUser({ request, context })
-  const [{ theme, cartBookIds }, ownedBookIds, settings] = await Promise.all([
+  const [{ theme, cartBookIds, locale }, ownedBookIds, settings] = await Promise.all([
     readPageVisitor(request, app, sessionUser?.id),
     sessionUser && !sessionUser.isGuest ? readOwnedBookIds(context, app.db, sessionUser.id) : [],
     readStoreSettings(app.db),
   ])
-  return { sessionUser, theme, cartBookIds, ownedBookIds, store: storeIdentity(settings) }
+  return { sessionUser, theme, cartBookIds, locale, ownedBookIds, store: storeIdentity(settings) }
 }
 
 export const shouldRevalidate = revalidateAfterCheckoutPost

@@ -1,17 +1,19 @@
 import { parse } from 'cookie'
 import { CART_COOKIE_NAMES, getVisitorCartBookIds } from '#app/features/cart/visitor-cart.server.ts'
+import { resolveLocale } from '#app/features/locale/locale.ts'
 import { readTheme, THEME_COOKIE } from '#app/features/theme/theme.server.ts'
 import type { Theme } from '#app/features/theme/theme.ts'
 import type { AppContext } from '#app/server/context.server.ts'
 
 /**
- * What a page reads of its visitor besides their session: the theme and the books in the cart. The root
- * loader renders every page from it, and the host's page cache keys on it (server/page-cache.ts), so two
- * visitors without a session whose keys are equal are shown identical HTML. A page that comes to depend on
- * another per-visitor input adds it here, with its cookie in PAGE_VISITOR_COOKIES; a cookie left out of that
- * list keeps its visitors out of the page cache.
+ * What a page reads of its visitor besides their session: the theme, the books in the cart and the locale
+ * dates are written in. The root loader renders every page from it, and the host's page cache keys on it
+ * (server/page-cache.ts), so two visitors without a session whose keys are equal are shown identical HTML. A
+ * page that comes to depend on another per-visitor input adds it here, with its cookie in PAGE_VISITOR_COOKIES
+ * (or its header in PAGE_VISITOR_HEADERS); a cookie left out of that list keeps its visitors out of the page
+ * cache.
  */
-export type PageVisitor = { theme: Theme; cartBookIds: string[] }
+export type PageVisitor = { theme: Theme; cartBookIds: string[]; locale: string }
 
 type Services = Pick<AppContext, 'db' | 'env' | 'authSecret'>
 
@@ -22,13 +24,24 @@ export const PAGE_VISITOR_COOKIES: ReadonlySet<string> = new Set([
   CART_COOKIE_NAMES.secure,
 ])
 
-/** The theme and the cart of the visitor (`userId`: the signed-in user, whose cart is their account's). */
+/**
+ * The request headers besides cookies whose whole effect on a page is in PageVisitor: the host hands them to
+ * `visitorKey`, and a page's document says it varies on them (app/entry.server.tsx).
+ */
+export const PAGE_VISITOR_HEADERS = ['Accept-Language'] as const
+
+/** The theme, the cart and the locale of the visitor (`userId`: the signed-in user, whose cart is their account's). */
 export async function readPageVisitor(
   request: Request,
   services: Services,
   userId: string | undefined,
 ): Promise<PageVisitor> {
-  return { theme: readTheme(request), cartBookIds: await getVisitorCartBookIds(request, services, userId) }
+  return {
+    theme: readTheme(request),
+    cartBookIds: await getVisitorCartBookIds(request, services, userId),
+    // Resolved, not as sent: the many spellings of a header that mean the same locale share a key.
+    locale: resolveLocale(request.headers.get('Accept-Language')),
+  }
 }
 
 /**
@@ -38,6 +51,6 @@ export async function readPageVisitor(
 export async function visitorKey(request: Request, services: Services): Promise<string | undefined> {
   const names = Object.keys(parse(request.headers.get('Cookie') ?? ''))
   if (!names.every((name) => PAGE_VISITOR_COOKIES.has(name))) return undefined
-  const { theme, cartBookIds } = await readPageVisitor(request, services, undefined)
-  return `${theme}\n${[...cartBookIds].sort().join(',')}`
+  const { theme, cartBookIds, locale } = await readPageVisitor(request, services, undefined)
+  return `${theme}\n${locale}\n${[...cartBookIds].sort().join(',')}`
 }

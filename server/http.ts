@@ -10,7 +10,7 @@ import type { Env } from '#app/server/env.server.ts'
 import type { Logger } from '#app/server/logger.server.ts'
 import { findProjectRoot } from '#app/server/project-root.server.ts'
 import type { StoreServices } from '#app/services.server.ts'
-import { visitorKey } from '#app/visitor-key.server.ts'
+import { PAGE_VISITOR_HEADERS, visitorKey } from '#app/visitor-key.server.ts'
 import { PageCache } from './page-cache.ts'
 import { createMetrics, metricsEndpoint } from './metrics.ts'
 import { serveAssets } from './precompressed-assets.ts'
@@ -41,7 +41,11 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
   const { env, logger } = services
   const pageCache =
     options.pageCache &&
-    new PageCache({ ...options.pageCache, visitorKey: (request) => visitorKey(request, services) })
+    new PageCache({
+      ...options.pageCache,
+      visitorKey: (request) => visitorKey(request, services),
+      visitorHeaders: PAGE_VISITOR_HEADERS,
+    })
   const app = express()
   app.disable('x-powered-by')
   app.set('trust proxy', env.TRUST_PROXY)

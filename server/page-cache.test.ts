@@ -37,6 +37,20 @@ test('the key is the visitor’s key and the URL; no key for a visitor the key d
   expect(await pages.keyFor({ ...get('/'), method: 'POST' } as ExpressRequest)).toBeUndefined()
 })
 
+test('the visitor’s key reads the headers it names besides Cookie, and only those', async () => {
+  const pages = cache({
+    visitorKey: async (request) =>
+      `${request.headers.get('Accept-Language') ?? '-'}|${request.headers.get('User-Agent') ?? '-'}`,
+    visitorHeaders: ['Accept-Language'],
+  })
+  const withHeaders = (headers: Record<string, string>) =>
+    ({ ...get('/'), headers: { ...headers } }) as unknown as ExpressRequest
+  expect(await pages.keyFor(withHeaders({ 'accept-language': 'de-DE', 'user-agent': 'x' }))).toBe(
+    'de-DE|-\n/',
+  )
+  expect(await pages.keyFor(withHeaders({}))).toBe('-|-\n/')
+})
+
 test('only a page that is the same for everyone is stored, without its nonce', () => {
   const pages = cache()
   const stored = pages.store(

@@ -6,9 +6,10 @@ import { LRUCache } from 'lru-cache'
  * Whole-page cache: a page is rendered once per TTL for everyone who would see exactly the same HTML.
  *
  * Why it is correct: a page differs between visitors only through what they send. What our pages read of
- * a visitor besides a session is the theme and the cart (the root loader, through app/visitor-key.server.ts);
- * everything else comes from the URL and the catalogue. So the key is URL + `visitorKey` (theme + the set of
- * books in the cart): two visitors with the same key are shown identical HTML, and each sees their own cart.
+ * a visitor besides a session is the theme, the cart and the locale of its dates (the root loader, through
+ * app/visitor-key.server.ts); everything else comes from the URL and the catalogue. So the key is URL +
+ * `visitorKey` (theme + the locale resolved from Accept-Language + the set of books in the cart): two visitors
+ * with the same key are shown identical HTML, and each sees their own cart and dates.
  * A request with any other cookie (a session's) gets no key: it is never served from nor stored in the cache;
  * nor is a response that sets a cookie or is marked private/no-store. What changes for everyone (the
  * catalogue) shows within the TTL.
@@ -34,8 +35,13 @@ export class PageCache {
       maxEntries: number
       /** The pages' bytes (as sent and gzipped) the cache may hold: the least recently used go beyond it. */
       maxBytes: number
-      /** What the visitor's cookies change on a page, as a string; undefined: render it for them alone. */
+      /**
+       * What the visitor's cookies (and `visitorHeaders`) change on a page, as a string; undefined: render it
+       * for them alone.
+       */
       visitorKey: (request: Request) => Promise<string | undefined>
+      /** The request headers besides Cookie that `visitorKey` reads (Accept-Language: the dates' locale). */
+      visitorHeaders?: readonly string[]
     },
   ) {
     this.#pages = new LRUCache({
@@ -52,10 +58,13 @@ export class PageCache {
   async keyFor(req: ExpressRequest): Promise<string | undefined> {
     if (req.method !== 'GET') return undefined
     if (req.path.endsWith('.data') || req.path.startsWith('/__manifest')) return undefined
-    const cookie = req.headers.cookie
-    const visitor = await this.options.visitorKey(
-      new Request('http://store/', { headers: cookie ? { Cookie: cookie } : {} }),
-    )
+    const headers = new Headers()
+    if (req.headers.cookie) headers.set('Cookie', req.headers.cookie)
+    for (const name of this.options.visitorHeaders ?? []) {
+      const value = req.headers[name.toLowerCase()]
+      if (typeof value === 'string') headers.set(name, value)
+    }
+    const visitor = await this.options.visitorKey(new Request('http://store/', { headers }))
     return visitor === undefined ? undefined : `${visitor}\n${req.originalUrl}`
   }
 

@@ -19,6 +19,7 @@ import { readForm } from '#app/server/form.server.ts'
 import { passOnRetryAfter } from '#app/sign-in.server.ts'
 import type { Route } from './+types/account-delete'
 import { privatePageMeta } from '#app/features/seo/meta.ts'
+import { BreakableToken } from '#app/components/ui/breakable-token.tsx'
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   privatePageMeta('Delete my account', 'Delete your CodeBook account and everything it holds.', { matches })
@@ -69,8 +70,12 @@ export default function DeleteAccount({ loaderData, actionData }: Route.Componen
     <AccountCard title="Delete my account">
       <div className="flex flex-col gap-4 text-sm">
         <p>
-          This deletes the account <strong className="break-all">{email}</strong>: your sign-in details, cart,
-          library and profile. You will no longer be able to download the books you bought.
+          This deletes the account{' '}
+          <strong>
+            <BreakableToken>{email}</BreakableToken>
+          </strong>
+          : your sign-in details, cart, library and profile. You will no longer be able to download the books
+          you bought.
         </p>
         <p>
           Your orders are kept for our accounts, without your email address. We send a confirmation to your

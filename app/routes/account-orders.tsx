@@ -8,6 +8,7 @@ import { listOrdersForUser } from '#app/features/orders/order-history.server.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import type { Route } from './+types/account-orders'
 import { privatePageMeta } from '#app/features/seo/meta.ts'
+import { FormattedDate } from '#app/features/locale/components/formatted-date.tsx'
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   privatePageMeta('My orders', 'The orders you placed at CodeBook, with their receipts.', { matches })
@@ -16,8 +17,6 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   const user = await requireUser({ request, context, url })
   return { orders: await listOrdersForUser(getAppContext(context).db, user.id) }
 }
-
-const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' })
 
 export default function AccountOrders({ loaderData }: Route.ComponentProps) {
   const { orders } = loaderData
@@ -41,9 +40,7 @@ export default function AccountOrders({ loaderData }: Route.ComponentProps) {
                     Order #{order.number}
                   </Link>
                 </h2>
-                <time dateTime={new Date(order.createdAt).toISOString()} className="text-sm">
-                  {dateFormat.format(new Date(order.createdAt))}
-                </time>
+                <FormattedDate value={order.createdAt} className="text-sm" />
                 <OrderStatus status={order.status} />
                 <span className="ml-auto font-semibold">{formatPrice(order.totalCents, order.currency)}</span>
               </div>

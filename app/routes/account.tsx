@@ -29,6 +29,8 @@ import { readForm } from '#app/server/form.server.ts'
 import { passOnRetryAfter } from '#app/sign-in.server.ts'
 import type { Route } from './+types/account'
 import { privatePageMeta } from '#app/features/seo/meta.ts'
+import { FormattedDate } from '#app/features/locale/components/formatted-date.tsx'
+import { useFormatDate } from '#app/features/locale/date-format.ts'
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   privatePageMeta(
@@ -74,17 +76,12 @@ export async function action({ request, context, url }: Route.ActionArgs) {
   return data({ intent, notice: outcome.notice } satisfies AccountFormData)
 }
 
-const lastSeenFormat = new Intl.DateTimeFormat('en-US', {
-  dateStyle: 'medium',
-  timeStyle: 'short',
-  timeZone: 'UTC',
-})
-
 export default function Account({ loaderData, actionData }: Route.ComponentProps) {
   const { email, emailVerified, sessions, passwordChanged } = loaderData
   const answer = actionData as AccountFormData | undefined
   const answered = (intent: string) => (answer?.intent === intent ? answer : undefined)
   const others = sessions.filter((session) => !session.current)
+  const formatDate = useFormatDate()
   return (
     <div className="mx-auto flex max-w-3xl flex-col gap-8 px-4 py-12">
       <SectionHeading level={1}>Account settings</SectionHeading>
@@ -179,10 +176,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
                   ) : null}
                 </p>
                 <p className="text-sm text-slate-600 dark:text-slate-300">
-                  Last seen{' '}
-                  <time dateTime={session.lastSeen}>
-                    {lastSeenFormat.format(new Date(session.lastSeen))} UTC
-                  </time>
+                  Last seen <FormattedDate value={session.lastSeen} style="dateTime" />
                 </p>
               </div>
               {session.current ? null : (
@@ -192,7 +186,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
                   <button
                     type="submit"
                     className={secondaryButton}
-                    aria-label={`Sign out ${session.device}, last seen ${lastSeenFormat.format(new Date(session.lastSeen))} UTC`}
+                    aria-label={`Sign out ${session.device}, last seen ${formatDate(session.lastSeen, 'dateTime')}`}
                   >
                     Sign out
                   </button>

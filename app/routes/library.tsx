@@ -7,6 +7,7 @@ import { listLibrary } from '#app/features/library/library.server.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import type { Route } from './+types/library'
 import { privatePageMeta } from '#app/features/seo/meta.ts'
+import { FormattedDate } from '#app/features/locale/components/formatted-date.tsx'
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   privatePageMeta('My Library', 'The eBooks you own at CodeBook, ready to download.', { matches })
@@ -17,13 +18,6 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
 }
 
 const formatNames = { pdf: 'PDF', epub: 'EPUB' } as const
-
-const editionDate = new Intl.DateTimeFormat('en-GB', {
-  day: 'numeric',
-  month: 'short',
-  year: 'numeric',
-  timeZone: 'UTC',
-})
 
 export default function Library({ loaderData }: Route.ComponentProps) {
   const { books, email } = loaderData
@@ -76,10 +70,7 @@ export default function Library({ loaderData }: Route.ComponentProps) {
                   </p>
                   {book.edition ? (
                     <p className="text-sm text-slate-700 dark:text-slate-300">
-                      Edition {book.edition.number} ·{' '}
-                      <time dateTime={new Date(book.edition.publishedAt).toISOString()}>
-                        {editionDate.format(new Date(book.edition.publishedAt))}
-                      </time>
+                      Edition {book.edition.number} · <FormattedDate value={book.edition.publishedAt} />
                     </p>
                   ) : null}
                   {book.files.length === 0 ? (

@@ -12,6 +12,7 @@ import { SellerBlock } from '#app/features/settings/components/seller-block.tsx'
 import { getAppContext } from '#app/server/context.server.ts'
 import type { Route } from './+types/order'
 import { privatePageMeta } from '#app/features/seo/meta.ts'
+import { FormattedDate } from '#app/features/locale/components/formatted-date.tsx'
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) =>
   privatePageMeta(
@@ -80,7 +81,7 @@ export default function Order({ loaderData }: Route.ComponentProps) {
         <div>
           <dt className="font-semibold">Date</dt>
           <dd className="mt-1">
-            <time dateTime={new Date(order.createdAt).toISOString()}>{formatDate(order.createdAt)}</time>
+            <FormattedDate value={order.createdAt} />
           </dd>
         </div>
         <div>
@@ -124,10 +125,6 @@ function RefreshWhilePending() {
     return () => clearInterval(timer)
   }, [revalidator])
   return null
-}
-
-function formatDate(date: Date | string) {
-  return new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(date))
 }
 
 export { GeneralErrorBoundary as ErrorBoundary } from '#app/components/error-boundary.tsx'

@@ -7,6 +7,7 @@ import { getSitePage, renderSitePageBody } from '#app/features/site-pages/site-p
 import { isSitePageSlug } from '#app/features/site-pages/site-pages.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import type { Route } from './+types/site-page'
+import { FormattedDate } from '#app/features/locale/components/formatted-date.tsx'
 
 export const meta: Route.MetaFunction = (args) =>
   args.loaderData
@@ -40,7 +41,7 @@ export default function SitePage({ loaderData }: Route.ComponentProps) {
       <Description blocks={loaderData.blocks} />
       {loaderData.updatedAt ? (
         <p className="text-sm text-slate-600 dark:text-slate-300">
-          Last updated <time dateTime={loaderData.updatedAt}>{loaderData.updatedAt.slice(0, 10)}</time>
+          Last updated <FormattedDate value={loaderData.updatedAt} />
         </p>
       ) : null}
     </article>

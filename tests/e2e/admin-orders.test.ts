@@ -57,6 +57,30 @@ describe('orders in the back office', () => {
     await page.close()
   })
 
+  test('at 1280×800 the Buyer column keeps an email on one line, breaking no word; dates in the reader’s locale', async () => {
+    const page = await newPage(own.browser, { viewport: { width: 1280, height: 800 }, locale: 'de-DE' })
+    await logInAt(page, own.admin.email, '/admin/orders')
+    const buyerCell = page.locator('td', { hasText: accounts.buyer }).first()
+    await buyerCell.waitFor()
+    const layout = await buyerCell.evaluate((cell) => {
+      const range = document.createRange()
+      range.selectNodeContents(cell)
+      const lineTops = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)))
+      const inside = [cell, ...cell.querySelectorAll('*')].map(
+        (element) => getComputedStyle(element).wordBreak,
+      )
+      return { lines: lineTops.size, wordBreaks: [...new Set(inside)] }
+    })
+    // `break-all` split the address at whatever letter the column ended on.
+    expect(layout.wordBreaks).not.toContain('break-all')
+    expect(layout.lines).toBe(1)
+    // Chromium sends Accept-Language: de-DE; the page is written, and hydrated, in German.
+    const date = await page.locator('td time').first().textContent()
+    expect(date).toMatch(/^\d{1,2}\. \S+ \d{4}, \d{2}:\d{2} UTC$/)
+    await expectHealthyPage(page)
+    await page.close()
+  })
+
   test('the admin refunds an order; the book leaves the buyer’s library', async () => {
     const page = await newPage(own.browser)
     await logInAt(page, own.admin.email, `/admin/orders/${accounts.orderId}`)

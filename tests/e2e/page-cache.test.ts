@@ -90,6 +90,33 @@ test('the theme is part of the cached page’s key; any other cookie bypasses th
   expect(other.response.headers.get('x-page-cache')).toBeNull()
 })
 
+test('the locale of the dates is part of the cached page’s key: each reader gets their own format', async () => {
+  const slug = /href="\/books\/([a-z0-9-]+)"/.exec((await get('/AllBooks')).html)?.[1]
+  expect(slug).toBeDefined()
+  const asReader = async (acceptLanguage: string) => {
+    const response = await fetch(`${baseURL}/books/${slug}`, {
+      headers: { 'Accept-Language': acceptLanguage },
+    })
+    return { response, html: await response.text() }
+  }
+  for (let round = 0; round < 2; round++) {
+    const german = await asReader('de-DE,de;q=0.9')
+    const american = await asReader('en-US,en;q=0.9')
+    // The edition's date: '27.11.2026' for one, 'Nov 27, 2026' for the other, from the same cache.
+    expect(german.html).toMatch(/<time dateTime="[^"]+" lang="de-DE">\d{2}\.\d{2}\.\d{4}<\/time>/)
+    expect(american.html).toMatch(/<time dateTime="[^"]+" lang="en-US">[A-Z][a-z]{2} \d{1,2}, \d{4}<\/time>/)
+    // Shared caches downstream are told so too.
+    for (const { response } of [german, american])
+      expect(response.headers.get('vary')?.toLowerCase()).toContain('accept-language')
+    if (round === 1)
+      for (const { response } of [german, american]) expect(response.headers.get('x-page-cache')).toBe('hit')
+  }
+  // Another spelling of the same locale is the same page: no new entry per header.
+  const variant = await asReader('de-DE-u-ca-buddhist, en;q=0.1')
+  expect(variant.response.headers.get('x-page-cache')).toBe('hit')
+  expect(variant.html).toContain('lang="de-DE"')
+})
+
 test.each(['/reset-password?token=a-mailed-token', '/account/verify-email?token=a-mailed-token'])(
   'a page whose URL holds a secret (%s) is never cached, stored or sent as a Referer (issue 28)',
   async (path) => {

@@ -9,6 +9,7 @@ import { requireAdmin } from '#app/features/identity/session.server.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import type { Route } from './+types/analytics'
 import { privatePageMeta } from '#app/features/seo/meta.ts'
+import { FormattedDate } from '#app/features/locale/components/formatted-date.tsx'
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   privatePageMeta('Analytics — Back office', 'Analytics in the CodeBook back office.', { matches })
@@ -49,8 +50,8 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
         </h1>
         <p className="text-sm text-slate-700 dark:text-slate-300">
           Recorded by the store itself: no cookies, no addresses, nothing for visitors who send Do Not Track
-          or Global Privacy Control. Days are UTC; today ({today}) is still in progress, so its figures are
-          partial.
+          or Global Privacy Control. Days are UTC; today (<FormattedDate value={today} />) is still in
+          progress, so its figures are partial.
         </p>
       </div>
       <RangeForm form={form} errors={errors} />

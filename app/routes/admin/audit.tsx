@@ -6,6 +6,8 @@ import { requireAdmin } from '#app/features/identity/session.server.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import type { Route } from './+types/audit'
 import { privatePageMeta } from '#app/features/seo/meta.ts'
+import { FormattedDate } from '#app/features/locale/components/formatted-date.tsx'
+import { BreakableToken } from '#app/components/ui/breakable-token.tsx'
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   privatePageMeta('Audit log — Back office', 'Audit log in the CodeBook back office.', { matches })
@@ -31,28 +33,22 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   }
 }
 
-const dateFormat = new Intl.DateTimeFormat('en-GB', {
-  dateStyle: 'medium',
-  timeStyle: 'medium',
-  timeZone: 'UTC',
-})
-
 type Entry = Route.ComponentProps['loaderData']['entries'][number]
 
 const columns: Column<Entry>[] = [
   {
     header: 'When',
     className: 'whitespace-nowrap',
-    cell: (entry) => <time dateTime={entry.at}>{dateFormat.format(new Date(entry.at))}</time>,
+    cell: (entry) => <FormattedDate value={entry.at} style="dateTime" />,
   },
-  { header: 'Who', cell: (entry) => entry.actor },
+  { header: 'Who', cell: (entry) => <BreakableToken>{entry.actor}</BreakableToken> },
   {
     header: 'What',
     cell: (entry) => (
       <>
         <span className="font-medium">{entry.action}</span>
         <br />
-        <span className="text-xs break-all text-slate-700 dark:text-slate-300">{entry.entity}</span>
+        <BreakableToken className="text-xs text-slate-700 dark:text-slate-300">{entry.entity}</BreakableToken>
       </>
     ),
   },

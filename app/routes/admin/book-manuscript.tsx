@@ -26,6 +26,7 @@ import { getAppContext } from '#app/server/context.server.ts'
 import { readForm } from '#app/server/form.server.ts'
 import type { Route } from './+types/book-manuscript'
 import { privatePageMeta } from '#app/features/seo/meta.ts'
+import { FormattedDate } from '#app/features/locale/components/formatted-date.tsx'
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) =>
   privatePageMeta(
@@ -167,12 +168,6 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 function textOf(value: FormDataEntryValue | null): string | undefined {
   return typeof value === 'string' ? value : undefined
 }
-
-const dateFormat = new Intl.DateTimeFormat('en-GB', {
-  dateStyle: 'medium',
-  timeStyle: 'short',
-  timeZone: 'UTC',
-})
 
 const sourceLabels = {
   draft: 'Your saved draft.',
@@ -356,11 +351,7 @@ export default function BookManuscript({ loaderData, actionData }: Route.Compone
                 className="rounded-lg border border-slate-200 p-3 dark:border-gray-700"
               >
                 <p className="font-medium">
-                  Edition {edition.number} ·{' '}
-                  <time dateTime={edition.publishedAt}>
-                    {dateFormat.format(new Date(edition.publishedAt))} UTC
-                  </time>{' '}
-                  ·{' '}
+                  Edition {edition.number} · <FormattedDate value={edition.publishedAt} style="dateTime" /> ·{' '}
                   {edition.publishedBy
                     ? `published by ${edition.publishedBy}`
                     : edition.number === 1

@@ -12,6 +12,7 @@ import { requireAdmin } from '#app/features/identity/session.server.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import type { Route } from './+types/books'
 import { privatePageMeta } from '#app/features/seo/meta.ts'
+import { FormattedDate } from '#app/features/locale/components/formatted-date.tsx'
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   privatePageMeta('Books — Back office', 'Books in the CodeBook back office.', { matches })
@@ -83,7 +84,7 @@ const columns: Column<Book>[] = [
   {
     header: 'Added',
     className: 'whitespace-nowrap',
-    cell: (book) => <time dateTime={book.createdAt}>{book.createdAt.slice(0, 10)}</time>,
+    cell: (book) => <FormattedDate value={book.createdAt} />,
   },
 ]
 

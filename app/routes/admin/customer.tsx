@@ -7,6 +7,8 @@ import { requireAdmin } from '#app/features/identity/session.server.ts'
 import { privatePageMeta } from '#app/features/seo/meta.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import type { Route } from './+types/customer'
+import { FormattedDate } from '#app/features/locale/components/formatted-date.tsx'
+import { BreakableToken } from '#app/components/ui/breakable-token.tsx'
 
 export const meta: Route.MetaFunction = ({ data: loaderData, matches }) =>
   privatePageMeta(`${loaderData?.customer.email ?? 'Customer'} — Back office`, 'A customer of the store.', {
@@ -40,13 +42,13 @@ export default function Customer({ loaderData }: Route.ComponentProps) {
   return (
     <TitledSection
       id="customer-heading"
-      title={<span className="break-all">{customer.email}</span>}
+      title={<BreakableToken>{customer.email}</BreakableToken>}
       level={1}
       headingClassName="mb-2 text-2xl font-semibold"
     >
       <p className="mb-6 text-sm text-slate-700 dark:text-slate-300">
         {customer.role} · {customer.emailVerified ? 'email confirmed' : 'email not confirmed'} · since{' '}
-        {customer.createdAt.slice(0, 10)}
+        <FormattedDate value={customer.createdAt} />
       </p>
       <div className="flex flex-col gap-8">
         <TitledSection
@@ -70,7 +72,7 @@ export default function Customer({ loaderData }: Route.ComponentProps) {
               },
               {
                 header: 'Date',
-                cell: (order) => order.createdAt.slice(0, 10),
+                cell: (order) => <FormattedDate value={order.createdAt} />,
                 className: 'whitespace-nowrap',
               },
               { header: 'Status', cell: (order) => order.status },
@@ -99,7 +101,7 @@ export default function Customer({ loaderData }: Route.ComponentProps) {
               },
               {
                 header: 'Since',
-                cell: (item) => item.acquiredAt.slice(0, 10),
+                cell: (item) => <FormattedDate value={item.acquiredAt} />,
                 className: 'whitespace-nowrap',
               },
               { header: 'Downloads', cell: (item) => item.downloadCount },
@@ -131,11 +133,11 @@ export default function Customer({ loaderData }: Route.ComponentProps) {
             columns={[
               {
                 header: 'When',
-                cell: (entry) => entry.createdAt.slice(0, 16).replace('T', ' '),
+                cell: (entry) => <FormattedDate value={entry.createdAt} style="dateTime" />,
                 className: 'whitespace-nowrap',
               },
               { header: 'Action', rowHeader: true, cell: (entry) => entry.action },
-              { header: 'By', cell: (entry) => entry.actorEmail, className: 'break-all' },
+              { header: 'By', cell: (entry) => <BreakableToken>{entry.actorEmail}</BreakableToken> },
             ]}
           />
         </TitledSection>

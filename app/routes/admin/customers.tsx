@@ -8,6 +8,8 @@ import { requireAdmin } from '#app/features/identity/session.server.ts'
 import { privatePageMeta } from '#app/features/seo/meta.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import type { Route } from './+types/customers'
+import { FormattedDate } from '#app/features/locale/components/formatted-date.tsx'
+import { BreakableToken } from '#app/components/ui/breakable-token.tsx'
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   privatePageMeta('Customers — Back office', 'The store’s customers, by email.', { matches })
@@ -54,20 +56,19 @@ export default function Customers({ loaderData }: Route.ComponentProps) {
             {
               header: 'Email',
               rowHeader: true,
-              className: 'break-all',
               cell: (customer) => (
                 <Link
                   to={`/admin/customers/${customer.id}`}
                   className="text-blue-700 underline dark:text-sky-300"
                 >
-                  {customer.email}
+                  <BreakableToken>{customer.email}</BreakableToken>
                 </Link>
               ),
             },
             { header: 'Role', cell: (customer) => customer.role },
             {
               header: 'Since',
-              cell: (customer) => customer.createdAt.slice(0, 10),
+              cell: (customer) => <FormattedDate value={customer.createdAt} />,
               className: 'whitespace-nowrap',
             },
           ]}

@@ -13,6 +13,8 @@ import { getAppContext } from '#app/server/context.server.ts'
 import { readForm } from '#app/server/form.server.ts'
 import type { Route } from './+types/order'
 import { errorPageMeta, privatePageMeta } from '#app/features/seo/meta.ts'
+import { FormattedDate } from '#app/features/locale/components/formatted-date.tsx'
+import { BreakableToken } from '#app/components/ui/breakable-token.tsx'
 
 export const meta: Route.MetaFunction = ({ data: loaderData, matches }) =>
   loaderData
@@ -143,12 +145,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   }
 }
 
-const dateFormat = new Intl.DateTimeFormat('en-GB', {
-  dateStyle: 'medium',
-  timeStyle: 'short',
-  timeZone: 'UTC',
-})
-const when = (iso: string | null) => (iso ? `${dateFormat.format(new Date(iso))} UTC` : '—')
+/** An instant, with its time (in UTC, as it says), or a dash when it has not happened. */
+function When({ at }: { at: string | null }) {
+  return at ? <FormattedDate value={at} style="dateTime" /> : '—'
+}
 const muted = 'text-slate-700 dark:text-slate-300'
 const sectionHeading = 'mb-2 text-lg font-semibold'
 const cell = 'py-2 pr-4'
@@ -189,7 +189,9 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
             order.buyer.email
           )}
         </p>
-        <p className={`text-sm ${muted}`}>Ordered {when(order.createdAt)}</p>
+        <p className={`text-sm ${muted}`}>
+          Ordered <When at={order.createdAt} />
+        </p>
       </TitledSection>
 
       <TitledSection id="lines-heading" title="Books and downloads" headingClassName={sectionHeading}>
@@ -215,13 +217,21 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
                 </th>
                 <td className={cell}>{line.price}</td>
                 <td className={cell}>
-                  {line.library.kind === 'revoked'
-                    ? 'Revoked (refunded)'
-                    : line.library.kind === 'none'
-                      ? 'Not in the library'
-                      : `${line.library.downloadCount} download${line.library.downloadCount === 1 ? '' : 's'}${
-                          line.library.lastDownloadedAt ? `, last ${when(line.library.lastDownloadedAt)}` : ''
-                        }${line.library.kind === 'other-order' ? ' (owned through another order)' : ''}`}
+                  {line.library.kind === 'revoked' ? (
+                    'Revoked (refunded)'
+                  ) : line.library.kind === 'none' ? (
+                    'Not in the library'
+                  ) : (
+                    <>
+                      {`${line.library.downloadCount} download${line.library.downloadCount === 1 ? '' : 's'}`}
+                      {line.library.lastDownloadedAt ? (
+                        <>
+                          , last <When at={line.library.lastDownloadedAt} />
+                        </>
+                      ) : null}
+                      {line.library.kind === 'other-order' ? ' (owned through another order)' : null}
+                    </>
+                  )}
                 </td>
               </tr>
             ))}
@@ -243,11 +253,15 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
           <dt className="font-medium">Provider</dt>
           <dd>{order.payment.provider}</dd>
           <dt className="font-medium">Reference</dt>
-          <dd className="break-all">{order.payment.reference ?? '—'}</dd>
+          <dd>
+            {order.payment.reference ? <BreakableToken>{order.payment.reference}</BreakableToken> : '—'}
+          </dd>
           <dt className="font-medium">Card</dt>
           <dd>{order.payment.card ?? '—'}</dd>
           <dt className="font-medium">Paid</dt>
-          <dd>{when(order.payment.paidAt)}</dd>
+          <dd>
+            <When at={order.payment.paidAt} />
+          </dd>
           {order.payment.failureReason ? (
             <>
               <dt className="font-medium">Failure</dt>
@@ -255,11 +269,15 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
             </>
           ) : null}
           <dt className="font-medium">Refund asked for</dt>
-          <dd>{when(order.refund.requestedAt)}</dd>
+          <dd>
+            <When at={order.refund.requestedAt} />
+          </dd>
           <dt className="font-medium">Refund reference</dt>
-          <dd className="break-all">{order.refund.reference ?? '—'}</dd>
+          <dd>{order.refund.reference ? <BreakableToken>{order.refund.reference}</BreakableToken> : '—'}</dd>
           <dt className="font-medium">Refunded</dt>
-          <dd>{when(order.refund.refundedAt)}</dd>
+          <dd>
+            <When at={order.refund.refundedAt} />
+          </dd>
         </dl>
       </TitledSection>
 
@@ -335,9 +353,13 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
             {order.mail.map((mail) => (
               <li key={mail.id}>
                 <span className="font-medium">{mail.kind}</span> to {mail.to}: “{mail.subject}” —{' '}
-                {mail.state === 'sent'
-                  ? `sent ${when(mail.sentAt)}`
-                  : `${mail.state}, ${mail.attempts} attempt${mail.attempts === 1 ? '' : 's'}`}
+                {mail.state === 'sent' ? (
+                  <>
+                    sent <When at={mail.sentAt} />
+                  </>
+                ) : (
+                  `${mail.state}, ${mail.attempts} attempt${mail.attempts === 1 ? '' : 's'}`
+                )}
                 {mail.lastError && mail.state !== 'sent' ? (
                   <span className={muted}> (last error: {mail.lastError})</span>
                 ) : null}
@@ -358,7 +380,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
           <ul className="flex flex-col gap-1 text-sm">
             {audit.map((entry) => (
               <li key={entry.id}>
-                {when(entry.at)} — {entry.actor}: {entry.action}
+                <When at={entry.at} /> — {entry.actor}: {entry.action}
               </li>
             ))}
           </ul>

@@ -19,6 +19,8 @@ import { TitledSection } from '#app/components/ui/titled-section.tsx'
 import { getAppContext } from '#app/server/context.server.ts'
 import type { Route } from './+types/orders'
 import { privatePageMeta } from '#app/features/seo/meta.ts'
+import { FormattedDate } from '#app/features/locale/components/formatted-date.tsx'
+import { BreakableToken } from '#app/components/ui/breakable-token.tsx'
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   privatePageMeta('Orders — Back office', 'Orders in the CodeBook back office.', { matches })
@@ -61,12 +63,6 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   }
 }
 
-const dateFormat = new Intl.DateTimeFormat('en-GB', {
-  dateStyle: 'medium',
-  timeStyle: 'short',
-  timeZone: 'UTC',
-})
-
 const statusLabels: Record<(typeof ORDER_STATUS_OPTIONS)[number], string> = {
   pending: 'Awaiting payment',
   paid: 'Paid',
@@ -92,9 +88,9 @@ const columns: Column<Order>[] = [
   {
     header: 'Date (UTC)',
     className: 'whitespace-nowrap',
-    cell: (order) => <time dateTime={order.createdAt}>{dateFormat.format(new Date(order.createdAt))}</time>,
+    cell: (order) => <FormattedDate value={order.createdAt} style="dateTime" />,
   },
-  { header: 'Buyer', className: 'break-all', cell: (order) => order.buyerEmail },
+  { header: 'Buyer', cell: (order) => <BreakableToken>{order.buyerEmail}</BreakableToken> },
   {
     header: 'Books',
     cell: (order) => (

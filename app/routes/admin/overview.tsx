@@ -7,6 +7,8 @@ import { requireAdmin } from '#app/features/identity/session.server.ts'
 import { privatePageMeta } from '#app/features/seo/meta.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import type { Route } from './+types/overview'
+import { FormattedDate } from '#app/features/locale/components/formatted-date.tsx'
+import { BreakableToken } from '#app/components/ui/breakable-token.tsx'
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   privatePageMeta('Back office', 'The CodeBook back office.', { matches })
@@ -111,10 +113,10 @@ export default function AdminOverview({ loaderData }: Route.ComponentProps) {
                     columns={[
                       {
                         header: 'Queued',
-                        cell: (mail) => mail.createdAt.slice(0, 10),
+                        cell: (mail) => <FormattedDate value={mail.createdAt} />,
                         className: 'whitespace-nowrap',
                       },
-                      { header: 'To', cell: (mail) => mail.to, className: 'break-all' },
+                      { header: 'To', cell: (mail) => <BreakableToken>{mail.to}</BreakableToken> },
                       { header: 'Subject', cell: (mail) => mail.subject, rowHeader: true },
                       { header: 'Last error', cell: (mail) => mail.lastError ?? '' },
                     ]}
@@ -150,10 +152,10 @@ export default function AdminOverview({ loaderData }: Route.ComponentProps) {
                 },
                 {
                   header: 'Date',
-                  cell: (order) => order.createdAt.slice(0, 10),
+                  cell: (order) => <FormattedDate value={order.createdAt} />,
                   className: 'whitespace-nowrap',
                 },
-                { header: 'Buyer', cell: (order) => order.buyerEmail, className: 'break-all' },
+                { header: 'Buyer', cell: (order) => <BreakableToken>{order.buyerEmail}</BreakableToken> },
                 { header: 'Status', cell: (order) => order.status },
                 {
                   header: 'Total',

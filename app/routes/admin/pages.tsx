@@ -5,6 +5,7 @@ import { privatePageMeta } from '#app/features/seo/meta.ts'
 import { listSitePages } from '#app/features/site-pages/site-pages.server.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import type { Route } from './+types/pages'
+import { FormattedDate } from '#app/features/locale/components/formatted-date.tsx'
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   privatePageMeta('Site pages — Back office', 'The store’s About, Contact and legal pages.', { matches })
@@ -46,7 +47,7 @@ export default function SitePages({ loaderData }: Route.ComponentProps) {
             <p className="mt-2 text-sm text-slate-700 dark:text-slate-300">
               {page.updatedAt ? (
                 <>
-                  Edited <time dateTime={page.updatedAt}>{page.updatedAt.slice(0, 10)}</time>
+                  Edited <FormattedDate value={page.updatedAt} />
                 </>
               ) : (
                 'The starting text'

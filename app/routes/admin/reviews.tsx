@@ -16,6 +16,7 @@ import { getAppContext } from '#app/server/context.server.ts'
 import { readForm } from '#app/server/form.server.ts'
 import type { Route } from './+types/reviews'
 import { privatePageMeta } from '#app/features/seo/meta.ts'
+import { FormattedDate } from '#app/features/locale/components/formatted-date.tsx'
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   privatePageMeta('Reviews — Back office', 'Reviews in the CodeBook back office.', { matches })
@@ -94,8 +95,7 @@ export default function AdminReviews({ loaderData, actionData }: Route.Component
                   >
                     {review.bookTitle}
                   </Link>{' '}
-                  by {review.authorEmail} ·{' '}
-                  <time dateTime={review.createdAt}>{review.createdAt.slice(0, 10)}</time>
+                  by {review.authorEmail} · <FormattedDate value={review.createdAt} />
                 </p>
                 <p className="text-sm">
                   Status:{' '}

@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react'
+import { formatDate, useLocale } from '#app/features/locale/date-format.ts'
 
 export type ChartSeries = {
   label: string
@@ -19,6 +20,7 @@ export type ChartSeries = {
  */
 export function AnalyticsChart({ days, series }: { days: string[]; series: ChartSeries[] }) {
   const container = useRef<HTMLDivElement>(null)
+  const locale = useLocale()
   useEffect(() => {
     const element = container.current
     if (!element) return
@@ -37,8 +39,16 @@ export function AnalyticsChart({ days, series }: { days: string[]; series: Chart
           legend: { show: true },
           cursor: { drag: { x: false, y: false } },
           scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(1, max)] } },
+          // Days are UTC days (features/analytics/range.ts): ticks fall on their midnights, a day apart at least.
+          tzDate: (seconds) => UPlot.tzDate(new Date(seconds * 1000), 'Etc/UTC'),
           axes: [
-            { stroke: ink, grid },
+            {
+              stroke: ink,
+              grid,
+              incrs: [DAY_SECONDS, 2 * DAY_SECONDS, 7 * DAY_SECONDS, 14 * DAY_SECONDS, 28 * DAY_SECONDS],
+              values: (_u, ticks) =>
+                ticks.map((seconds) => formatDate(new Date(seconds * 1000), 'monthDay', locale)),
+            },
             {
               stroke: ink,
               grid,
@@ -51,7 +61,7 @@ export function AnalyticsChart({ days, series }: { days: string[]; series: Chart
               label: 'Day',
               // No day under the cursor: a dash, not 1970-01-01.
               value: (_u, seconds) =>
-                seconds === null ? '—' : new Date(seconds * 1000).toISOString().slice(0, 10),
+                seconds === null ? '—' : formatDate(new Date(seconds * 1000), 'date', locale),
             },
             ...series.map((line) => ({
               label: line.label,
@@ -73,8 +83,9 @@ export function AnalyticsChart({ days, series }: { days: string[]; series: Chart
       observer.disconnect()
       chart?.destroy()
     }
-  }, [days, series])
+  }, [days, series, locale])
   return <div ref={container} aria-hidden="true" className="min-h-[260px] w-full" />
 }
 
 const HEIGHT = 240
+const DAY_SECONDS = 86_400

@@ -2,6 +2,8 @@ import { useMemo, type ReactNode } from 'react'
 import { formatPrice } from '#app/features/catalog/format.ts'
 import type { AnalyticsDashboard, PeriodTotals } from '../dashboard.server.ts'
 import { AnalyticsChart } from './analytics-chart.tsx'
+import { FormattedDate } from '#app/features/locale/components/formatted-date.tsx'
+import { useFormatDate } from '#app/features/locale/date-format.ts'
 
 const count = new Intl.NumberFormat('en-US')
 const percent = new Intl.NumberFormat('en-US', { style: 'percent', maximumFractionDigits: 1 })
@@ -33,6 +35,8 @@ function change(current: number, previous: number): string {
 
 function Summary({ dashboard }: { dashboard: AnalyticsDashboard }) {
   const { totals, previous, currency, range } = dashboard
+  const formatDate = useFormatDate()
+  const day = (value: string) => formatDate(value, 'date')
   const money = (cents: number) => formatPrice(cents, currency)
   const rows: Array<[string, keyof PeriodTotals, (value: number) => string]> = [
     ['Revenue', 'revenueCents', money],
@@ -45,7 +49,7 @@ function Summary({ dashboard }: { dashboard: AnalyticsDashboard }) {
   ]
   return (
     <Block
-      title={`${range.from} to ${range.to} (${range.days} days), compared with ${range.previous.from} to ${range.previous.to}`}
+      title={`${day(range.from)} to ${day(range.to)} (${range.days} days), compared with ${day(range.previous.from)} to ${day(range.previous.to)}`}
     >
       <Table head={['Measure', 'This period', 'Previous period', 'Change']}>
         {rows.map(([label, key, format]) => (
@@ -97,7 +101,12 @@ function DailyCharts({ dashboard, today }: { dashboard: AnalyticsDashboard; toda
     ],
     [figures],
   )
-  const dayLabel = (day: string) => (day === today ? `${day} (so far)` : day)
+  const dayLabel = (day: string) => (
+    <>
+      <FormattedDate value={day} />
+      {day === today ? ' (so far)' : null}
+    </>
+  )
   return (
     <div className="grid gap-8 xl:grid-cols-2">
       <Block title="Revenue and orders per day">
@@ -203,7 +212,7 @@ function ZeroResultSearches({ searches }: { searches: AnalyticsDashboard['zeroRe
         <Table head={['Query', 'Searches']}>
           {searches.map((search) => (
             <tr key={search.query} className={rowClass}>
-              <th scope="row" className={`${cellClass} break-all`}>
+              <th scope="row" className={`${cellClass} wrap-break-word`}>
                 {search.query}
               </th>
               <td className={numberClass}>{count.format(search.searches)}</td>

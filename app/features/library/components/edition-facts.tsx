@@ -2,9 +2,8 @@ import { formatFileSize } from '#app/features/catalog/format.ts'
 import type { EditionDetails } from '../book-contents.server.ts'
 import { formatReadingTime } from '../editions/contents.ts'
 import { TableOfContents } from './table-of-contents.tsx'
+import { FormattedDate } from '#app/features/locale/components/formatted-date.tsx'
 
-// The store's pages are shared by every reader (the page cache), so dates are written one way, in UTC.
-const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' })
 const numberFormat = new Intl.NumberFormat('en-US')
 const ordinalRules = new Intl.PluralRules('en-US', { type: 'ordinal' })
 const ordinalSuffix = { one: 'st', two: 'nd', few: 'rd', other: 'th', zero: 'th', many: 'th' } as const
@@ -49,10 +48,7 @@ export function EditionFacts({
           {level ? <Fact term="Level">{levelLabels[level]}</Fact> : null}
           {edition ? (
             <Fact term="Edition">
-              {ordinal(edition.number)} edition,{' '}
-              <time dateTime={edition.publishedAt.toISOString()}>
-                {dateFormat.format(edition.publishedAt)}
-              </time>
+              {ordinal(edition.number)} edition, <FormattedDate value={edition.publishedAt} />
             </Fact>
           ) : null}
           {formats.length > 0 ? (
@@ -81,10 +77,7 @@ export function EditionFacts({
                 {changelog.map((entry) => (
                   <li key={entry.number}>
                     <p className="font-medium">
-                      {ordinal(entry.number)} edition,{' '}
-                      <time dateTime={entry.publishedAt.toISOString()}>
-                        {dateFormat.format(entry.publishedAt)}
-                      </time>
+                      {ordinal(entry.number)} edition, <FormattedDate value={entry.publishedAt} />
                     </p>
                     <p className="whitespace-pre-line text-slate-700 dark:text-slate-300">
                       {entry.changelog || 'No changes noted.'}

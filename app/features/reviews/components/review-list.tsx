@@ -1,6 +1,7 @@
 import { Form, Link } from 'react-router'
 import { REPORT_REASON_MAX, paragraphsOf } from '../review-form.ts'
 import type { ListedReview } from '../reviews.server.ts'
+import { FormattedDate } from '#app/features/locale/components/formatted-date.tsx'
 
 export type ReviewItem = Omit<ListedReview, 'updatedAt'>
 
@@ -37,7 +38,7 @@ export function ReviewList({ reviews, canReact }: { reviews: ReviewItem[]; canRe
                 review.author
               )}
               {' · '}
-              <time dateTime={review.createdAt.slice(0, 10)}>{review.createdAt.slice(0, 10)}</time>
+              <FormattedDate value={review.createdAt} />
             </p>
             {paragraphsOf(review.body).map((paragraph, index) => (
               <p key={index} className="review-text">
