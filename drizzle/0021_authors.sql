@@ -53,6 +53,7 @@ BEGIN
       IF found IS NOT NULL THEN RETURN found; END IF;
     END IF;
     n := n + 1;
+    IF n > 1000 THEN RAISE EXCEPTION 'no free slug for the author %', author_name; END IF;
     candidate := base || '-' || n;
   END LOOP;
 END
