@@ -38,7 +38,11 @@ function showAuthor(slug: string) {
   return authorLoader(routeArgs({ db: database.db, path: `/authors/${slug}`, params: { slug } }))
 }
 
-function post(path: string, params: Record<string, string>, body: URLSearchParams | FormData) {
+function post<Params extends Record<string, string>>(
+  path: string,
+  params: Params,
+  body: URLSearchParams | FormData,
+) {
   return routeArgs({
     db: database.db,
     path,

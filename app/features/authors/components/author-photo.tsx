@@ -5,6 +5,9 @@ import {
   type AuthorPhotoVariants,
 } from '../author-photo.ts'
 
+// Classes, not a style attribute: the store's Content Security Policy allows no inline style.
+const sizeClasses = { 64: 'size-16', 96: 'size-24', 160: 'size-40' } as const
+
 /**
  * An author's uploaded photo as `<picture>` (WebP, JPEG for the rest), square-cropped by CSS, its box reserved
  * by width and height (no layout shift). Nothing when there is no photo: the page does not invent a face.
@@ -18,7 +21,7 @@ export function AuthorPhoto({
   photo: AuthorPhotoVariants | null
   alt: string
   /** The CSS pixels it is drawn at (square). */
-  size: number
+  size: keyof typeof sizeClasses
   className?: string
 }) {
   if (!photo) return null
@@ -44,8 +47,7 @@ export function AuthorPhoto({
         width={size}
         height={size}
         loading="lazy"
-        className={`aspect-square rounded-full object-cover ${className}`}
-        style={{ width: size, height: size }}
+        className={`aspect-square rounded-full object-cover ${sizeClasses[size]} ${className}`}
       />
     </picture>
   )
