@@ -9,6 +9,8 @@ export default [
   // Topics: the index, and each topic's books with the catalogue's facets (docs/decisions/019).
   route('topics', 'routes/topics.tsx'),
   route('topics/:slug', 'routes/topic.tsx'),
+  // Authors: each one's page, with their bio and books (the book page's byline links it).
+  route('authors/:slug', 'routes/author.tsx'),
   // The seed's detail URLs, by position in its two hard-coded lists: redirect to the canonical book URL.
   route('Details/:index', 'routes/legacy-book-details.tsx', { id: 'legacy-featured-details' }),
   route('AllBooksDetails/:index', 'routes/legacy-book-details.tsx', { id: 'legacy-all-books-details' }),
@@ -50,6 +52,7 @@ export default [
   // Uploaded covers (the back office resizes them into AVIF, WebP and JPEG at a few widths).
   route('media/covers/:file', 'routes/media-cover.ts'),
   route('media/logo/:file', 'routes/media-logo.ts'),
+  route('media/authors/:file', 'routes/media-author.ts'),
   // The site pages, written by the owner in the back office (/admin/pages): one module, the page by its path.
   ...['about', 'contact', 'terms', 'privacy', 'refunds', 'imprint'].map((slug) =>
     route(slug, 'routes/site-page.tsx', { id: `site-page-${slug}` }),
@@ -75,6 +78,9 @@ export default [
     route('customers', 'routes/admin/customers.tsx'),
     route('customers/:userId', 'routes/admin/customer.tsx'),
     route('topics', 'routes/admin/topics.tsx'),
+    route('authors', 'routes/admin/authors.tsx'),
+    route('authors/:authorId', 'routes/admin/author-edit.tsx'),
+    route('authors/:authorId/photo', 'routes/admin/author-photo.ts'),
   ]),
   route('*', 'routes/not-found.tsx'),
 ] satisfies RouteConfig

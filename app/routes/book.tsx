@@ -1,5 +1,8 @@
-import { data, redirect } from 'react-router'
+import { data, Link, redirect } from 'react-router'
 import { BookAction } from '#app/compositions/book-action.tsx'
+import { authorPath } from '#app/features/authors/author-photo.ts'
+import { getBookAuthor } from '#app/features/authors/authors.server.ts'
+import { AboutAuthor } from '#app/features/authors/components/about-author.tsx'
 import { recordBookView } from '#app/features/analytics/record.server.ts'
 import { listAlsoBought } from '#app/features/catalog/also-bought.server.ts'
 import { bookNotFound } from '#app/features/catalog/book-not-found.server.ts'
@@ -41,7 +44,7 @@ import type { Route } from './+types/book'
 export const meta: Route.MetaFunction = (args) => {
   const { loaderData } = args
   if (!loaderData) return errorPageMeta('Book not found')
-  const { book, rating, reviews, summary } = loaderData
+  const { book, rating, reviews, summary, author } = loaderData
   const origin = publicOrigin(args.matches)
   const path = `/books/${book.slug}`
   const image = bookOgImage({ ...book, price: formatPrice(book.priceCents, book.currency) })
@@ -54,7 +57,11 @@ export const meta: Route.MetaFunction = (args) => {
     jsonLd: origin
       ? [
           {
-            ...bookJsonLd({ ...book, url: `${origin}${path}` }, rating, reviews),
+            ...bookJsonLd(
+              { ...book, url: `${origin}${path}`, authorUrl: `${origin}${authorPath(author.slug)}` },
+              rating,
+              reviews,
+            ),
             description: summary,
             image: `${origin}${image.path}`,
           },
@@ -104,14 +111,22 @@ export async function loader({ params, context, request, url }: Route.LoaderArgs
       loginTo: `/login?${new URLSearchParams({ redirectTo: `/books/${book.slug}` })}`,
     }),
   ])
-  // The live edition's facts and contents, and the books bought with this one.
-  const [edition, alsoBought] = await Promise.all([
+  // The live edition's facts and contents, the books bought with this one, and who wrote it.
+  const [edition, alsoBought, bookAuthor] = await Promise.all([
     getEditionDetails(db, book.id),
     listAlsoBought(db, book.id),
+    getBookAuthor(db, book.authorId),
   ])
+  const bio = parseMarkdown(bookAuthor?.bio ?? '')
   return {
     edition,
     alsoBought,
+    author: {
+      slug: bookAuthor?.slug ?? '',
+      name: bookAuthor?.name ?? book.author,
+      photo: bookAuthor?.photo ?? null,
+      firstParagraph: bio.find((block) => block.type === 'paragraph') ?? null,
+    },
     book: rest,
     descriptionBlocks: parseMarkdown(description),
     summary: plainText(description),
@@ -167,7 +182,15 @@ export default function BookDetails({ loaderData, actionData }: Route.ComponentP
         <div className="flex flex-col gap-5">
           <div>
             <h1 className="text-4xl font-bold">{book.title}</h1>
-            <p className="mt-2 text-lg text-slate-600 dark:text-slate-300">by {book.author}</p>
+            <p className="mt-2 text-lg text-slate-600 dark:text-slate-300">
+              by{' '}
+              <Link
+                to={authorPath(loaderData.author.slug)}
+                className="font-medium text-blue-700 underline underline-offset-4 dark:text-sky-300"
+              >
+                {loaderData.author.name}
+              </Link>
+            </p>
           </div>
           <Description blocks={descriptionBlocks} />
           <StarRating rating={rating} />
@@ -196,6 +219,7 @@ export default function BookDetails({ loaderData, actionData }: Route.ComponentP
         </div>
       </article>
       <EditionFacts details={loaderData.edition} level={book.level} />
+      <AboutAuthor author={loaderData.author} />
       <AlsoBought books={loaderData.alsoBought} />
       <ReviewsSection
         slug={book.slug}

@@ -4,6 +4,7 @@ import type { MetaDescriptor } from 'react-router'
 import { seedBooks } from '#app/features/catalog/seed-books.ts'
 import {
   bookSitemapStream,
+  countAuthorSitemaps,
   countBookSitemaps,
   sitemapIndexXml,
   staticSitemapXml,
@@ -488,6 +489,11 @@ describe('sitemaps', () => {
       expect(locs(index)).toEqual([
         `${ORIGIN}/sitemaps/static.xml`,
         ...Array.from({ length: pages }, (_, page) => `${ORIGIN}/sitemaps/books-${page + 1}.xml`),
+        // The authors of published books, as many pages of `pageSize` as they fill.
+        ...Array.from(
+          { length: await countAuthorSitemaps(database.db, pageSize) },
+          (_, page) => `${ORIGIN}/sitemaps/authors-${page + 1}.xml`,
+        ),
       ])
       const seen: string[] = []
       let lastmodOfEdition: string | undefined

@@ -181,3 +181,39 @@ export const seedBooks: readonly SeedBook[] = [
     topics: ['go', 'blockchain', 'cryptography', 'networking'],
   },
 ]
+
+/**
+ * The seed authors' bios (Markdown), by name: the seed's authors are fictional, so each bio says only what
+ * they write about and how, nothing a reader could take for a real person's life. Set when the seed creates the
+ * author's book; the owner edits them in the back office (/admin/authors).
+ */
+export const seedAuthorBios: ReadonlyMap<string, string> = new Map([
+  [
+    'Marisol Okafor',
+    'Marisol Okafor writes about the server side of the web: APIs, databases, queues and the habits that keep a backend running after launch day.\n\nHer chapters start from a working service and change it one step at a time, with tests at every step.',
+  ],
+  [
+    'Tobias Lindqvist',
+    'Tobias Lindqvist writes project-based guides to frontend development: HTML, CSS and JavaScript learned by building pages people actually use.\n\nEach of his books ends with projects a reader can put in a portfolio.',
+  ],
+  [
+    'Priya Raghunathan',
+    'Priya Raghunathan writes about JavaScript, from its first syntax to asynchronous code and the runtime underneath.\n\nShe explains each idea with a short program before naming it.',
+  ],
+  [
+    'Daniel Moreau',
+    'Daniel Moreau writes about building interfaces with React: components, hooks, state and the tests that keep them honest.\n\nHis examples grow into one application over the course of a book.',
+  ],
+  [
+    'Hana Kowalczyk',
+    'Hana Kowalczyk writes about Python on the web, and about Django above all: models, views, forms and getting an application to production.\n\nHer books favour the framework’s own tools over extra dependencies.',
+  ],
+  [
+    'Lucía Ferreira',
+    'Lucía Ferreira writes about design systems: tokens, components, accessibility and how design and engineering teams share one source of truth.\n\nHer chapters pair each principle with a component built from scratch.',
+  ],
+  [
+    'Kenji Arakawa',
+    'Kenji Arakawa writes about systems programming in Go: networking, cryptography and distributed data structures, built from first principles.\n\nHis books build one program end to end, a chapter at a time.',
+  ],
+])

@@ -1,7 +1,8 @@
+import { setBlankAuthorBio } from '#app/features/authors/authors.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
 import { books } from '#app/server/db/schema/index.server.ts'
 import { invalidateCatalog } from './catalog-cache.server.ts'
-import { seedBooks, seedTopicName } from './seed-books.ts'
+import { seedAuthorBios, seedBooks, seedTopicName } from './seed-books.ts'
 import { setBookTopics } from './topics.server.ts'
 
 /**
@@ -26,6 +27,9 @@ export async function seedCatalog(db: Db): Promise<void> {
       const seed = seedBooks.find((book) => book.slug === slug)!
       const names = seed.topics.map(seedTopicName)
       await setBookTopics(tx, id, names, new Map(seed.topics.map((topic) => [seedTopicName(topic), topic])))
+      // The book was filed under its author by name (the database's trigger): a new author gets the seed's bio.
+      const bio = seedAuthorBios.get(seed.author)
+      if (bio) await setBlankAuthorBio(tx, seed.author, bio)
     }
   })
   invalidateCatalog(db)

@@ -4,6 +4,8 @@ import { formatRatingValue, type ShownRating } from '#app/features/catalog/ratin
 type BookFacts = {
   title: string
   author: string
+  /** The author's page (/authors/<slug>), absolute. */
+  authorUrl?: string
   url: string
   priceCents: number
   currency: string
@@ -23,7 +25,11 @@ export function bookJsonLd(book: BookFacts, rating: ShownRating, reviews: Review
     '@context': 'https://schema.org',
     '@type': 'Book',
     name: book.title,
-    author: { '@type': 'Person', name: book.author },
+    author: {
+      '@type': 'Person',
+      name: book.author,
+      ...(book.authorUrl ? { url: book.authorUrl } : {}),
+    },
     url: book.url,
     bookFormat: 'https://schema.org/EBook',
     offers: {

@@ -20,6 +20,14 @@ export function topicTrail(topic: { name: string; path: string }): Crumb[] {
   ]
 }
 
+/** An author's page: Home › the author (the store has no index of authors; their books link each page). */
+export function authorTrail(author: { name: string; slug: string }): Crumb[] {
+  return [
+    { name: 'Home', path: '/' },
+    { name: author.name, path: `/authors/${author.slug}` },
+  ]
+}
+
 export function searchTrail(query: string): Crumb[] {
   const search = { name: 'Search', path: '/search' }
   if (!query) return [{ name: 'Home', path: '/' }, search]

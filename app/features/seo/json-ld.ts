@@ -1,4 +1,12 @@
-import type { BreadcrumbList, ItemList, Organization, SearchAction, WebSite, WithContext } from 'schema-dts'
+import type {
+  BreadcrumbList,
+  ItemList,
+  Organization,
+  Person,
+  SearchAction,
+  WebSite,
+  WithContext,
+} from 'schema-dts'
 import { SITE_NAME } from './meta.ts'
 
 /**
@@ -71,5 +79,32 @@ export function breadcrumbJsonLd(
       name: crumb.name,
       item: `${origin}${crumb.path}`,
     })),
+  }
+}
+
+/**
+ * An author's page (/authors/<slug>): the `Person`, with their bio's words, their photo and the books of theirs
+ * the page lists (each a `Book` with its URL, the same URL the book page's `author` points back from).
+ */
+export function authorJsonLd(
+  origin: string,
+  author: { name: string; slug: string; description: string; image?: string; books: readonly ListedBook[] },
+): WithContext<Person> {
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'Person',
+    name: author.name,
+    url: `${origin}/authors/${author.slug}`,
+    ...(author.description ? { description: author.description } : {}),
+    ...(author.image ? { image: `${origin}${author.image}` } : {}),
+    ...(author.books.length > 0
+      ? {
+          subjectOf: author.books.map((book) => ({
+            '@type': 'Book' as const,
+            name: book.title,
+            url: `${origin}/books/${book.slug}`,
+          })),
+        }
+      : {}),
   }
 }

@@ -2,10 +2,12 @@ import { and, asc, count, eq, gt, sql } from 'drizzle-orm'
 import type { Db } from '#app/server/db/database.server.ts'
 import { bookEditions, books, bookTopics, topics } from '#app/server/db/schema/index.server.ts'
 import { SITE_PAGES } from '#app/features/site-pages/site-pages.ts'
+import { countPublishedAuthors, listPublishedAuthorSlugs } from '#app/features/authors/authors.server.ts'
 
 /**
  * The sitemaps (https://www.sitemaps.org/protocol.html): /sitemap.xml is an index of /sitemaps/static.xml (the
- * store's own pages and a page per topic) and /sitemaps/books-<n>.xml, at most 50,000 published books each.
+ * store's own pages and a page per topic), /sitemaps/books-<n>.xml, at most 50,000 published books each, and
+ * /sitemaps/authors-<n>.xml, the pages of authors with a published book.
  * A books sitemap is written as a stream, read from the database in keyset-paged chunks by slug, so that a
  * large catalogue is never held in memory (docs/decisions/020-seo.md).
  */
@@ -32,11 +34,20 @@ export async function countBookSitemaps(db: Db, pageSize = SITEMAP_MAX_URLS): Pr
   return Math.max(1, Math.ceil((row?.total ?? 0) / pageSize))
 }
 
+/** How many authors sitemaps there are (none when no author has a published book). */
+export async function countAuthorSitemaps(db: Db, pageSize = SITEMAP_MAX_URLS): Promise<number> {
+  return Math.ceil((await countPublishedAuthors(db)) / pageSize)
+}
+
 export async function sitemapIndexXml(db: Db, origin: string, pageSize = SITEMAP_MAX_URLS): Promise<string> {
-  const pages = await countBookSitemaps(db, pageSize)
+  const [pages, authorPages] = await Promise.all([
+    countBookSitemaps(db, pageSize),
+    countAuthorSitemaps(db, pageSize),
+  ])
   const locations = [
     `${origin}/sitemaps/static.xml`,
     ...Array.from({ length: pages }, (_, index) => `${origin}/sitemaps/books-${index + 1}.xml`),
+    ...Array.from({ length: authorPages }, (_, index) => `${origin}/sitemaps/authors-${index + 1}.xml`),
   ]
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
@@ -63,6 +74,22 @@ export async function staticSitemapXml(db: Db, origin: string): Promise<string> 
   // The site pages (About, Contact, the legal pages), after the catalogue's.
   paths.push(...SITE_PAGES.map((sitePage) => `/${sitePage.slug}`))
   return urlset(paths.map((path) => urlEntry(`${origin}${path}`)))
+}
+
+/**
+ * Authors sitemap number `page` (from 1): the pages of authors with a published book, by slug; null past the
+ * last one. Slugs are short, so a page of 50,000 is read at once (a few megabytes at most).
+ */
+export async function authorSitemapXml(
+  db: Db,
+  origin: string,
+  page: number,
+  pageSize = SITEMAP_MAX_URLS,
+): Promise<string | null> {
+  if (!Number.isSafeInteger(page) || page < 1) return null
+  if (page > (await countAuthorSitemaps(db, pageSize))) return null
+  const slugs = await listPublishedAuthorSlugs(db, (page - 1) * pageSize, pageSize)
+  return urlset(slugs.map((slug) => urlEntry(`${origin}/authors/${encodeURIComponent(slug)}`)))
 }
 
 /**

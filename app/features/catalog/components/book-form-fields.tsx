@@ -44,7 +44,13 @@ export function BookFormFields({ values, errors }: { values: BookFormValues; err
         pattern="[a-z0-9]+(-[a-z0-9]+)*"
         hint="The book's address: /books/<slug>, made from the title when left empty. Changing it keeps the old address working (a permanent redirect)."
       />
-      <TextField label="Author" {...field('author')} required maxLength={BOOK_FORM_LIMITS.authorMax} />
+      <TextField
+        label="Author"
+        {...field('author')}
+        required
+        maxLength={BOOK_FORM_LIMITS.authorMax}
+        hint="The author's name, in any case: the book joins that author's page (/admin/authors edits their bio and photo). A name no author has yet adds the author."
+      />
       <TextField
         label="Topics"
         {...field('topics')}

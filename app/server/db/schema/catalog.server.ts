@@ -14,6 +14,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core'
+import { authors } from './authors.server.ts'
 import { timestamps } from './columns.server.ts'
 
 export const BOOK_STATUSES = ['draft', 'published', 'archived'] as const
@@ -39,7 +40,17 @@ export const books = pgTable(
     id: uuid('id').primaryKey().defaultRandom(),
     slug: text('slug').notNull(),
     title: text('title').notNull(),
+    /**
+     * Derived: the author's name, copied from `authors` by the `books_copy_author_name` triggers (migration
+     * `authors`) for the search document's index and the many lists that show it. A book inserted with a name
+     * and no `author_id` is filed under the author of that name (created if none). Read the author from `authors`.
+     */
     author: text('author').notNull(),
+    /** Optional on insert: left out, the trigger files the book under the author named `author`. */
+    authorId: uuid('author_id')
+      .notNull()
+      .references(() => authors.id)
+      .$defaultFn(() => sql`null`),
     description: text('description').notNull(),
     priceCents: integer('price_cents').notNull(),
     currency: text('currency').notNull().default('USD'),
@@ -103,6 +114,7 @@ export const books = pgTable(
     ),
     uniqueIndex('books_featured_position_unique').on(table.featuredPosition),
     index('books_title_idx').on(table.title),
+    index('books_author_id_idx').on(table.authorId),
     // The back office's list pages by keyset in each of its sorts (title, newest, price, status).
     index('books_title_id_idx').on(table.title, table.id),
     index('books_created_at_id_idx').on(table.createdAt, table.id),

@@ -5,6 +5,7 @@
  */
 export * from './analytics.server.ts'
 export * from './audit.server.ts'
+export * from './authors.server.ts'
 export * from './cart.server.ts'
 export * from './catalog.server.ts'
 export * from './identity.server.ts'
