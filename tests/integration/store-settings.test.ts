@@ -177,6 +177,9 @@ describe('store settings', () => {
     expect(html).toContain('Student About CodeBook')
     expect(html).toContain('The Ultimate eBook Store')
     expect(html).toContain(`© ${new Date().getFullYear()} Ada’s Books`)
+    expect(html).toContain(
+      '<address class="not-italic">Ada Books Ltd, 1 Main Street, Leeds LS1 1AA</address>',
+    )
     expect(html).toContain('href="mailto:hello@ada-books.example"')
     expect(html).toContain('href="https://github.com/ada-books"')
     expect(html).toContain('aria-label="Ada’s Books on GitHub"')

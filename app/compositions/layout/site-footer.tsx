@@ -36,12 +36,18 @@ const icons: Record<SocialNetwork, (props: { className?: string }) => React.JSX.
 const linkClass = 'rounded underline-offset-4 hover:text-slate-900 hover:underline dark:hover:text-white'
 
 /**
- * The store's name and the current year, the site pages, the contact email, and an icon for each social
- * account the owner has set (none until then: the seed's icons linked to accounts the owner does not own).
+ * The store's name and the current year, the site pages, the seller's legal name, address and contact email (each
+ * once set), and an icon for each social account the owner has set (none until then: the seed's icons linked to
+ * accounts the owner does not own).
  */
 export function SiteFooter() {
   const store = useStoreIdentity()
   const social = SOCIAL_NETWORKS.filter(({ key }) => store.social[key])
+  // The seller as the legal pages name them (README: shown in the footer), on one line; nothing until set.
+  const seller = [store.legalName, ...store.postalAddress.split('\n')]
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .join(', ')
   return (
     <footer className="border-t border-slate-200 bg-slate-50 dark:border-gray-700 dark:bg-gray-900">
       <div className="mx-auto flex max-w-7xl flex-col gap-4 px-4 py-6 text-sm text-slate-600 md:flex-row md:items-center md:justify-between dark:text-slate-300">
@@ -60,6 +66,7 @@ export function SiteFooter() {
           <p>
             © {new Date().getFullYear()} {store.storeName}
           </p>
+          {seller ? <address className="not-italic">{seller}</address> : null}
           {store.contactEmail ? (
             <a href={`mailto:${store.contactEmail}`} className={linkClass}>
               {store.contactEmail}
