@@ -1,6 +1,7 @@
 import { createElement, type ComponentType } from 'react'
 import { renderToString } from 'react-dom/server'
 import { createRoutesStub, Outlet } from 'react-router'
+import { sql } from 'drizzle-orm'
 import { describe, expect } from 'vitest'
 import { listAuditLog } from '#app/features/admin/audit.server.ts'
 import { readStoreSettings } from '#app/features/settings/store-settings.server.ts'
@@ -211,5 +212,25 @@ describe('store settings', () => {
     expect(refused.data!.values.storeName).toBe('Second')
     expect((await readStoreSettings(database.db)).storeName).toBe('First')
     expect(settingsFormValues(await readStoreSettings(database.db)).storeName).toBe('First')
+  })
+
+  test('the back office reads the settings as saved: a save on another instance is not a 409 for 10 s here', async () => {
+    const saved = await outcome(async () =>
+      settingsAction(postSettings({ ...(await currentForm()), storeName: 'Saved here' })),
+    )
+    expect(saved.status).toBe(303)
+    // This process has the settings in its 10-second cache…
+    await readStoreSettings(database.db)
+    const before = await currentForm()
+    // …when another instance saves (the row written as its save writes it).
+    await database.db.execute(
+      sql`update store_settings set version = version + 1, value = jsonb_set(value, '{storeName}', '"Elsewhere"')`,
+    )
+    const form = await currentForm()
+    expect(form.version).toBe(String(Number(before.version) + 1))
+    expect(form.storeName).toBe('Elsewhere')
+    expect(await outcome(() => settingsAction(postSettings({ ...form, storeName: 'Here' })))).toMatchObject({
+      status: 303,
+    })
   })
 })

@@ -72,20 +72,24 @@ const TTL_MS = 10_000
 type Loaded = { settings: StoreSettings; version: number }
 const caches = new WeakMap<Db, LRUCache<'store', Loaded, Db>>()
 
-async function loadSettings(db: Db): Promise<Loaded> {
+/**
+ * The settings as saved, uncached: what the back office edits, so that a save after another instance's is
+ * compared with that save's version, not with one this process kept for 10 s (a 409 on every retry).
+ */
+export async function readEditableStoreSettings(db: Db): Promise<Loaded> {
   const [row] = await db.select().from(storeSettings).where(eq(storeSettings.key, SETTINGS_KEY))
   return { settings: parseStoredSettings(row?.value), version: row?.version ?? 0 }
 }
 
-/** The store's settings and the version the back office edits (0 before the first save). */
-export function readStoreSettingsWithVersion(db: Db): Promise<Loaded> {
+/** The store's settings and their version (0 before the first save), through the cache. */
+function readCachedStoreSettings(db: Db): Promise<Loaded> {
   let cache = caches.get(db)
   if (!cache) {
     cache = new LRUCache<'store', Loaded, Db>({
       max: 1,
       ttl: TTL_MS,
       ignoreFetchAbort: true,
-      fetchMethod: async (_key, _stale, { context }) => loadSettings(context),
+      fetchMethod: async (_key, _stale, { context }) => readEditableStoreSettings(context),
     })
     caches.set(db, cache)
   }
@@ -93,7 +97,7 @@ export function readStoreSettingsWithVersion(db: Db): Promise<Loaded> {
 }
 
 export async function readStoreSettings(db: Db): Promise<StoreSettings> {
-  return (await readStoreSettingsWithVersion(db)).settings
+  return (await readCachedStoreSettings(db)).settings
 }
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
@@ -104,7 +108,8 @@ type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
  * reading outside the transaction would wait for it).
  */
 export async function readSeller(db: Db | Tx): Promise<Seller> {
-  const { storeName, legalName, postalAddress, contactEmail } = (await loadSettings(db as Db)).settings
+  const { storeName, legalName, postalAddress, contactEmail } = (await readEditableStoreSettings(db as Db))
+    .settings
   return { storeName, legalName, postalAddress, contactEmail }
 }
 

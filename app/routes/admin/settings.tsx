@@ -10,7 +10,7 @@ import { TextareaField } from '#app/features/settings/components/textarea-field.
 import { deleteLogo, logoMessages, resizeLogo, storeLogo } from '#app/features/settings/logo.server.ts'
 import {
   parseSettingsForm,
-  readStoreSettingsWithVersion,
+  readEditableStoreSettings,
   saveStoreSettings,
   type LogoChange,
 } from '#app/features/settings/store-settings.server.ts'
@@ -43,7 +43,7 @@ export const handle = {
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAdmin({ request, context })
-  const { settings, version } = await readStoreSettingsWithVersion(getAppContext(context).db)
+  const { settings, version } = await readEditableStoreSettings(getAppContext(context).db)
   const saved = new URL(request.url).searchParams.get('saved') === '1'
   return { values: settingsFormValues(settings), logo: settings.logo, version, saved }
 }
@@ -79,7 +79,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   )
   if (saved.outcome === 'saved' && saved.replacedLogo) await deleteLogo(storage, saved.replacedLogo)
   if (saved.outcome === 'conflict') {
-    const current = await readStoreSettingsWithVersion(db)
+    const current = await readEditableStoreSettings(db)
     // The files just stored are nobody's logo, unless the same image is the logo already.
     if (logoChange.kind === 'set' && current.settings.logo?.png !== logoChange.logo.png)
       await deleteLogo(storage, logoChange.logo)
