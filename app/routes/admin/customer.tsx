@@ -9,6 +9,7 @@ import { getAppContext } from '#app/server/context.server.ts'
 import type { Route } from './+types/customer'
 import { FormattedDate } from '#app/features/locale/components/formatted-date.tsx'
 import { BreakableToken } from '#app/components/ui/breakable-token.tsx'
+import { OrderStatus } from '#app/features/orders/components/order-status.tsx'
 
 export const meta: Route.MetaFunction = ({ data: loaderData, matches }) =>
   privatePageMeta(`${loaderData?.customer.email ?? 'Customer'} — Back office`, 'A customer of the store.', {
@@ -75,7 +76,7 @@ export default function Customer({ loaderData }: Route.ComponentProps) {
                 cell: (order) => <FormattedDate value={order.createdAt} />,
                 className: 'whitespace-nowrap',
               },
-              { header: 'Status', cell: (order) => order.status },
+              { header: 'Status', cell: (order) => <OrderStatus status={order.status} /> },
               { header: 'Total', cell: (order) => formatPrice(order.totalCents, order.currency) },
             ]}
           />

@@ -8,7 +8,7 @@ import {
 } from '#app/features/orders/admin-order-filters.ts'
 import { parseOrderFilters } from '#app/features/orders/admin-order-filters.server.ts'
 import { listBookChoices, listOrdersForAdmin } from '#app/features/orders/admin-orders.server.ts'
-import { OrderStatus } from '#app/features/orders/components/order-status.tsx'
+import { OrderStatus, orderStatusLabel } from '#app/features/orders/components/order-status.tsx'
 import { requireAdmin } from '#app/features/identity/session.server.ts'
 import { primaryButton } from '#app/components/ui/button-styles.ts'
 import { DataTable, type Column } from '#app/components/ui/data-table.tsx'
@@ -61,13 +61,6 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
       status: row.status,
     })),
   }
-}
-
-const statusLabels: Record<(typeof ORDER_STATUS_OPTIONS)[number], string> = {
-  pending: 'Awaiting payment',
-  paid: 'Paid',
-  failed: 'Payment failed',
-  refunded: 'Refunded',
 }
 
 const linkClass = 'text-blue-700 underline dark:text-blue-300'
@@ -131,7 +124,9 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
       <Form method="get" className="mb-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-3" aria-label="Filter orders">
         <SelectField label="Status" {...field('status')}>
           <option value="">Any status</option>
-          <Options options={ORDER_STATUS_OPTIONS.map((value) => ({ value, label: statusLabels[value] }))} />
+          <Options
+            options={ORDER_STATUS_OPTIONS.map((value) => ({ value, label: orderStatusLabel(value) }))}
+          />
         </SelectField>
         <TextField label="From (UTC)" {...field('from')} type="date" />
         <TextField label="To (UTC)" {...field('to')} type="date" />

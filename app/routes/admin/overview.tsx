@@ -9,6 +9,7 @@ import { getAppContext } from '#app/server/context.server.ts'
 import type { Route } from './+types/overview'
 import { FormattedDate } from '#app/features/locale/components/formatted-date.tsx'
 import { BreakableToken } from '#app/components/ui/breakable-token.tsx'
+import { OrderStatus } from '#app/features/orders/components/order-status.tsx'
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   privatePageMeta('Back office', 'The CodeBook back office.', { matches })
@@ -156,7 +157,7 @@ export default function AdminOverview({ loaderData }: Route.ComponentProps) {
                   className: 'whitespace-nowrap',
                 },
                 { header: 'Buyer', cell: (order) => <BreakableToken>{order.buyerEmail}</BreakableToken> },
-                { header: 'Status', cell: (order) => order.status },
+                { header: 'Status', cell: (order) => <OrderStatus status={order.status} /> },
                 {
                   header: 'Total',
                   cell: (order) => formatPrice(order.totalCents, order.currency),

@@ -17,6 +17,11 @@ const labels: Record<string, { label: string; className: string }> = {
   },
 }
 
+/** 'Paid', 'Awaiting payment'…: an order's status in words (the status itself for one this list lacks). */
+export function orderStatusLabel(status: string): string {
+  return labels[status]?.label ?? status
+}
+
 export function OrderStatus({ status }: { status: string }) {
   const { label, className } = labels[status] ?? { label: status, className: '' }
   return <span className={`rounded-full border px-2.5 py-0.5 text-sm font-medium ${className}`}>{label}</span>
