@@ -6,6 +6,7 @@ import { loader as sampleLoader } from '#app/routes/book-sample.ts'
 import { loader as downloadLoader } from '#app/routes/library-download.ts'
 import { libraryItems, rateLimits } from '#app/server/db/schema/index.server.ts'
 import { createLogger } from '#app/server/logger.server.ts'
+import { addToWindowTotal } from '#app/server/rate-limit.server.ts'
 import type { TestDatabase } from '#tests/db.ts'
 import { test } from '#tests/fixtures.ts'
 import { createBuyer } from '#harness/factories/buyers.ts'
@@ -241,5 +242,19 @@ describe('the free sample in parts (Range)', () => {
 
     const head = await sample({ Range: 'bytes=0-99' }, 'HEAD')
     expect(head.response.headers.get('Accept-Ranges')).toBe('bytes')
+  })
+})
+
+describe("a day's running total of bytes", () => {
+  test('passes 2³¹ (50 copies of a 50 MB book in parts) without a 500: the total is a bigint', async () => {
+    const rule = { name: 'bytes-test', windowMs: 60_000 }
+    const subject = crypto.randomUUID()
+    const fiftyMegabytes = 50 * 1024 * 1024
+    let total = 0
+    for (let copy = 0; copy < 50; copy++)
+      total = await addToWindowTotal(database.db, rule, subject, fiftyMegabytes)
+    expect(total).toBe(50 * fiftyMegabytes)
+    expect(total).toBeGreaterThan(2 ** 31)
+    expect(await addToWindowTotal(database.db, rule, subject, -fiftyMegabytes)).toBe(49 * fiftyMegabytes)
   })
 })

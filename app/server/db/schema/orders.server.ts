@@ -64,6 +64,13 @@ export const orders = pgTable(
     uniqueIndex('orders_attempt_unique').on(table.userId, table.attemptId),
     uniqueIndex('orders_payment_reference_unique').on(table.paymentProvider, table.paymentReference),
     index('orders_user_created_at_idx').on(table.userId, table.createdAt),
+    // The back office's front page: revenue since a day or a month, and refunds asked and not yet confirmed.
+    index('orders_paid_at_idx')
+      .on(table.paidAt)
+      .where(sql`${table.paidAt} is not null`),
+    index('orders_refund_pending_idx')
+      .on(table.refundRequestedAt)
+      .where(sql`${table.refundRequestedAt} is not null and ${table.refundedAt} is null`),
     check('orders_status_check', sql`${table.status} in ('pending', 'paid', 'failed', 'refunded')`),
     check('orders_total_check', sql`${table.totalCents} >= 0`),
     check('orders_currency_check', sql`${table.currency} ~ '^[A-Z]{3}$'`),
