@@ -112,7 +112,10 @@ export function settingsFormValues(settings: StoreSettings): SettingsFormValues 
   return values
 }
 
-/** The part of the settings every page needs (the header's name and logo, the footer's seller and links): what the root loader sends. */
+/**
+ * The part of the settings every page needs (the header's name and logo, the footer's seller and links): what the
+ * root loader sends.
+ */
 export type StoreIdentity = Pick<
   StoreSettings,
   'storeName' | 'logo' | 'legalName' | 'postalAddress' | 'contactEmail' | 'social'
