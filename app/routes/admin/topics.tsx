@@ -28,7 +28,13 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   return { topics, done: done === 'renamed' || done === 'merged' ? done : null }
 }
 
-type Failure = { topicId: string; intent: 'rename' | 'merge'; error: string; name?: string }
+type Failure = {
+  topicId: string
+  intent: 'rename' | 'merge'
+  error: string
+  name?: string
+  intoId?: string
+}
 
 /** Rename a topic (its slug follows, the old one redirects) or merge it into another; audited. */
 export async function action({ request, context }: Route.ActionArgs) {
@@ -56,12 +62,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!isUuid(intoId))
     return data<Failure>({ topicId, intent, error: 'Please choose a topic to merge into.' }, 400)
   const result = await mergeTopics(db, actor, topicId, intoId)
-  if (result.outcome === 'invalid') return data<Failure>({ topicId, intent, error: result.error }, 400)
+  if (result.outcome === 'invalid')
+    return data<Failure>({ topicId, intent, error: result.error, intoId }, 400)
   throw redirect('/admin/topics?done=merged', 303)
 }
 
 export default function AdminTopics({ loaderData, actionData }: Route.ComponentProps) {
   const { topics, done } = loaderData
+  const mergeFailure = actionData?.intent === 'merge' ? actionData : null
   return (
     <TitledSection
       id="topics-heading"
@@ -78,9 +86,11 @@ export default function AdminTopics({ loaderData, actionData }: Route.ComponentP
           {done === 'renamed' ? 'The topic was renamed.' : 'The topics were merged.'}
         </p>
       ) : null}
+      {topics.length > 1 ? <MergeForm topics={topics} failed={mergeFailure} /> : null}
       <ul className="flex flex-col gap-4">
         {topics.map((topic) => {
-          const failed = actionData?.topicId === topic.id ? actionData : null
+          const failed =
+            actionData?.intent === 'rename' && actionData.topicId === topic.id ? actionData : null
           return (
             <li key={topic.id} className="rounded-lg border border-slate-200 p-4 dark:border-gray-700">
               <h2 className="font-semibold [overflow-wrap:anywhere]">
@@ -109,30 +119,6 @@ export default function AdminTopics({ loaderData, actionData }: Route.ComponentP
                     Rename
                   </button>
                 </Form>
-                {topics.length > 1 ? (
-                  <Form method="post" className="flex flex-col gap-2">
-                    <input type="hidden" name="topicId" value={topic.id} />
-                    <SelectField
-                      label={`Merge ${topic.name} into`}
-                      name="intoId"
-                      error={failed?.intent === 'merge' ? failed.error : undefined}
-                    >
-                      <Options
-                        options={topics
-                          .filter((other) => other.id !== topic.id)
-                          .map((other) => ({ value: other.id, label: other.name }))}
-                      />
-                    </SelectField>
-                    <button
-                      type="submit"
-                      name="intent"
-                      value="merge"
-                      className={`${primaryButton} self-start`}
-                    >
-                      Merge
-                    </button>
-                  </Form>
-                ) : null}
               </div>
             </li>
           )
@@ -143,3 +129,41 @@ export default function AdminTopics({ loaderData, actionData }: Route.ComponentP
 }
 
 export { GeneralErrorBoundary as ErrorBoundary } from '#app/components/error-boundary.tsx'
+
+/**
+ * One form merges any topic into any other: two lists of every topic, not one list per topic (with 2,000 topics
+ * that was four million options on one page).
+ */
+function MergeForm({
+  topics,
+  failed,
+}: {
+  topics: { id: string; name: string; bookCount: number }[]
+  failed: Failure | null
+}) {
+  const options = topics.map((topic) => ({
+    value: topic.id,
+    label: `${topic.name} (${topic.bookCount} ${topic.bookCount === 1 ? 'book' : 'books'})`,
+  }))
+  return (
+    <Form
+      method="post"
+      className="mb-6 flex flex-col gap-3 rounded-lg border border-slate-200 p-4 md:flex-row md:items-end dark:border-gray-700"
+    >
+      <SelectField label="Merge the topic" name="topicId" defaultValue={failed?.topicId}>
+        <Options options={options} />
+      </SelectField>
+      <SelectField
+        label="into"
+        name="intoId"
+        defaultValue={failed?.intoId ?? topics[1]?.id}
+        error={failed?.error}
+      >
+        <Options options={options} />
+      </SelectField>
+      <button type="submit" name="intent" value="merge" className={`${primaryButton} self-start md:self-end`}>
+        Merge
+      </button>
+    </Form>
+  )
+}
