@@ -4,7 +4,7 @@ import { TextField } from '#app/components/ui/text-field.tsx'
 import { TitledSection } from '#app/components/ui/titled-section.tsx'
 import { requireAdmin } from '#app/features/identity/session.server.ts'
 import { privatePageMeta } from '#app/features/seo/meta.ts'
-import { TextareaField } from '#app/features/settings/components/textarea-field.tsx'
+import { TextareaField } from '#app/components/ui/textarea-field.tsx'
 import {
   getSitePage,
   parseSitePageForm,

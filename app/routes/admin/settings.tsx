@@ -6,7 +6,7 @@ import { TitledSection } from '#app/components/ui/titled-section.tsx'
 import { requireAdmin } from '#app/features/identity/session.server.ts'
 import { privatePageMeta } from '#app/features/seo/meta.ts'
 import { LogoField } from '#app/features/settings/components/logo-field.tsx'
-import { TextareaField } from '#app/features/settings/components/textarea-field.tsx'
+import { TextareaField } from '#app/components/ui/textarea-field.tsx'
 import { deleteLogo, logoMessages, resizeLogo, storeLogo } from '#app/features/settings/logo.server.ts'
 import {
   parseSettingsForm,
