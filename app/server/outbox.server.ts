@@ -1,12 +1,10 @@
 import { and, asc, eq, inArray, isNull, lt, lte, sql } from 'drizzle-orm'
-import type { Db } from './db/database.server.ts'
+import type { Db, Transaction } from './db/database.server.ts'
 import { emailOutbox } from './db/schema/index.server.ts'
 import type { Logger } from './logger.server.ts'
 import type { MailMessage, Mailer } from './mail.server.ts'
 
 /** What `db.transaction(async (tx) => …)` hands its callback. */
-type Transaction = Parameters<Parameters<Db['transaction']>[0]>[0]
-
 export type OutboxEmail = MailMessage & {
   /** What sort of mail: 'receipt', … */
   kind: string

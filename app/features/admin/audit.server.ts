@@ -1,8 +1,6 @@
 import { and, desc, eq, lt, sql } from 'drizzle-orm'
-import type { Db } from '#app/server/db/database.server.ts'
+import type { Db, Transaction } from '#app/server/db/database.server.ts'
 import { auditLog } from '#app/server/db/schema/index.server.ts'
-
-type Transaction = Parameters<Parameters<Db['transaction']>[0]>[0]
 
 /** Who made a change: an admin's session, or the command line (`npm run admin`). */
 export type Actor = { id: string | null; email: string }

@@ -1,7 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm'
-import type { Db } from '#app/server/db/database.server.ts'
-
-type Transaction = Parameters<Parameters<Db['transaction']>[0]>[0]
+import type { Db, Transaction } from '#app/server/db/database.server.ts'
 
 /**
  * Adds the raw events matching `filter` (a condition on analytics_events) to the daily aggregates the

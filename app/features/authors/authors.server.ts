@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, gt, ilike, ne, sql } from 'drizzle-orm'
 import { recordAudit, type Actor } from '#app/features/admin/audit.server.ts'
 import { invalidateCatalog } from '#app/features/catalog/catalog-cache.server.ts'
 import { asCard, cardColumns, isPublished, type BookCard } from '#app/features/catalog/catalog.server.ts'
-import type { Db } from '#app/server/db/database.server.ts'
+import type { Db, Transaction } from '#app/server/db/database.server.ts'
 import { authors, authorSlugRedirects, books, type AuthorPhoto } from '#app/server/db/schema/index.server.ts'
 import { authorMessages, type AuthorFieldErrors } from './author-form.ts'
 import type { AuthorInput } from './author-form.server.ts'
@@ -12,8 +12,6 @@ import type { AuthorInput } from './author-form.server.ts'
  * bio and a photo. A book points to its author (`books.author_id`); `books.author` is the name's copy that the
  * database keeps (migration `authors`), so a rename here reaches every book, its search and its lists.
  */
-
-type Transaction = Parameters<Parameters<Db['transaction']>[0]>[0]
 
 export type Author = typeof authors.$inferSelect
 

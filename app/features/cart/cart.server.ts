@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, isNull, lt, sql } from 'drizzle-orm'
-import { isExclusiveDatabase, type Db } from '#app/server/db/database.server.ts'
+import { isExclusiveDatabase, type Db, type Transaction } from '#app/server/db/database.server.ts'
 import type { BookLine } from './book-line.ts'
 import { books, cartItems, carts, libraryItems } from '#app/server/db/schema/index.server.ts'
 
@@ -235,8 +235,6 @@ export async function removeOwnedBooksFromCart(db: Db, userId: string): Promise<
   await deleteOwnedCartItems(db, cartId)
   forgetCarts(db, cartId)
 }
-
-type Transaction = Parameters<Parameters<Db['transaction']>[0]>[0]
 
 /**
  * The books of a cart that its account owns, deleted; for use inside a transaction (a merge, a checkout),

@@ -1,6 +1,6 @@
 import { and, eq, ne, sql } from 'drizzle-orm'
 import { recordAudit, type Actor } from '#app/features/admin/audit.server.ts'
-import type { Db } from '#app/server/db/database.server.ts'
+import type { Db, Transaction } from '#app/server/db/database.server.ts'
 import { retryOnConflict } from '#app/server/db/retry.server.ts'
 import {
   bookFiles,
@@ -20,8 +20,6 @@ import type { BookInput } from './book-form.server.ts'
 import { invalidateCatalog } from './catalog-cache.server.ts'
 import type { Book } from './catalog.server.ts'
 import { listBookTopics, setBookTopics } from './topics.server.ts'
-
-type Transaction = Parameters<Parameters<Db['transaction']>[0]>[0]
 
 /** A new book's cover until one is uploaded. */
 export const PLACEHOLDER_COVER_PATH = '/covers/placeholder.svg'

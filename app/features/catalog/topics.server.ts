@@ -1,6 +1,6 @@
 import { and, asc, count, eq, inArray, ne, notInArray, sql } from 'drizzle-orm'
 import { recordAudit, type Actor } from '#app/features/admin/audit.server.ts'
-import type { Db } from '#app/server/db/database.server.ts'
+import type { Db, Transaction } from '#app/server/db/database.server.ts'
 import { books, bookTopics, topics, topicSlugRedirects } from '#app/server/db/schema/index.server.ts'
 import { BOOK_FORM_LIMITS } from './book-form.ts'
 import { invalidateCatalog } from './catalog-cache.server.ts'
@@ -12,7 +12,6 @@ import { topicSlug } from './topic-names.ts'
  * merging moves one topic's books to another.
  */
 
-type Transaction = Parameters<Parameters<Db['transaction']>[0]>[0]
 type Executor = Db | Transaction
 
 /** What a page needs of a topic: its name and the slug of its page. */

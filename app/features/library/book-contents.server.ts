@@ -1,10 +1,8 @@
 import { and, desc, eq, lte, ne, or } from 'drizzle-orm'
-import type { Db } from '#app/server/db/database.server.ts'
+import type { Db, Transaction } from '#app/server/db/database.server.ts'
 import { bookContents, bookEditions, bookFiles } from '#app/server/db/schema/index.server.ts'
 import { type EditionContents, readContents, readingMinutes } from './editions/contents.ts'
 import { parseManuscript } from './editions/manuscript.ts'
-
-type Transaction = Parameters<Parameters<Db['transaction']>[0]>[0]
 
 /**
  * Records what the live edition's manuscript holds (table of contents, words) beside its files, unless it is

@@ -1,6 +1,6 @@
 import { and, desc, eq, sql } from 'drizzle-orm'
 import { recordAudit, type Actor } from '#app/features/admin/audit.server.ts'
-import type { Db } from '#app/server/db/database.server.ts'
+import type { Db, Transaction } from '#app/server/db/database.server.ts'
 import { bookEditions, bookFiles, books, libraryItems, user } from '#app/server/db/schema/index.server.ts'
 import type { Logger } from '#app/server/logger.server.ts'
 import { enqueueEmail } from '#app/server/outbox.server.ts'
@@ -24,8 +24,6 @@ import type { ManuscriptFieldErrors } from './manuscript-form.ts'
 import { readSeller } from '#app/features/settings/store-settings.server.ts'
 import { describeManuscript, readSeedManuscript, writeDraft } from './manuscript-drafts.server.ts'
 import { newEditionEmail } from './new-edition-email.ts'
-
-type Transaction = Parameters<Parameters<Db['transaction']>[0]>[0]
 
 export type EditionSummary = {
   number: number

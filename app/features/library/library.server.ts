@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm'
 import { createContext, type RouterContextProvider } from 'react-router'
-import type { Db } from '#app/server/db/database.server.ts'
+import type { Db, Transaction } from '#app/server/db/database.server.ts'
 import {
   bookEditions,
   bookFiles,
@@ -200,8 +200,6 @@ export async function getOwnership(
     .limit(1)
   return row ?? null
 }
-
-type Transaction = Parameters<Parameters<Db['transaction']>[0]>[0]
 
 /**
  * Puts the books of a paid order in the buyer's library, inside the payment's transaction. A book the buyer

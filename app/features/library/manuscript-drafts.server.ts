@@ -1,6 +1,6 @@
 import { desc, eq, sql } from 'drizzle-orm'
 import { recordAudit, type Actor } from '#app/features/admin/audit.server.ts'
-import type { Db } from '#app/server/db/database.server.ts'
+import type { Db, Transaction } from '#app/server/db/database.server.ts'
 import { bookEditions, bookFiles, bookManuscripts, books } from '#app/server/db/schema/index.server.ts'
 import { readManuscript, sha256Of } from './editions/build-editions.server.ts'
 
@@ -8,8 +8,6 @@ import { readManuscript, sha256Of } from './editions/build-editions.server.ts'
  * The manuscript a book's next edition is written in, as the back office works on it: read (draft, newest
  * edition, seed file), saved as a draft, audited. Publishing it is editions.server.ts's.
  */
-
-type Transaction = Parameters<Parameters<Db['transaction']>[0]>[0]
 
 export type WorkingManuscript = {
   text: string

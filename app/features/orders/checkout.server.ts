@@ -1,7 +1,7 @@
 import crypto from 'node:crypto'
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm'
 import { cartLineColumns, deleteOwnedCartItems } from '#app/features/cart/cart.server.ts'
-import type { Db } from '#app/server/db/database.server.ts'
+import type { Db, Transaction as Tx } from '#app/server/db/database.server.ts'
 import {
   books,
   cartItems,
@@ -12,8 +12,6 @@ import {
   type OrderStatus,
 } from '#app/server/db/schema/index.server.ts'
 import type { BookLine } from '#app/features/cart/book-line.ts'
-
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
 
 export type Checkout = {
   /** The lines to pay for, at today's prices from the catalogue. */

@@ -3,7 +3,7 @@ import { recordPurchase } from '#app/features/analytics/record.server.ts'
 import { forgetCarts, removeBooks } from '#app/features/cart/cart.server.ts'
 import { grantBooks } from '#app/features/library/library.server.ts'
 import type { AppContext } from '#app/server/context.server.ts'
-import type { Db } from '#app/server/db/database.server.ts'
+import type { Db, Transaction as Tx } from '#app/server/db/database.server.ts'
 import { orderItems, orders, user, type OrderStatus } from '#app/server/db/schema/index.server.ts'
 import { enqueueEmail } from '#app/server/outbox.server.ts'
 import { orderUrl } from './order-history.server.ts'
@@ -11,8 +11,6 @@ import type { PaymentProvider } from './payments.server.ts'
 import { readSeller } from '#app/features/settings/store-settings.server.ts'
 import { receiptEmail } from './receipt.ts'
 import { confirmRefund, failRefund } from './refunds.server.ts'
-
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
 
 /**
  * An order is paid, inside the payment's transaction: the payment recorded, the books granted (the library's

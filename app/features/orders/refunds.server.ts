@@ -1,13 +1,11 @@
 import { and, eq } from 'drizzle-orm'
 import { recordAudit, type Actor } from '#app/features/admin/audit.server.ts'
-import type { Db } from '#app/server/db/database.server.ts'
+import type { Db, Transaction as Tx } from '#app/server/db/database.server.ts'
 import { orderItems, orders, user } from '#app/server/db/schema/index.server.ts'
 import { enqueueEmail } from '#app/server/outbox.server.ts'
 import { createTestPaymentProvider, type PaymentProvider } from './payments.server.ts'
 import { readSeller } from '#app/features/settings/store-settings.server.ts'
 import { refundEmail } from './refund-email.ts'
-
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
 
 /**
  * Marks a paid order refunded, with no money moved and no mail: for scripts and for a refund made outside the

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm'
 import { invalidateCatalog } from '#app/features/catalog/catalog-cache.server.ts'
-import type { Db } from '#app/server/db/database.server.ts'
+import type { Db, Transaction } from '#app/server/db/database.server.ts'
 import {
   books,
   libraryItems,
@@ -12,8 +12,6 @@ import {
 import type { RateLimitRule } from '#app/server/rate-limit.server.ts'
 import type { ReviewInput } from './review-form.server.ts'
 import { REVIEWS_PER_PAGE, reviewerName, type ReviewSort } from './review-form.ts'
-
-type Transaction = Parameters<Parameters<Db['transaction']>[0]>[0]
 
 const HOUR = 60 * 60 * 1000
 /** Per account: writing, editing or deleting reviews. */

@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm'
 import { LRUCache } from 'lru-cache'
 import { z } from 'zod'
 import { recordAudit, type Actor } from '#app/features/admin/audit.server.ts'
-import type { Db } from '#app/server/db/database.server.ts'
+import type { Db, Transaction as Tx } from '#app/server/db/database.server.ts'
 import { storeSettings } from '#app/server/db/schema/index.server.ts'
 import { firstFieldErrors } from '#app/server/form.server.ts'
 import {
@@ -99,8 +99,6 @@ function readCachedStoreSettings(db: Db): Promise<Loaded> {
 export async function readStoreSettings(db: Db): Promise<StoreSettings> {
   return (await readCachedStoreSettings(db)).settings
 }
-
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
 
 /**
  * The seller as receipts and mails name them, read uncached in the caller's database or transaction (a mail

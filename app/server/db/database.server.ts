@@ -12,6 +12,8 @@ import { findProjectRoot } from '../project-root.server.ts'
 import * as schema from './schema/index.server.ts'
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>
+/** What `db.transaction(async (tx) => …)` hands its callback: a Db whose statements run in the transaction. */
+export type Transaction = Parameters<Parameters<Db['transaction']>[0]>[0]
 
 export type DatabaseHandle = {
   db: Db
