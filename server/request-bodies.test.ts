@@ -1,5 +1,6 @@
 import { expect, test } from 'vitest'
 import { coverMessages, MAX_COVER_BYTES } from '#app/features/catalog/covers.server.ts'
+import { MAX_LOGO_BYTES } from '#app/features/settings/logo.server.ts'
 import { COVER_UPLOAD_OVERHEAD } from '#app/routes/admin/book-cover.ts'
 import { routesBuild } from '#tests/route-build.ts'
 import { requestBodyOf } from './request-bodies.ts'
@@ -19,6 +20,15 @@ test('the routes that take more than a small form declare it in their module, in
       tooLarge: coverMessages.tooLarge,
     },
     'routes/admin/book-manuscript': { maxBytes: 7 * 1024 * 1024 },
+    // An author's photo takes a cover's limits; the settings form a logo of at most 2 MB, with the form around it.
+    'routes/admin/author-photo': {
+      maxBytes: MAX_COVER_BYTES + 64 * 1024,
+      tooLarge: coverMessages.tooLarge,
+    },
+    'routes/admin/settings': {
+      maxBytes: MAX_LOGO_BYTES + 64 * 1024,
+      tooLarge: 'This logo is larger than 2 MB. Please upload a smaller image.',
+    },
   })
   const match = compileRoutes(build)
   expect(requestBodyOf(match('/Admin/Books/abc/Manuscript')?.handle)?.maxBytes).toBe(7 * 1024 * 1024)
