@@ -84,12 +84,6 @@ export async function loader({ params, context, request, url }: Route.LoaderArgs
     if (renamed) throw redirect(`/books/${renamed}`, 301)
     throw bookNotFound()
   }
-  const files = (await listFilesOf(db, [book.id])).get(book.id)
-  const formats = purchasedFormats.flatMap((format) => {
-    const file = files?.get(format)
-    return file ? [{ label: format.toUpperCase(), sizeBytes: file.sizeBytes }] : []
-  })
-  const sample = files?.get('sample')
   recordBookView(getAppContext(context), request, url, book.id)
   // The Markdown is parsed here, on the server: the page gets plain data to render, the browser no parser.
   const { description, ...rest } = book
@@ -99,7 +93,9 @@ export async function loader({ params, context, request, url }: Route.LoaderArgs
   const list = parseReviewListParams(url.searchParams)
   const page = Math.min(list.page, pages)
   const viewerId = user && !user.isGuest ? user.id : undefined
-  const [reviews, viewer] = await Promise.all([
+  // Everything else the page reads depends only on the book and the viewer: one round of queries, in parallel.
+  const [filesByBook, reviews, viewer, edition, alsoBought, bookAuthor] = await Promise.all([
+    listFilesOf(db, [book.id]),
     book.ratingCount === 0
       ? Promise.resolve([])
       : viewerId
@@ -110,13 +106,17 @@ export async function loader({ params, context, request, url }: Route.LoaderArgs
       bookId: book.id,
       loginTo: `/login?${new URLSearchParams({ redirectTo: `/books/${book.slug}` })}`,
     }),
-  ])
-  // The live edition's facts and contents, the books bought with this one, and who wrote it.
-  const [edition, alsoBought, bookAuthor] = await Promise.all([
+    // The live edition's facts and contents, the books bought with this one, and who wrote it.
     getEditionDetails(db, book.id),
     listAlsoBought(db, book.id),
     getBookAuthor(db, book.authorId),
   ])
+  const files = filesByBook.get(book.id)
+  const formats = purchasedFormats.flatMap((format) => {
+    const file = files?.get(format)
+    return file ? [{ label: format.toUpperCase(), sizeBytes: file.sizeBytes }] : []
+  })
+  const sample = files?.get('sample')
   const bio = parseMarkdown(bookAuthor?.bio ?? '')
   return {
     edition,
