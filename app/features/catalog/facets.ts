@@ -25,6 +25,11 @@ export const CATALOG_LEVELS = [
 ] as const
 export type CatalogLevel = (typeof CATALOG_LEVELS)[number]['value']
 
+/** 'Beginner', 'Intermediate', 'Advanced'. */
+export function levelLabel(level: CatalogLevel): string {
+  return CATALOG_LEVELS.find((known) => known.value === level)!.label
+}
+
 /** Disjoint price bands in cents: `min` ≤ price < `max`. */
 export const PRICE_RANGES = [
   { value: 'under-10', label: 'Under $10', min: 0, max: 1000 },

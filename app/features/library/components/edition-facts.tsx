@@ -1,3 +1,4 @@
+import { levelLabel, type CatalogLevel } from '#app/features/catalog/facets.ts'
 import { formatFileSize } from '#app/features/catalog/format.ts'
 import type { EditionDetails } from '../book-contents.server.ts'
 import { formatReadingTime } from '../editions/contents.ts'
@@ -13,19 +14,11 @@ export function ordinal(number: number): string {
   return `${number}${ordinalSuffix[ordinalRules.select(number)]}`
 }
 
-const levelLabels = { beginner: 'Beginner', intermediate: 'Intermediate', advanced: 'Advanced' } as const
-
 /**
  * 'Book details': what a reader weighs before buying (pages, reading time, level, edition, formats), the
  * table of contents and the edition history, all from the live edition.
  */
-export function EditionFacts({
-  details,
-  level,
-}: {
-  details: EditionDetails
-  level: keyof typeof levelLabels | null
-}) {
+export function EditionFacts({ details, level }: { details: EditionDetails; level: CatalogLevel | null }) {
   const { formats, contents, edition, changelog } = details
   const pages = formats.find((format) => format.format === 'pdf')?.pageCount ?? null
   if (!edition && !contents && !level) return null
@@ -45,7 +38,7 @@ export function EditionFacts({
               </span>
             </Fact>
           ) : null}
-          {level ? <Fact term="Level">{levelLabels[level]}</Fact> : null}
+          {level ? <Fact term="Level">{levelLabel(level)}</Fact> : null}
           {edition ? (
             <Fact term="Edition">
               {ordinal(edition.number)} edition, <FormattedDate value={edition.publishedAt} />
