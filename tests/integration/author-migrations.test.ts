@@ -1,68 +1,25 @@
-import crypto from 'node:crypto'
-import fs from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
 import { asc, eq, sql } from 'drizzle-orm'
-import type { NodePgDatabase } from 'drizzle-orm/node-postgres'
-import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator'
-import type { PgliteDatabase } from 'drizzle-orm/pglite'
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { openDatabase, type DatabaseHandle } from '#app/server/db/database.server.ts'
 import { authors, books } from '#app/server/db/schema/index.server.ts'
-import { adminQuery } from '#tests/db.ts'
+import type { DatabaseHandle } from '#app/server/db/database.server.ts'
+import { migrateUpTo, openMigrationDatabase } from '#tests/migration-database.ts'
 
 /**
  * The catalogue's migration `authors` applied to a database whose books name their author in `books.author`,
  * as a running store's does: on PGlite, and on PostgreSQL under `npm run test:postgres`.
  */
 
-const drizzleFolder = path.resolve(import.meta.dirname, '../../drizzle')
 const LAST_BEFORE = '0020_topics'
 
 let handle: DatabaseHandle
 let dispose: () => Promise<void>
 beforeAll(async () => {
-  const serverUrl = process.env.TEST_DATABASE_URL
-  if (process.env.TEST_DB !== 'postgres') {
-    handle = await openDatabase({ kind: 'pglite' })
-    dispose = () => handle.close()
-    return
-  }
-  if (!serverUrl) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL')
-  const name = `codebook_migration_${crypto.randomBytes(6).toString('hex')}`
-  await adminQuery(serverUrl, `create database ${name}`)
-  const url = new URL(serverUrl)
-  url.pathname = `/${name}`
-  handle = await openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 2 })
-  dispose = async () => {
-    await handle.close()
-    await adminQuery(serverUrl, `drop database if exists ${name} with (force)`)
-  }
+  ;({ handle, dispose } = await openMigrationDatabase())
 })
 afterAll(() => dispose?.())
 
-/** The migrations folder as it was up to `lastTag`, copied to a temporary folder. */
-function migrationsUpTo(lastTag: string) {
-  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'codebook-migrations-'))
-  fs.mkdirSync(path.join(folder, 'meta'))
-  const journal = JSON.parse(fs.readFileSync(path.join(drizzleFolder, 'meta', '_journal.json'), 'utf8')) as {
-    entries: { tag: string }[]
-  }
-  const last = journal.entries.findIndex((entry) => entry.tag === lastTag)
-  if (last < 0) throw new Error(`no migration ${lastTag}`)
-  journal.entries = journal.entries.slice(0, last + 1)
-  fs.writeFileSync(path.join(folder, 'meta', '_journal.json'), JSON.stringify(journal))
-  for (const { tag } of journal.entries)
-    fs.copyFileSync(path.join(drizzleFolder, `${tag}.sql`), path.join(folder, `${tag}.sql`))
-  return folder
-}
-
 test("books' author names become authors, one per name in any case; the books keep their bylines and follow a rename", async () => {
-  const migrationsFolder = migrationsUpTo(LAST_BEFORE)
-  if (handle.kind === 'pglite')
-    await migratePglite(handle.db as unknown as PgliteDatabase, { migrationsFolder })
-  else await migratePostgres(handle.db as unknown as NodePgDatabase, { migrationsFolder })
+  await migrateUpTo(handle, LAST_BEFORE)
   const { db } = handle
   await db.execute(sql`
     insert into books (slug, title, author, description, price_cents, cover_path, cover_alt, rating, file_size_bytes, created_at)
