@@ -1,4 +1,4 @@
-import type { ByteRange } from './storage.server.ts'
+import type { ByteRange, FileStorage } from './storage.server.ts'
 
 /**
  * Headers for a file sent as a download: its type, its exact length and the name to save it under, that parts
@@ -132,4 +132,33 @@ export function problemPage(
 
 function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
+}
+
+const imageTypes = { avif: 'image/avif', webp: 'image/webp', jpeg: 'image/jpeg', png: 'image/png' } as const
+export type ImageFormat = keyof typeof imageTypes
+
+/**
+ * An uploaded image's variant (a cover, an author's photo, the logo) from storage, by a name that holds a hash of
+ * the upload: a file never changes under its URL, so browsers and CDNs may keep it for a year. `key` null (a name
+ * of the wrong shape) or a file not stored: 404.
+ */
+export async function storedImageResponse(
+  storage: FileStorage,
+  key: string | null,
+  format: ImageFormat,
+): Promise<Response> {
+  const stored = key === null ? null : await storage.createReadStream(key)
+  if (!stored)
+    return new Response('Not found', {
+      status: 404,
+      headers: { 'Content-Type': 'text/plain; charset=utf-8' },
+    })
+  return new Response(stored.stream, {
+    headers: {
+      'Content-Type': imageTypes[format],
+      'Content-Length': String(stored.size),
+      'Cache-Control': 'public, max-age=31536000, immutable',
+      'X-Content-Type-Options': 'nosniff',
+    },
+  })
 }
