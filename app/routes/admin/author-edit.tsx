@@ -20,6 +20,7 @@ import { TextareaField } from '#app/components/ui/textarea-field.tsx'
 import { getAppContext } from '#app/server/context.server.ts'
 import { readForm } from '#app/server/form.server.ts'
 import type { Route } from './+types/author-edit'
+import { FormOutcome } from '#app/components/ui/form-outcome.tsx'
 
 export const meta: Route.MetaFunction = ({ data: loaderData }) =>
   privatePageMeta(`${loaderData?.author.name ?? 'Author'} — Back office`, 'Edit an author of the store.')
@@ -107,19 +108,11 @@ export default function EditAuthor({ loaderData, actionData }: Route.ComponentPr
           View {authorPath(author.slug)}
         </Link>
       </p>
-      {errors.form ? (
-        <p role="alert" className="mb-4 text-red-700 dark:text-red-300">
-          {errors.form}
-        </p>
-      ) : Object.keys(errors).length > 0 ? (
-        <p role="alert" className="mb-4 text-red-700 dark:text-red-300">
-          The author was not saved: please correct the fields marked below.
-        </p>
-      ) : saved ? (
-        <p role="status" className="mb-4 text-emerald-700 dark:text-emerald-300">
-          {saved}
-        </p>
-      ) : null}
+      <FormOutcome
+        errors={errors}
+        notSaved="The author was not saved: please correct the fields marked below."
+        saved={saved}
+      />
       <Form method="post" className="flex max-w-3xl flex-col gap-6">
         <input type="hidden" name="version" value={actionData?.version ?? author.version} />
         <TextField

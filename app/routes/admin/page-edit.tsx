@@ -16,6 +16,7 @@ import { isSitePageSlug, SITE_PAGE_LIMITS } from '#app/features/site-pages/site-
 import { getAppContext } from '#app/server/context.server.ts'
 import { readForm } from '#app/server/form.server.ts'
 import type { Route } from './+types/page-edit'
+import { FormOutcome } from '#app/components/ui/form-outcome.tsx'
 
 export const meta: Route.MetaFunction = ({ data: loaderData, matches }) =>
   privatePageMeta(`${loaderData?.title ?? 'Site page'} — Back office`, 'Edit a site page of the store.', {
@@ -78,23 +79,21 @@ export default function EditSitePage({ loaderData, actionData }: Route.Component
       level={1}
       headingClassName="mb-6 text-2xl font-semibold"
     >
-      {errors.form ? (
-        <p role="alert" className="mb-4 text-red-700 dark:text-red-300">
-          {errors.form}
-        </p>
-      ) : Object.keys(errors).length > 0 ? (
-        <p role="alert" className="mb-4 text-red-700 dark:text-red-300">
-          The page was not saved: please correct the fields marked below.
-        </p>
-      ) : loaderData.saved ? (
-        <p role="status" className="mb-4 text-emerald-700 dark:text-emerald-300">
-          The page was saved.{' '}
-          <Link to={`/${loaderData.slug}`} className="underline">
-            See it in the store
-          </Link>
-          .
-        </p>
-      ) : null}
+      <FormOutcome
+        errors={errors}
+        notSaved="The page was not saved: please correct the fields marked below."
+        saved={
+          loaderData.saved && (
+            <>
+              The page was saved.{' '}
+              <Link to={`/${loaderData.slug}`} className="underline">
+                See it in the store
+              </Link>
+              .
+            </>
+          )
+        }
+      />
       <Form method="post" className="flex flex-col gap-6">
         <input type="hidden" name="version" value={actionData?.version ?? loaderData.version} />
         <TextField

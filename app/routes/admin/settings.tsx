@@ -26,6 +26,7 @@ import {
 import { getAppContext } from '#app/server/context.server.ts'
 import { readForm } from '#app/server/form.server.ts'
 import type { Route } from './+types/settings'
+import { FormOutcome } from '#app/components/ui/form-outcome.tsx'
 
 export const meta: Route.MetaFunction = (args) =>
   privatePageMeta('Store settings — Back office', 'The store’s name, seller and home page texts.', args)
@@ -110,19 +111,11 @@ export default function StoreSettingsPage({ loaderData, actionData }: Route.Comp
       level={1}
       headingClassName="mb-6 text-2xl font-semibold"
     >
-      {errors.form ? (
-        <p role="alert" className="mb-4 text-red-700 dark:text-red-300">
-          {errors.form}
-        </p>
-      ) : Object.keys(errors).length > 0 ? (
-        <p role="alert" className="mb-4 text-red-700 dark:text-red-300">
-          The settings were not saved: please correct the fields marked below.
-        </p>
-      ) : loaderData.saved ? (
-        <p role="status" className="mb-4 text-emerald-700 dark:text-emerald-300">
-          The settings were saved. Pages show them within a few seconds.
-        </p>
-      ) : null}
+      <FormOutcome
+        errors={errors}
+        notSaved="The settings were not saved: please correct the fields marked below."
+        saved={loaderData.saved && 'The settings were saved. Pages show them within a few seconds.'}
+      />
       <Form method="post" encType="multipart/form-data" className="flex flex-col gap-6">
         <input type="hidden" name="version" value={actionData?.version ?? loaderData.version} />
         <fieldset className={fieldsetClass}>
