@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { testPassword } from '#harness/factories/buyers.ts'
 import { startStoreWithAdmin, type StoreProcess } from '#harness/store-process.ts'
 import { expectHealthyPage, launchBrowser, newPage, themes, visit } from './browser.ts'
+import { logIn } from './shopper.ts'
 
 /** The back office's authors in Chromium, on a store of its own (its admin named in ADMIN_EMAILS). */
 let store: StoreProcess
@@ -26,13 +27,8 @@ afterAll(async () => {
   await store?.stop()
 })
 
-async function signIn(page: Page) {
-  await visit(page, `${store.url}/login`)
-  await page.getByLabel('Email', { exact: true }).fill(adminEmail)
-  await page.getByLabel('Password', { exact: true }).fill(testPassword)
-  await page.getByRole('button', { name: 'Login', exact: true }).click()
-  await page.waitForURL(`${store.url}/`)
-}
+const signIn = (page: Page) =>
+  logIn(page, { email: adminEmail, password: testPassword }, { storeUrl: store.url })
 
 async function openAuthor(page: Page, search: string, name: string) {
   await visit(page, `${store.url}/admin`)

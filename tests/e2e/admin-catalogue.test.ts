@@ -8,6 +8,7 @@ import { slugify } from '#app/features/catalog/book-form.ts'
 import { testPassword } from '#harness/factories/buyers.ts'
 import { startStoreWithAdmin, type StoreProcess } from '#harness/store-process.ts'
 import { expectHealthyPage, launchBrowser, newPage, themes, visit } from './browser.ts'
+import { logIn } from './shopper.ts'
 
 /**
  * The back office's catalogue in Chromium. A store of its own: its admin is an account registered in its
@@ -31,13 +32,8 @@ afterAll(async () => {
   await store?.stop()
 })
 
-async function signIn(page: Page) {
-  await visit(page, `${store.url}/login`)
-  await page.getByLabel('Email', { exact: true }).fill(adminEmail)
-  await page.getByLabel('Password', { exact: true }).fill(testPassword)
-  await page.getByRole('button', { name: 'Login', exact: true }).click()
-  await page.waitForURL(`${store.url}/`)
-}
+const signIn = (page: Page) =>
+  logIn(page, { email: adminEmail, password: testPassword }, { storeUrl: store.url })
 
 async function file(name: string, bytes: Uint8Array) {
   const location = path.join(files, name)
