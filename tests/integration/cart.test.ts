@@ -167,17 +167,20 @@ describe('Added to your cart', () => {
   test('without JavaScript the redirect leaves a notice the next page reads once, outside the page cache', async () => {
     const first = await postCart({ intent: 'add', bookId: bookIds[2]! })
     const cookie = cookieHeader(first.setCookie ?? undefined)
-    const back = (await cartAction(
-      routeArgs({
-        db: database.db,
-        path: '/cart',
-        cookie,
-        init: {
-          method: 'POST',
-          body: new URLSearchParams({ intent: 'add', bookId: bookIds[3]!, redirectTo: '/AllBooks' }),
-        },
-      }),
-    )) as Response
+    // A form on the catalogue page, posted without JavaScript: back to that page.
+    const postFromPage = async (intent: 'add' | 'remove') =>
+      (await cartAction(
+        routeArgs({
+          db: database.db,
+          path: '/cart',
+          cookie,
+          init: {
+            method: 'POST',
+            body: new URLSearchParams({ intent, bookId: bookIds[3]!, redirectTo: '/AllBooks' }),
+          },
+        }),
+      )) as Response
+    const back = await postFromPage('add')
     expect(back.status).toBe(303)
     expect(back.headers.get('Location')).toBe(`/AllBooks#book-${bookIds[3]}`)
     const notice = back.headers.getSetCookie().find((header) => header.startsWith('cb_cart_added='))
@@ -206,17 +209,7 @@ describe('Added to your cart', () => {
     expect(await keyOf(withNotice)).toBeUndefined()
 
     // A removal leaves no notice.
-    const removed = (await cartAction(
-      routeArgs({
-        db: database.db,
-        path: '/cart',
-        cookie,
-        init: {
-          method: 'POST',
-          body: new URLSearchParams({ intent: 'remove', bookId: bookIds[3]!, redirectTo: '/AllBooks' }),
-        },
-      }),
-    )) as Response
+    const removed = await postFromPage('remove')
     expect(removed.status).toBe(303)
     expect(removed.headers.getSetCookie().some((header) => header.startsWith('cb_cart_added='))).toBe(false)
   })
