@@ -18,6 +18,7 @@ import { GeneralErrorBoundary, type ErrorData } from '#app/components/error-boun
 import { errorPageMeta } from '#app/features/seo/meta.ts'
 import { SiteFooter } from '#app/compositions/layout/site-footer.tsx'
 import { SiteHeader } from '#app/compositions/layout/site-header.tsx'
+import { NavigationProgress, usePendingNavigation } from '#app/compositions/layout/navigation-progress.tsx'
 import { useNonce } from '#app/components/nonce.tsx'
 import stylesheet from './app.css?url'
 import type { Route } from './+types/root'
@@ -104,6 +105,7 @@ export const shouldRevalidate = revalidateAfterCheckoutPost
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce()
   const theme = useTheme()
+  const pending = usePendingNavigation()
   return (
     <html lang="en" data-theme={theme}>
       <head>
@@ -120,9 +122,10 @@ export function Layout({ children }: { children: ReactNode }) {
         >
           Skip to content
         </a>
+        <NavigationProgress />
         <SiteHeader />
         <UnverifiedEmailBanner />
-        <main id="main" className="flex-1">
+        <main id="main" className="flex-1" aria-busy={pending || undefined}>
           {children}
         </main>
         <SiteFooter />

@@ -1,18 +1,21 @@
 /**
- * `npm run bench:lighthouse`: Lighthouse 12 in Debian's Chromium, mobile and desktop, on `/`, `/AllBooks` (plain
- * and filtered), a detail page, a topic page, `/search?q=react`, `/cart` with a book in a guest's cart and a
- * signed-in reader's `/account/library` of the production build (on a fresh embedded database), plus the
- * gzipped JS and CSS `/` loads.
- * Each page is audited LIGHTHOUSE_RUNS times (default 3) and the median run is reported (Lighthouse's own
- * `computeMedianRun`): on this 2-core machine one run's mobile score swings by ±5 from run to run, so a single
- * run says little. LIGHTHOUSE_FORMS=mobile skips the desktop runs; LIGHTHOUSE_REPORTS=<folder> keeps each median
- * report as JSON (open it in the Lighthouse viewer to see what the LCP waited on); LIGHTHOUSE_PAGES=/,/cart
- * audits only those. Prints numbers and the machine's load;
- * asserts nothing. Budgets (issues 2, 13 and 17), mobile: performance ≥ 98, LCP ≤ 1.5 s, TBT ≤ 50 ms, CLS 0,
- * accessibility, best practices and SEO 100 — except SEO's `is-crawlable` on the pages that are noindex by
- * design (the search results, the cart, the library: decision 020), which the report names as such.
+ * `npm run bench:lighthouse [-- --cpu-stress N]`: Lighthouse 12 in Debian's Chromium, mobile and desktop, on
+ * every public page of the production build (on a fresh embedded database) — `/`, `/AllBooks` (plain and
+ * filtered), a book, the topics and a topic, an author, the search, a guest's `/cart` with a book in it, the
+ * account forms and the site pages — and a signed-in reader's `/account/library`, plus the gzipped JS and CSS
+ * `/` loads.
+ * Each page is audited LIGHTHOUSE_RUNS times (default 5); every run is printed, with the machine's load average
+ * when it ended, and the median run is reported (Lighthouse's own `computeMedianRun`): on this 2-core machine
+ * one run's mobile score swings by ±5, so a single run says little. `--cpu-stress N` runs N busy loops (one
+ * process each) beside Chromium for the whole measurement, so the budget is checked on a busy machine on
+ * purpose (issue 35). LIGHTHOUSE_FORMS=mobile skips the desktop runs; LIGHTHOUSE_REPORTS=<folder> keeps each
+ * median report as JSON (open it in the Lighthouse viewer to see what the LCP waited on); LIGHTHOUSE_PAGES=/,/cart
+ * audits only those. Prints numbers; asserts nothing. Budgets (issues 2, 13, 17 and 35), mobile: performance
+ * ≥ 98 as the median **and** no run below 95, TBT ≤ 50 ms (median), LCP ≤ 1.5 s, CLS 0, accessibility, best
+ * practices and SEO 100 — except SEO's `is-crawlable` on the pages that are noindex by design (the search
+ * results, the cart, the library, the account forms: decision 020), which the report names as such.
  */
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import * as chromeLauncher from 'chrome-launcher'
@@ -28,19 +31,32 @@ import { startStoreWithAdmin } from '#harness/store-process.ts'
 type Visitor = 'anonymous' | 'guest with a cart' | 'signed-in reader'
 // Issue 13: the home page, All eBooks with filters and a sort, a book page and a topic page. Issue 17: the
 // search, a cart with a book in it, and a reader's library. `noindex`: kept out of search engines on purpose.
+// Issue 34: the topics, an author, the account forms and the site pages. Issue 35: every public page.
 const pages: Array<{ path: string; visitor: Visitor; noindex?: true }> = [
   { path: '/', visitor: 'anonymous' },
   { path: '/AllBooks', visitor: 'anonymous' },
   { path: '/AllBooks?topic=javascript&rating=4&sort=price-asc', visitor: 'anonymous' },
   { path: '/books/django-framework', visitor: 'anonymous' },
+  { path: '/topics', visitor: 'anonymous' },
   { path: '/topics/databases', visitor: 'anonymous' },
+  { path: '/authors/lucia-ferreira', visitor: 'anonymous' },
   { path: '/search?q=react', visitor: 'anonymous', noindex: true },
   { path: '/cart', visitor: 'guest with a cart', noindex: true },
+  { path: '/login', visitor: 'anonymous', noindex: true },
+  { path: '/Register', visitor: 'anonymous', noindex: true },
+  { path: '/about', visitor: 'anonymous' },
+  { path: '/terms', visitor: 'anonymous' },
   { path: '/account/library', visitor: 'signed-in reader', noindex: true },
 ]
 const budgets = { performance: 98, accessibility: 100, 'best-practices': 100, seo: 100 }
+/** Issue 35: the median may be 98 only if no single run fell under this. */
+const worstRunBudget = 95
 const timingBudgets = { 'LCP ms': 1500, 'TBT ms': 50, CLS: 0 }
-const runs = Number(process.env.LIGHTHOUSE_RUNS ?? 3)
+const runs = Number(process.env.LIGHTHOUSE_RUNS ?? 5)
+const stressArgument = process.argv.indexOf('--cpu-stress')
+const stressLoops = stressArgument === -1 ? 0 : Number(process.argv[stressArgument + 1])
+if (!Number.isInteger(stressLoops) || stressLoops < 0)
+  throw new Error('--cpu-stress takes a count: --cpu-stress 1')
 const formFactors =
   process.env.LIGHTHOUSE_FORMS === 'mobile' ? ['mobile' as const] : (['mobile', 'desktop'] as const)
 const load = () =>
@@ -99,6 +115,11 @@ async function bookId(slug: string): Promise<string> {
 }
 
 console.log(`load average before: ${load()} (${os.cpus().length} cores)`)
+// The busy loops: separate processes, so they compete with Chromium and the store as another program would.
+const stress: ChildProcess[] = Array.from({ length: stressLoops }, () =>
+  spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }),
+)
+if (stressLoops) console.log(`${stressLoops} busy loop(s) running beside Chromium (--cpu-stress)`)
 const chrome = await chromeLauncher.launch({
   chromePath: chromiumPath,
   chromeFlags: ['--headless=new', ...chromiumFlags],
@@ -136,6 +157,12 @@ try {
           continue
         }
         results.push(result.lhr)
+        const lhr = result.lhr
+        console.log(
+          `${formFactor} ${page} run ${results.length}: performance ${Math.round((lhr.categories.performance?.score ?? 0) * 100)}, ` +
+            `TBT ${Math.round(lhr.audits['total-blocking-time']?.numericValue ?? NaN)} ms, ` +
+            `LCP ${Math.round(lhr.audits['largest-contentful-paint']?.numericValue ?? NaN)} ms (load ${load()})`,
+        )
       }
       if (results.length === 0) throw new Error(`every Lighthouse run of ${page} failed`)
       // Its .d.ts names the global LH.Result, which this project does not declare: it returns one of `results`.
@@ -160,6 +187,9 @@ try {
         'performance (all runs)': results
           .map((lhr) => Math.round((lhr.categories.performance?.score ?? 0) * 100))
           .join(' '),
+        'TBT ms (all runs)': results
+          .map((lhr) => Math.round(lhr.audits['total-blocking-time']?.numericValue ?? NaN))
+          .join(' '),
         performance: score('performance'),
         accessibility: score('accessibility'),
         'best-practices': score('best-practices'),
@@ -180,6 +210,13 @@ try {
         )
       }
       if (formFactor === 'mobile') {
+        const worst = Math.min(
+          ...results.map((lhr) => Math.round((lhr.categories.performance?.score ?? 0) * 100)),
+        )
+        if (worst < worstRunBudget) {
+          misses++
+          console.warn(`over budget: mobile ${page} a run scored ${worst} < ${worstRunBudget}`)
+        }
         for (const [id, max] of Object.entries(timingBudgets)) {
           if (Number(row[id]) > max) {
             misses++
@@ -214,6 +251,7 @@ try {
     }
   }
 } finally {
+  for (const loop of stress) loop.kill()
   chrome.kill()
   await store.stop()
 }
