@@ -1,4 +1,4 @@
-import { useEffect, type ReactNode } from 'react'
+import { Suspense, useEffect, type ReactNode } from 'react'
 import { data, isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration } from 'react-router'
 import { cartAddedMiddleware, readCartAdded } from '#app/features/cart/added-notice.server.ts'
 import type { RootCartData } from '#app/features/cart/use-cart.ts'
@@ -125,10 +125,15 @@ export function Layout({ children }: { children: ReactNode }) {
         <NavigationProgress />
         <SiteHeader />
         <UnverifiedEmailBanner />
+        {/* Each region its own Suspense boundary (nothing in them suspends on the server): React hydrates the
+            page in slices — the layout, then the page's content, then the footer — each committed in a task
+            of its own, instead of the whole document in one long one (issue 35). */}
         <main id="main" className="flex-1" aria-busy={pending || undefined}>
-          {children}
+          <Suspense>{children}</Suspense>
         </main>
-        <SiteFooter />
+        <Suspense>
+          <SiteFooter />
+        </Suspense>
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>
