@@ -120,8 +120,14 @@ const buying = [
   'reviews',
   'books',
 ]
+// A book's topics (named things with a join table), its table of contents (from the manuscript) and its
+// author (a row the book's author name is copied from) came with issue 34.
 const catalogue = [
   'books',
+  'topics',
+  'book_topics',
+  'book_contents',
+  'authors',
   'book_files',
   'book_editions',
   'book_manuscripts',
