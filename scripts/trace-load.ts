@@ -66,9 +66,16 @@ try {
         ],
       })
       await page.goto(`${store.url}${path}`)
-      await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true', undefined, {
-        timeout: 30_000,
-      })
+      // Asked through the DevTools protocol, not Playwright's waitForFunction: that injects Playwright's own
+      // scripts into the page, whose evaluation would show up in the trace as the page's work.
+      for (let waited = 0; ; waited += 100) {
+        const { result } = await devtools.send('Runtime.evaluate', {
+          expression: 'document.documentElement.dataset.hydrated',
+        })
+        if (result.value === 'true') break
+        if (waited > 30_000) throw new Error(`${path} did not hydrate within 30 s`)
+        await new Promise((resolve) => setTimeout(resolve, 100))
+      }
       // What React and React Router do just after hydrating (effects, route discovery) belongs to the load.
       await page.waitForTimeout(1_500)
       const trace = JSON.parse((await browser.stopTracing()).toString()) as { traceEvents: TraceEvent[] }
@@ -178,7 +185,8 @@ function printLongTasks(label: string, events: TraceEvent[], samples: Sample[]) 
     const self = new Map<string, number>()
     const stack: Array<{ event: TraceEvent; kind: string }> = []
     for (const event of inside) {
-      const kind = kindOf(event)
+      // An event of no kind above that took 10 ms or more is named as the trace names it.
+      const kind = kindOf(event) ?? ((event.dur ?? 0) >= 10_000 ? event.name : undefined)
       if (!kind) continue
       while (stack.length && stack.at(-1)!.event.ts + (stack.at(-1)!.event.dur ?? 0) <= event.ts) stack.pop()
       const parent = stack.at(-1)
@@ -195,7 +203,11 @@ function printLongTasks(label: string, events: TraceEvent[], samples: Sample[]) 
       'start ms': Math.round((task.ts - navigationStart) / 1000),
       'ms (4× CPU)': Math.round((task.dur ?? 0) / 1000),
       'spent on (ms)': top || 'other',
-      'in functions (share of samples)': topFunctions(samples, task.ts, end),
+      'in functions (share of samples)': topFunctions(
+        samples.filter((sample) => sample.pid === thread.pid),
+        task.ts,
+        end,
+      ),
     }
   })
   const blocking = tasks.reduce(
@@ -208,7 +220,7 @@ function printLongTasks(label: string, events: TraceEvent[], samples: Sample[]) 
   if (rows.length) console.table(rows)
 }
 
-type Sample = { ts: number; stack: string[] }
+type Sample = { pid: number; tid: number; ts: number; stack: string[] }
 
 /** V8's CPU samples in the trace, each with its stack (leaf first) as `function (file)` names. */
 function cpuSamples(events: TraceEvent[]): Sample[] {
@@ -237,12 +249,13 @@ function cpuSamples(events: TraceEvent[]): Sample[] {
       const stack: string[] = []
       for (let node = known.get(nodeId); node; node = node.parent ? known.get(node.parent) : undefined) {
         const { functionName, url } = node.callFrame
-        if (!functionName || functionName.startsWith('(')) continue
+        // '(program)', '(idle)', '(garbage collector)', '(root)': not a function of the page's.
+        if (functionName.startsWith('(')) continue
         stack.push(
-          `${functionName} (${url.replace(/^https?:\/\/[^/]+/, '').replace(/^\/assets\//, '') || '/'})`,
+          `${functionName || 'top level'} (${(url ?? '').replace(/^https?:\/\/[^/]+/, '').replace(/^\/assets\//, '') || '/'})`,
         )
       }
-      if (stack.length) samples.push({ ts: time, stack })
+      if (stack.length) samples.push({ pid: event.pid, tid: event.tid, ts: time, stack })
     })
     clock.set(id, time)
   }

@@ -20,6 +20,7 @@ import {
   type FacetOption,
 } from '#app/features/catalog/facets.ts'
 import { BookGrid } from './book-grid.tsx'
+import { formatCount } from '#app/features/locale/number-format.ts'
 
 const selectClass =
   'w-full rounded-lg border border-slate-400 bg-white px-3 py-2 text-slate-900 dark:border-gray-500 dark:bg-gray-900 dark:text-slate-100'
@@ -180,7 +181,7 @@ export function CatalogBrowser({
       <p role="status" aria-live="polite" className="text-center text-slate-700 dark:text-slate-300">
         {total === 0
           ? 'No books match these filters.'
-          : `Showing ${first.toLocaleString('en-US')}–${last.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} ${total === 1 ? 'book' : 'books'}`}
+          : `Showing ${formatCount(first)}–${formatCount(last)} of ${formatCount(total)} ${total === 1 ? 'book' : 'books'}`}
       </p>
       <div aria-busy={busy} className={busy ? 'opacity-60 transition-opacity' : undefined}>
         <BookGrid books={books} headingLevel={2} eagerCount={query.page === 1 ? 3 : 0} />
@@ -214,7 +215,7 @@ function Facet<Value extends string | number>({
       <option value="">{anyLabel}</option>
       {options.map((option) => (
         <option key={option.value} value={option.value}>
-          {option.label} ({option.count.toLocaleString('en-US')})
+          {option.label} ({formatCount(option.count)})
         </option>
       ))}
     </Select>

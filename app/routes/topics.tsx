@@ -5,6 +5,7 @@ import { topicPath } from '#app/features/catalog/facets.ts'
 import { pageMeta } from '#app/features/seo/meta.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import type { Route } from './+types/topics'
+import { formatCount } from '#app/features/locale/number-format.ts'
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {
@@ -32,7 +33,7 @@ export default function Topics({ loaderData }: Route.ComponentProps) {
             >
               <span>{topic.name}</span>
               <span className="text-slate-700 dark:text-slate-300">
-                {topic.count.toLocaleString('en-US')}
+                {formatCount(topic.count)}
                 <span className="sr-only">{topic.count === 1 ? ' book' : ' books'}</span>
               </span>
             </Link>

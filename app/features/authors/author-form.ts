@@ -1,3 +1,5 @@
+import { formatCount } from '#app/features/locale/number-format.ts'
+
 /**
  * The back office's author form as the browser needs it: the limits its HTML constraints come from. The
  * action checks a post with the same limits (author-form.server.ts).
@@ -15,7 +17,7 @@ export type AuthorFormValues = Partial<Record<AuthorField, string>>
 export const authorMessages = {
   nameMissing: 'Please enter the author’s name.',
   nameTooLong: `An author’s name has at most ${AUTHOR_FORM_LIMITS.nameMax} characters.`,
-  bioTooLong: `A bio has at most ${AUTHOR_FORM_LIMITS.bioMax.toLocaleString('en')} characters.`,
+  bioTooLong: `A bio has at most ${formatCount(AUTHOR_FORM_LIMITS.bioMax)} characters.`,
   nameTaken: (name: string) => `Another author is already called “${name}”.`,
   conflict:
     'Someone else saved this author while you were editing. Your changes are in the form, not saved: save again to replace theirs.',

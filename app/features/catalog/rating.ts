@@ -1,3 +1,5 @@
+import { formatCount } from '#app/features/locale/number-format.ts'
+
 /**
  * The rating a book shows (docs/decisions/016): the readers' average of its visible reviews once it has one;
  * until then the editors' whole-star `rating` (the seed's data, editable in the back office), shown as such.
@@ -21,7 +23,7 @@ export function formatRatingValue(value: number): string {
 
 /** '1 rating', '128 ratings'. */
 export function formatRatingCount(count: number): string {
-  return `${count.toLocaleString('en-US')} ${count === 1 ? 'rating' : 'ratings'}`
+  return `${formatCount(count)} ${count === 1 ? 'rating' : 'ratings'}`
 }
 
 /** What the stars say beside them: '4.3 · 128 ratings' (readers'), or 'Editors' rating'. */

@@ -1,3 +1,5 @@
+import { formatCount } from '#app/features/locale/number-format.ts'
+
 /**
  * The rules of the manuscript page (/admin/books/:bookId/manuscript), shared by its forms (as HTML
  * constraints) and its action (which checks them again with manuscript-form.server.ts; zod stays out of the
@@ -11,7 +13,7 @@ export const manuscriptMessages = {
   manuscriptMissing: 'The manuscript is empty. Type or upload the book’s Markdown.',
   manuscriptTooBig: `A manuscript has at most ${MANUSCRIPT_MAX_BYTES / 1024 / 1024} MB.`,
   changelogMissing: 'Say what changed in this edition: readers see it in the list of editions.',
-  changelogTooLong: `A changelog has at most ${CHANGELOG_MAX_LENGTH.toLocaleString('en')} characters.`,
+  changelogTooLong: `A changelog has at most ${formatCount(CHANGELOG_MAX_LENGTH)} characters.`,
   fileMissing: 'Choose a .md file to upload.',
   fileNotMarkdown: 'Upload a Markdown file whose name ends in .md.',
   fileTooBig: `The file is larger than ${MANUSCRIPT_MAX_BYTES / 1024 / 1024} MB.`,

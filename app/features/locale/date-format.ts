@@ -31,9 +31,17 @@ export type DateStyle = keyof typeof STYLES
 /** What the root loader gives every page (app/root.tsx). */
 export type RootLocaleData = { locale: string }
 
+/** Made once per locale and style: a formatter is costly to make, cheap to use. Bounded by the runtime's locales. */
+const formats = new Map<string, Intl.DateTimeFormat>()
+
 /** `value` (a Date, or its ISO string as a loader sends it) in `locale`, in one of the store's styles. */
 export function formatDate(value: Date | string, style: DateStyle, locale: string): string {
-  const format = new Intl.DateTimeFormat(locale, { ...STYLES[style], timeZone: 'UTC' })
+  const key = `${locale} ${style}`
+  let format = formats.get(key)
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, { ...STYLES[style], timeZone: 'UTC' })
+    formats.set(key, format)
+  }
   return format.format(typeof value === 'string' ? new Date(value) : value)
 }
 

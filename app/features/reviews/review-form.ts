@@ -1,3 +1,5 @@
+import { formatCount } from '#app/features/locale/number-format.ts'
+
 /**
  * The review form's rules, as the form's HTML constraints; review-form.server.ts checks the same in the action
  * (zod stays out of the browser bundle: it probes for `eval`, which the CSP refuses).
@@ -9,7 +11,7 @@ export const REPORT_REASON_MAX = 500
 export const reviewMessages = {
   ratingMissing: 'Please choose from 1 to 5 stars.',
   titleTooLong: `A title has at most ${REVIEW_TITLE_MAX} characters.`,
-  bodyTooLong: `A review has at most ${REVIEW_BODY_MAX.toLocaleString('en-US')} characters.`,
+  bodyTooLong: `A review has at most ${formatCount(REVIEW_BODY_MAX)} characters.`,
   notOwner:
     'Only readers who bought this book can review it. Buy it, and your review will show as a verified purchase.',
   reasonTooLong: `A reason has at most ${REPORT_REASON_MAX} characters.`,

@@ -4,15 +4,10 @@ import type { EditionDetails } from '../book-contents.server.ts'
 import { formatReadingTime } from '../editions/contents.ts'
 import { TableOfContents } from './table-of-contents.tsx'
 import { FormattedDate } from '#app/features/locale/components/formatted-date.tsx'
+import { formatCount, formatOrdinal } from '#app/features/locale/number-format.ts'
 
-const numberFormat = new Intl.NumberFormat('en-US')
-const ordinalRules = new Intl.PluralRules('en-US', { type: 'ordinal' })
-const ordinalSuffix = { one: 'st', two: 'nd', few: 'rd', other: 'th', zero: 'th', many: 'th' } as const
-
-/** '1st', '2nd', '23rd', '11th'. */
-export function ordinal(number: number): string {
-  return `${number}${ordinalSuffix[ordinalRules.select(number)]}`
-}
+/** '1st', '2nd', '23rd', '11th' (without Intl: locale/number-format.ts says why). */
+export const ordinal = formatOrdinal
 
 /**
  * 'Book details': what a reader weighs before buying (pages, reading time, level, edition, formats), the
@@ -29,12 +24,12 @@ export function EditionFacts({ details, level }: { details: EditionDetails; leve
       </h2>
       <div className="grid gap-8 md:grid-cols-[minmax(0,2fr)_minmax(0,3fr)] md:gap-10">
         <dl className="grid grid-cols-[auto_minmax(0,1fr)] content-start gap-x-6 gap-y-3">
-          {pages ? <Fact term="Pages">{numberFormat.format(pages)} pages (PDF)</Fact> : null}
+          {pages ? <Fact term="Pages">{formatCount(pages)} pages (PDF)</Fact> : null}
           {contents ? (
             <Fact term="Reading time">
               About {formatReadingTime(contents.readingMinutes)}{' '}
               <span className="text-slate-600 dark:text-slate-300">
-                ({numberFormat.format(contents.wordCount)} words)
+                ({formatCount(contents.wordCount)} words)
               </span>
             </Fact>
           ) : null}

@@ -1,3 +1,5 @@
+import { formatCount } from '#app/features/locale/number-format.ts'
+
 /**
  * How many readers gave each number of stars, as bars. The bars are drawn for the eye only; every row says its
  * numbers in text ('5 stars: 12 ratings, 40%'), which is what a screen reader reads.
@@ -17,7 +19,7 @@ export function RatingHistogram({ histogram, total }: { histogram: number[]; tot
             {/* A native bar (no inline style: the CSP refuses style attributes); its numbers are the text beside it. */}
             <progress aria-hidden="true" value={count} max={Math.max(total, 1)} className="histogram-bar" />
             <span className="text-right tabular-nums text-slate-700 dark:text-slate-300">
-              {count.toLocaleString('en-US')}
+              {formatCount(count)}
               <span className="sr-only"> {count === 1 ? 'rating' : 'ratings'},</span> ({percent}%)
             </span>
           </li>

@@ -1,6 +1,7 @@
 import { Form } from 'react-router'
 import { dangerButton, primaryButton } from '#app/components/ui/button-styles.ts'
 import { REVIEW_BODY_MAX, REVIEW_TITLE_MAX, type ReviewFieldErrors } from '../review-form.ts'
+import { formatCount } from '#app/features/locale/number-format.ts'
 
 export type ReviewFormValues = { rating?: number | string; title?: string; body?: string }
 
@@ -95,7 +96,7 @@ export function ReviewForm({
             className={fieldClass}
           />
           <p id="review-body-hint" className="text-sm text-slate-600 dark:text-slate-300">
-            Plain text, up to {REVIEW_BODY_MAX.toLocaleString('en-US')} characters; leave a blank line between
+            Plain text, up to {formatCount(REVIEW_BODY_MAX)} characters; leave a blank line between
             paragraphs.
           </p>
           {fieldErrors.body ? (

@@ -2,6 +2,7 @@ import { Form, Link } from 'react-router'
 import { REPORT_REASON_MAX, paragraphsOf } from '../review-form.ts'
 import type { ListedReview } from '../reviews.server.ts'
 import { FormattedDate } from '#app/features/locale/components/formatted-date.tsx'
+import { formatCount } from '#app/features/locale/number-format.ts'
 
 export type ReviewItem = Omit<ListedReview, 'updatedAt'>
 
@@ -49,7 +50,7 @@ export function ReviewList({ reviews, canReact }: { reviews: ReviewItem[]; canRe
               <span className="review-meta">
                 {review.helpfulCount === 1
                   ? '1 reader found this helpful'
-                  : `${review.helpfulCount.toLocaleString('en-US')} readers found this helpful`}
+                  : `${formatCount(review.helpfulCount)} readers found this helpful`}
               </span>
               {canReact && !review.isOwn ? (
                 <>
@@ -115,7 +116,7 @@ export function ReviewPages({
         </Link>
       ) : null}
       <span>
-        Page {page} of {pages.toLocaleString('en-US')}
+        Page {page} of {formatCount(pages)}
       </span>
       {page < pages ? (
         <Link to={linkTo(page + 1)} preventScrollReset className="text-blue-700 underline dark:text-sky-300">
