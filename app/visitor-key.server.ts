@@ -1,6 +1,6 @@
 import { parse } from 'cookie'
 import { CART_COOKIE_NAMES, getVisitorCartBookIds } from '#app/features/cart/visitor-cart.server.ts'
-import { resolveLocale } from '#app/features/locale/locale.ts'
+import { memoizeLocales } from '#app/features/locale/locale-memo.server.ts'
 import { readTheme, THEME_COOKIE } from '#app/features/theme/theme.server.ts'
 import type { Theme } from '#app/features/theme/theme.ts'
 import type { AppContext } from '#app/server/context.server.ts'
@@ -16,6 +16,12 @@ import type { AppContext } from '#app/server/context.server.ts'
 export type PageVisitor = { theme: Theme; cartBookIds: string[]; locale: string }
 
 type Services = Pick<AppContext, 'db' | 'env' | 'authSecret'>
+
+/**
+ * One per process rather than in the services container: it remembers a pure function of a
+ * header, which no test needs to replace, and each cached page's key reads it (issue 35).
+ */
+const resolveLocale = memoizeLocales()
 
 /** The cookies whose whole effect on a page is in PageVisitor. */
 export const PAGE_VISITOR_COOKIES: ReadonlySet<string> = new Set([

@@ -11,10 +11,11 @@ import type { Logger } from '#app/server/logger.server.ts'
 import { findProjectRoot } from '#app/server/project-root.server.ts'
 import type { StoreServices } from '#app/services.server.ts'
 import { PAGE_VISITOR_HEADERS, visitorKey } from '#app/visitor-key.server.ts'
+import { serveCachedPages } from './cache-hits.ts'
 import { PageCache } from './page-cache.ts'
 import { createMetrics, metricsEndpoint } from './metrics.ts'
 import { serveAssets } from './precompressed-assets.ts'
-import { recordPageViews } from './page-views.ts'
+import { pageViewCounter, recordPageViews } from './page-views.ts'
 import { reactRouterHandler } from './react-router-handler.ts'
 import { refuse, SAFE_METHODS } from './refuse.ts'
 import { limitRequestBodies } from './request-bodies.ts'
@@ -45,7 +46,15 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
       ...options.pageCache,
       visitorKey: (request) => visitorKey(request, services),
       visitorHeaders: PAGE_VISITOR_HEADERS,
+      defaultHeaders: securityHeadersOf(env),
+      policy: (scriptHashes) => contentSecurityPolicy(scriptHashes, Boolean(vite), formTargetsOf(env)),
     })
+  const pageViews = {
+    build: options.build,
+    sink: services.analytics,
+    ownHosts: [env.publicUrl.hostname],
+    logger,
+  }
   const app = express()
   app.disable('x-powered-by')
   app.set('trust proxy', env.TRUST_PROXY)
@@ -59,6 +68,7 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
     if (options.isStopping?.()) res.set('Connection', 'close')
     next()
   })
+  if (pageCache) app.use(serveCachedPages({ pageCache, countPageView: pageViewCounter(pageViews) }))
   app.use(securityHeaders(env, Boolean(vite)))
   app.use(compression())
   app.use(rejectCrossSiteWrites(env))
@@ -95,21 +105,12 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
     app.use((req, res, next) => (path.extname(req.path) ? publicFiles(req, res, next) : next()))
   }
 
-  app.use(
-    recordPageViews({
-      build: options.build,
-      sink: services.analytics,
-      ownHosts: [env.publicUrl.hostname],
-      logger,
-    }),
-  )
+  app.use(recordPageViews(pageViews))
   app.use(
     reactRouterHandler({
       build: options.build,
       mode: vite ? 'development' : 'production',
       pageCache,
-      cachedPagePolicy: (scriptHashes) =>
-        contentSecurityPolicy(scriptHashes, Boolean(vite), formTargetsOf(env)),
       getLoadContext: (req, res) => {
         const context = new RouterContextProvider()
         context.set(appContext, { ...services, clientIp: req.ip ?? req.socket.remoteAddress ?? '' })
@@ -187,20 +188,30 @@ function formTargetsOf(env: Env): string[] {
   ]
 }
 
+/** The host's security headers besides the policy, on every answer; a route may replace one of its own. */
+function securityHeadersOf(env: Env): Record<string, string> {
+  return {
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'strict-origin-when-cross-origin',
+    'X-Frame-Options': 'DENY',
+    'Cross-Origin-Opener-Policy': 'same-origin',
+    'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), payment=()',
+    ...(env.publicUrl.protocol === 'https:'
+      ? { 'Strict-Transport-Security': 'max-age=31536000; includeSubDomains' }
+      : {}),
+  }
+}
+
 function securityHeaders(env: Env, development: boolean): RequestHandler {
-  const hsts = env.publicUrl.protocol === 'https:'
+  const headers = securityHeadersOf(env)
+  const formTargets = formTargetsOf(env)
   return (_req, res, next) => {
     const nonce = crypto.randomBytes(16).toString('base64')
     res.locals.cspNonce = nonce
     res.set({
-      'Content-Security-Policy': contentSecurityPolicy([`'nonce-${nonce}'`], development, formTargetsOf(env)),
-      'X-Content-Type-Options': 'nosniff',
-      'Referrer-Policy': 'strict-origin-when-cross-origin',
-      'X-Frame-Options': 'DENY',
-      'Cross-Origin-Opener-Policy': 'same-origin',
-      'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), payment=()',
+      'Content-Security-Policy': contentSecurityPolicy([`'nonce-${nonce}'`], development, formTargets),
+      ...headers,
     })
-    if (hsts) res.set('Strict-Transport-Security', 'max-age=31536000; includeSubDomains')
     next()
   }
 }

@@ -24,6 +24,7 @@ function cache(options: Partial<ConstructorParameters<typeof PageCache>[0]> = {}
       const cookie = request.headers.get('Cookie')
       return !cookie ? 'system' : /^cb_theme=\w+$/.test(cookie) ? cookie : undefined
     },
+    policy: (scriptHashes) => `script-src 'self' ${scriptHashes.join(' ')}`,
     ...options,
   })
 }
@@ -60,7 +61,7 @@ test('only a page that is the same for everyone is stored, without its nonce', (
     'n0nce',
     [],
   )
-  expect(stored?.body.toString()).toBe('<p>hello <script>1</script></p>')
+  expect(stored?.identity.body.toString()).toBe('<p>hello <script>1</script></p>')
   expect(pages.get('k')).toBe(stored)
   const personal = html('yours')
   personal.headers.set('Set-Cookie', 'cb_cart=1')
@@ -75,7 +76,7 @@ test('bounded in bytes (as sent and gzipped): a page past the bound is sent but 
   expect(pages.get('big')).toBeUndefined()
   const small = '<p>small</p>'
   pages.store('small', html(small), small, 'n0nce', [])
-  expect(pages.get('small')?.body.toString()).toBe(small)
+  expect(pages.get('small')?.identity.body.toString()).toBe(small)
 })
 
 test('a page is served for its TTL, then rendered again', async () => {
