@@ -38,7 +38,7 @@ export const PAGE_VISITOR_HEADERS = ['Accept-Language'] as const
 
 /** The theme, the cart and the locale of the visitor (`userId`: the signed-in user, whose cart is their account's). */
 export async function readPageVisitor(
-  request: Request,
+  request: Pick<Request, 'headers'>,
   services: Services,
   userId: string | undefined,
 ): Promise<PageVisitor> {
@@ -52,9 +52,14 @@ export async function readPageVisitor(
 
 /**
  * The page cache's key for the visitor behind `request` (the cache adds the URL), or undefined when the page
- * must be rendered for them alone: they send a cookie the key does not capture, a session's included.
+ * must be rendered for them alone: they send a cookie the key does not capture, a session's included. Only
+ * the request's headers are read: the page cache hands in no whole Request, whose making cost a cached page
+ * a good part of its time (issue 35).
  */
-export async function visitorKey(request: Request, services: Services): Promise<string | undefined> {
+export async function visitorKey(
+  request: Pick<Request, 'headers'>,
+  services: Services,
+): Promise<string | undefined> {
   const names = Object.keys(parse(request.headers.get('Cookie') ?? ''))
   if (!names.every((name) => PAGE_VISITOR_COOKIES.has(name))) return undefined
   const { theme, cartBookIds, locale } = await readPageVisitor(request, services, undefined)

@@ -55,7 +55,7 @@ export class PageCache {
        * What the visitor's cookies (and `visitorHeaders`) change on a page, as a string; undefined: render it
        * for them alone.
        */
-      visitorKey: (request: Request) => Promise<string | undefined>
+      visitorKey: (request: Pick<Request, 'headers'>) => Promise<string | undefined>
       /** The request headers besides Cookie that `visitorKey` reads (Accept-Language: the dates' locale). */
       visitorHeaders?: readonly string[]
       /** The host's headers on every page (its security headers); a route's header of the same name wins. */
@@ -84,7 +84,7 @@ export class PageCache {
       const value = req.headers[name.toLowerCase()]
       if (typeof value === 'string') headers.set(name, value)
     }
-    const visitor = await this.options.visitorKey(new Request('http://store/', { headers }))
+    const visitor = await this.options.visitorKey({ headers })
     return visitor === undefined ? undefined : `${visitor}\n${req.originalUrl}`
   }
 
