@@ -1,4 +1,5 @@
 import crypto from 'node:crypto'
+import http from 'node:http'
 import path from 'node:path'
 import compression from 'compression'
 import express, { type RequestHandler } from 'express'
@@ -11,7 +12,7 @@ import type { Logger } from '#app/server/logger.server.ts'
 import { findProjectRoot } from '#app/server/project-root.server.ts'
 import type { StoreServices } from '#app/services.server.ts'
 import { PAGE_VISITOR_HEADERS, visitorKey } from '#app/visitor-key.server.ts'
-import { serveCachedPages } from './cache-hits.ts'
+import { answerCachedPagesFirst, type RequestWatcher } from './cache-hits.ts'
 import { PageCache } from './page-cache.ts'
 import { createMetrics, metricsEndpoint } from './metrics.ts'
 import { serveAssets } from './precompressed-assets.ts'
@@ -37,7 +38,20 @@ export type HttpAppOptions = {
 
 const READY_TIMEOUT_MS = 2_000
 
+/** The store's Express app (for tests of what it answers before React Router). */
 export function createHttpApp(options: HttpAppOptions): express.Express {
+  return createHost(options).app
+}
+
+/**
+ * The store's HTTP server: page-cache hits answered before Express (server/cache-hits.ts), everything else
+ * by the app.
+ */
+export function createHttpServer(options: HttpAppOptions): http.Server {
+  return http.createServer(createHost(options).listener)
+}
+
+function createHost(options: HttpAppOptions): { app: express.Express; listener: http.RequestListener } {
   const { database, services, vite } = options
   const { env, logger } = services
   const pageCache =
@@ -60,15 +74,15 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
   app.set('trust proxy', env.TRUST_PROXY)
 
   const isDatabaseDown = databaseDownProbe(database)
-  app.use(logRequests(logger))
   const metrics = createMetrics({ build: options.build, database })
-  app.use(metrics.observe)
-  app.use((_req, res, next) => {
+  // Run for every request, page-cache hits included (server/cache-hits.ts).
+  const watchers = [logRequest(logger), metrics.observeRequest]
+  app.use((req, res, next) => {
+    for (const watch of watchers) watch(req, res)
     // While stopping, no connection is kept alive for another request.
     if (options.isStopping?.()) res.set('Connection', 'close')
     next()
   })
-  if (pageCache) app.use(serveCachedPages({ pageCache, countPageView: pageViewCounter(pageViews) }))
   app.use(securityHeaders(env, Boolean(vite)))
   app.use(compression())
   app.use(rejectCrossSiteWrites(env))
@@ -127,11 +141,19 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
     logger.warn({ err: error }, 'database unreachable: answered 503')
     sendUnavailable(req, res, req.accepts(['html', 'json']) === 'html')
   })
-  return app
+  const listener = pageCache
+    ? answerCachedPagesFirst(app, {
+        pageCache,
+        watchers,
+        isStopping: options.isStopping,
+        countPageView: pageViewCounter(pageViews),
+      })
+    : app
+  return { app, listener }
 }
 
-function logRequests(logger: Logger): RequestHandler {
-  return (req, res, next) => {
+function logRequest(logger: Logger): RequestWatcher {
+  return (req, res) => {
     const started = process.hrtime.bigint()
     res.once('finish', () => {
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6
@@ -147,7 +169,6 @@ function logRequests(logger: Logger): RequestHandler {
         'request',
       )
     })
-    next()
   }
 }
 

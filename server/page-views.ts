@@ -1,5 +1,6 @@
 import path from 'node:path'
-import type { Request as ExpressRequest, Response as ExpressResponse, RequestHandler } from 'express'
+import type { ServerResponse } from 'node:http'
+import type { Request as ExpressRequest, RequestHandler } from 'express'
 import type { ServerBuild } from 'react-router'
 import { routeMatcher } from './route-template.ts'
 import type { AnalyticsSink } from '#app/server/analytics-sink.server.ts'
@@ -37,9 +38,9 @@ type PageViewOptions = {
  */
 export function pageViewCounter(
   options: PageViewOptions,
-): (req: ExpressRequest, res: ExpressResponse, answer?: { cachedPage: true }) => void {
+): (req: ExpressRequest, res: ServerResponse, answer?: { cachedPage: true }) => void {
   const matchRoute = routeMatcher(options.build)
-  const isDocument = (res: ExpressResponse) =>
+  const isDocument = (res: ServerResponse) =>
     res.statusCode === 200 && String(res.getHeader('Content-Type') ?? '').startsWith('text/html')
   return (req, res, answer) => {
     if (

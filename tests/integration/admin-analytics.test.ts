@@ -1,3 +1,4 @@
+import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { asc, eq, lt, sql } from 'drizzle-orm'
 import express from 'express'
@@ -26,7 +27,7 @@ import {
   type AnalyticsEventName,
 } from '#app/server/db/schema/index.server.ts'
 import { createLogger, type Logger } from '#app/server/logger.server.ts'
-import { serveCachedPages } from '#server/cache-hits.ts'
+import { answerCachedPagesFirst } from '#server/cache-hits.ts'
 import { PageCache } from '#server/page-cache.ts'
 import { pageViewCounter, recordPageViews } from '#server/page-views.ts'
 import type { TestDatabase } from '#tests/db.ts'
@@ -301,11 +302,14 @@ test('a page answered from the page cache before the page-view middleware is a p
   pageCache.store(key!, rendered, page, 'n0nce', [])
   const options = { build: buildOf(routes), sink, ownHosts: ['shop.example'], logger: silent }
   const app = express()
-  app.use(serveCachedPages({ pageCache, countPageView: pageViewCounter(options) }))
   app.use(recordPageViews(options))
   // Nothing but the cache answers a page here.
   app.use((_req, res) => res.status(500).send('not from the cache'))
-  const server = app.listen(0, '127.0.0.1')
+  const server = http
+    .createServer(
+      answerCachedPagesFirst(app, { pageCache, watchers: [], countPageView: pageViewCounter(options) }),
+    )
+    .listen(0, '127.0.0.1')
   await new Promise((resolve) => server.once('listening', resolve))
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   const since = new Date(Date.now() - 1)
