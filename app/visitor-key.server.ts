@@ -1,6 +1,6 @@
 import { parse } from 'cookie'
 import { CART_COOKIE_NAMES, getVisitorCartBookIds } from '#app/features/cart/visitor-cart.server.ts'
-import { resolveLocale } from '#app/features/locale/locale.ts'
+import { memoizeLocales } from '#app/features/locale/locale-memo.server.ts'
 import { readTheme, THEME_COOKIE } from '#app/features/theme/theme.server.ts'
 import type { Theme } from '#app/features/theme/theme.ts'
 import type { AppContext } from '#app/server/context.server.ts'
@@ -17,6 +17,12 @@ export type PageVisitor = { theme: Theme; cartBookIds: string[]; locale: string 
 
 type Services = Pick<AppContext, 'db' | 'env' | 'authSecret'>
 
+/**
+ * One per process rather than in the services container: it remembers a pure function of a
+ * header, which no test needs to replace, and each cached page's key reads it (issue 35).
+ */
+const resolveLocale = memoizeLocales()
+
 /** The cookies whose whole effect on a page is in PageVisitor. */
 export const PAGE_VISITOR_COOKIES: ReadonlySet<string> = new Set([
   THEME_COOKIE,
@@ -32,7 +38,7 @@ export const PAGE_VISITOR_HEADERS = ['Accept-Language'] as const
 
 /** The theme, the cart and the locale of the visitor (`userId`: the signed-in user, whose cart is their account's). */
 export async function readPageVisitor(
-  request: Request,
+  request: Pick<Request, 'headers'>,
   services: Services,
   userId: string | undefined,
 ): Promise<PageVisitor> {
@@ -46,9 +52,14 @@ export async function readPageVisitor(
 
 /**
  * The page cache's key for the visitor behind `request` (the cache adds the URL), or undefined when the page
- * must be rendered for them alone: they send a cookie the key does not capture, a session's included.
+ * must be rendered for them alone: they send a cookie the key does not capture, a session's included. Only
+ * the request's headers are read: the page cache hands in no whole Request, whose making cost a cached page
+ * a good part of its time (issue 35).
  */
-export async function visitorKey(request: Request, services: Services): Promise<string | undefined> {
+export async function visitorKey(
+  request: Pick<Request, 'headers'>,
+  services: Services,
+): Promise<string | undefined> {
   const names = Object.keys(parse(request.headers.get('Cookie') ?? ''))
   if (!names.every((name) => PAGE_VISITOR_COOKIES.has(name))) return undefined
   const { theme, cartBookIds, locale } = await readPageVisitor(request, services, undefined)

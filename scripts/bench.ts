@@ -7,6 +7,8 @@
  * Issue 16: `-- --db postgres` runs the standard cases on PostgreSQL; `-- --instances 1,2` behind nginx, with
  * `--cpu-share 0.5` each instance held to half a core (its fair share of two cores beside nginx, PostgreSQL and
  * the load generator).
+ * Issue 35: `-- --cache-hit` only compares the cached `/` with bare `node:http` sending the same bytes
+ * (scripts/bench-cache-hit.ts); the full run measures that comparison too, beside the first-time visitor.
  */
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
@@ -20,6 +22,8 @@ import { seedBooks } from '#app/features/catalog/seed-books.ts'
 import { openDatabase } from '#app/server/db/database.server.ts'
 import { createBuyer } from '#harness/factories/buyers.ts'
 import { spawnStore, tempDataDir, waitUntilReady } from '#harness/store-process.ts'
+import { compareCacheHitWithBareHttp, printCacheHitComparison } from './bench-cache-hit.ts'
+import { cpuMs } from './process-cpu.ts'
 import { parseCommandLine } from './drills/options.ts'
 
 const options = parseCommandLine({
@@ -45,6 +49,10 @@ const options = parseCommandLine({
     build: { type: 'boolean', help: 'build the store first even when build/ exists' },
     reviews: { type: 'boolean', help: 'only the book page with 0, 10 and 10,000 reviews' },
     personal: { type: 'boolean', help: 'only the signed-in and guest-with-cart cases' },
+    'cache-hit': {
+      type: 'boolean',
+      help: 'only the cached / against bare node:http sending the same bytes, in turns, with their ratio',
+    },
   },
 })
 
@@ -108,6 +116,23 @@ async function prepareBuyerDataDir(): Promise<{ dataDir: string; cookie: string;
   }
 }
 
+/** What a browser's first visit sends that the store reads (the page cache's key, the compression). */
+const browserHeaders = { 'Accept-Encoding': 'gzip, deflate, br', Accept: 'text/html' }
+
+if (options['cache-hit']) {
+  const { dataDir, database } = await seededDataDir()
+  await database.close()
+  const store = await spawnStore({ LOG_LEVEL: 'info', DATA_DIR: dataDir }, { discardOutput: true })
+  try {
+    await waitUntilReady(store)
+    printCacheHitComparison(await compareCacheHitWithBareHttp(store, { seconds, headers: browserHeaders }))
+  } finally {
+    await store.stop()
+    fs.rmSync(path.dirname(dataDir), { recursive: true, force: true })
+  }
+  process.exit(0)
+}
+
 const buyer = await prepareBuyerDataDir()
 const store = await spawnStore(
   { LOG_LEVEL: 'info', DATA_DIR: buyer.dataDir, BETTER_AUTH_SECRET: FACTORY_AUTH_SECRET },
@@ -136,7 +161,6 @@ async function cartCookie(): Promise<string> {
   return cookie
 }
 
-const browserHeaders = { 'Accept-Encoding': 'gzip, deflate, br', Accept: 'text/html' }
 const cart = await cartCookie()
 const signedIn = { ...browserHeaders, Cookie: buyer.cookie }
 // An unknown cookie keeps every request out of the page cache: the cost of rendering for one visitor.
@@ -179,19 +203,6 @@ const personalScenarios = [
 
 type Scenario = { name: string; path: string; headers: Record<string, string> }
 const rows: Record<string, string | number>[] = []
-
-/**
- * The store process's CPU time so far (user + system, ms; Linux's /proc, 100 ticks a second): a page's own
- * cost, which other load on a shared machine skews far less than it does req/s. Undefined elsewhere.
- */
-function cpuMs(pid: number | undefined): number | undefined {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
-    return (Number(fields[11]) + Number(fields[12])) * 10
-  } catch {
-    return undefined
-  }
-}
 
 async function measure(baseUrl: string, scenario: Scenario, pid?: number) {
   const run = (duration: number) =>
@@ -278,9 +289,12 @@ const onlyPersonal = options.personal === true
 const personalRows: Record<string, string | number>[] = []
 const reviewedDataDir = onlyPersonal ? undefined : await prepareReviewedDataDir()
 const ratios: Record<string, string | number>[] = []
+let cacheHitRounds: Awaited<ReturnType<typeof compareCacheHitWithBareHttp>> | undefined
 try {
-  if (!onlyReviews && !onlyPersonal)
+  if (!onlyReviews && !onlyPersonal) {
     for (const scenario of scenarios) await measure(store.url, scenario, store.child.pid)
+    cacheHitRounds = await compareCacheHitWithBareHttp(store, { seconds, headers: browserHeaders, rounds: 1 })
+  }
   if (!onlyReviews)
     for (const scenario of personalScenarios) {
       const row = await measure(store.url, scenario, store.child.pid)
@@ -352,3 +366,4 @@ if (ratios.length > 0) {
   console.log('book page req/s ratios (rendered every time):')
   console.table(ratios)
 }
+if (cacheHitRounds) printCacheHitComparison(cacheHitRounds)

@@ -19,7 +19,7 @@ import { startOutboxWorker } from '#app/server/outbox.server.ts'
 import { createLocalStorage } from '#app/server/storage.server.ts'
 import { createStoreServices } from '#app/services.server.ts'
 import { prepareStore, storeSweeps } from '#app/startup.server.ts'
-import { createHttpApp } from './http.ts'
+import { createHttpServer } from './http.ts'
 
 /** In-flight requests get this long after SIGTERM; the whole stop stays under 10 s. */
 const DRAIN_MS = 7_000
@@ -80,7 +80,7 @@ export async function start(options: { vite?: ViteDevServer } = {}): Promise<Run
   const build = options.vite
     ? () => options.vite!.ssrLoadModule('virtual:react-router/server-build') as Promise<ServerBuild>
     : ((await import('virtual:react-router/server-build')) as ServerBuild)
-  const app = createHttpApp({
+  const httpServer = createHttpServer({
     database,
     services,
     build,
@@ -93,7 +93,7 @@ export async function start(options: { vite?: ViteDevServer } = {}): Promise<Run
   })
 
   const server = await new Promise<Server>((resolve, reject) => {
-    const listening = app.listen(env.PORT, env.HOST, () => resolve(listening))
+    const listening = httpServer.listen(env.PORT, env.HOST, () => resolve(listening))
     listening.once('error', reject)
   }).catch(async (error: unknown) => {
     logger.fatal({ err: error }, 'could not listen')

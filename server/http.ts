@@ -1,4 +1,5 @@
 import crypto from 'node:crypto'
+import http from 'node:http'
 import path from 'node:path'
 import compression from 'compression'
 import express, { type RequestHandler } from 'express'
@@ -11,10 +12,11 @@ import type { Logger } from '#app/server/logger.server.ts'
 import { findProjectRoot } from '#app/server/project-root.server.ts'
 import type { StoreServices } from '#app/services.server.ts'
 import { PAGE_VISITOR_HEADERS, visitorKey } from '#app/visitor-key.server.ts'
+import { answerCachedPagesFirst, type RequestWatcher } from './cache-hits.ts'
 import { PageCache } from './page-cache.ts'
 import { createMetrics, metricsEndpoint } from './metrics.ts'
 import { serveAssets } from './precompressed-assets.ts'
-import { recordPageViews } from './page-views.ts'
+import { pageViewCounter, recordPageViews } from './page-views.ts'
 import { reactRouterHandler } from './react-router-handler.ts'
 import { refuse, SAFE_METHODS } from './refuse.ts'
 import { limitRequestBodies } from './request-bodies.ts'
@@ -36,7 +38,20 @@ export type HttpAppOptions = {
 
 const READY_TIMEOUT_MS = 2_000
 
+/** The store's Express app (for tests of what it answers before React Router). */
 export function createHttpApp(options: HttpAppOptions): express.Express {
+  return createHost(options).app
+}
+
+/**
+ * The store's HTTP server: page-cache hits answered before Express (server/cache-hits.ts), everything else
+ * by the app.
+ */
+export function createHttpServer(options: HttpAppOptions): http.Server {
+  return http.createServer(createHost(options).listener)
+}
+
+function createHost(options: HttpAppOptions): { app: express.Express; listener: http.RequestListener } {
   const { database, services, vite } = options
   const { env, logger } = services
   const pageCache =
@@ -45,16 +60,25 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
       ...options.pageCache,
       visitorKey: (request) => visitorKey(request, services),
       visitorHeaders: PAGE_VISITOR_HEADERS,
+      defaultHeaders: securityHeadersOf(env),
+      policy: (scriptHashes) => contentSecurityPolicy(scriptHashes, Boolean(vite), formTargetsOf(env)),
     })
+  const pageViews = {
+    build: options.build,
+    sink: services.analytics,
+    ownHosts: [env.publicUrl.hostname],
+    logger,
+  }
   const app = express()
   app.disable('x-powered-by')
   app.set('trust proxy', env.TRUST_PROXY)
 
   const isDatabaseDown = databaseDownProbe(database)
-  app.use(logRequests(logger))
   const metrics = createMetrics({ build: options.build, database })
-  app.use(metrics.observe)
-  app.use((_req, res, next) => {
+  // Run for every request, page-cache hits included (server/cache-hits.ts).
+  const watchers = [logRequest(logger), metrics.observeRequest]
+  app.use((req, res, next) => {
+    for (const watch of watchers) watch(req, res)
     // While stopping, no connection is kept alive for another request.
     if (options.isStopping?.()) res.set('Connection', 'close')
     next()
@@ -95,21 +119,12 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
     app.use((req, res, next) => (path.extname(req.path) ? publicFiles(req, res, next) : next()))
   }
 
-  app.use(
-    recordPageViews({
-      build: options.build,
-      sink: services.analytics,
-      ownHosts: [env.publicUrl.hostname],
-      logger,
-    }),
-  )
+  app.use(recordPageViews(pageViews))
   app.use(
     reactRouterHandler({
       build: options.build,
       mode: vite ? 'development' : 'production',
       pageCache,
-      cachedPagePolicy: (scriptHashes) =>
-        contentSecurityPolicy(scriptHashes, Boolean(vite), formTargetsOf(env)),
       getLoadContext: (req, res) => {
         const context = new RouterContextProvider()
         context.set(appContext, { ...services, clientIp: req.ip ?? req.socket.remoteAddress ?? '' })
@@ -126,11 +141,19 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
     logger.warn({ err: error }, 'database unreachable: answered 503')
     sendUnavailable(req, res, req.accepts(['html', 'json']) === 'html')
   })
-  return app
+  const listener = pageCache
+    ? answerCachedPagesFirst(app, {
+        pageCache,
+        watchers,
+        isStopping: options.isStopping,
+        countPageView: pageViewCounter(pageViews),
+      })
+    : app
+  return { app, listener }
 }
 
-function logRequests(logger: Logger): RequestHandler {
-  return (req, res, next) => {
+function logRequest(logger: Logger): RequestWatcher {
+  return (req, res) => {
     const started = process.hrtime.bigint()
     res.once('finish', () => {
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6
@@ -146,7 +169,6 @@ function logRequests(logger: Logger): RequestHandler {
         'request',
       )
     })
-    next()
   }
 }
 
@@ -187,20 +209,30 @@ function formTargetsOf(env: Env): string[] {
   ]
 }
 
+/** The host's security headers besides the policy, on every answer; a route may replace one of its own. */
+function securityHeadersOf(env: Env): Record<string, string> {
+  return {
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'strict-origin-when-cross-origin',
+    'X-Frame-Options': 'DENY',
+    'Cross-Origin-Opener-Policy': 'same-origin',
+    'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), payment=()',
+    ...(env.publicUrl.protocol === 'https:'
+      ? { 'Strict-Transport-Security': 'max-age=31536000; includeSubDomains' }
+      : {}),
+  }
+}
+
 function securityHeaders(env: Env, development: boolean): RequestHandler {
-  const hsts = env.publicUrl.protocol === 'https:'
+  const headers = securityHeadersOf(env)
+  const formTargets = formTargetsOf(env)
   return (_req, res, next) => {
     const nonce = crypto.randomBytes(16).toString('base64')
     res.locals.cspNonce = nonce
     res.set({
-      'Content-Security-Policy': contentSecurityPolicy([`'nonce-${nonce}'`], development, formTargetsOf(env)),
-      'X-Content-Type-Options': 'nosniff',
-      'Referrer-Policy': 'strict-origin-when-cross-origin',
-      'X-Frame-Options': 'DENY',
-      'Cross-Origin-Opener-Policy': 'same-origin',
-      'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), payment=()',
+      'Content-Security-Policy': contentSecurityPolicy([`'nonce-${nonce}'`], development, formTargets),
+      ...headers,
     })
-    if (hsts) res.set('Strict-Transport-Security', 'max-age=31536000; includeSubDomains')
     next()
   }
 }

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto'
 import { isNull, sql } from 'drizzle-orm'
-import type { RequestHandler } from 'express'
+import type { ServerResponse } from 'node:http'
+import type { Request as ExpressRequest, RequestHandler } from 'express'
 import client from 'prom-client'
 import type { ServerBuild } from 'react-router'
 import type { DatabaseHandle } from '#app/server/db/database.server.ts'
@@ -84,7 +85,7 @@ export function createMetrics(options: {
 
   const matchRoute = routeMatcher(options.build)
   /** Counts and times every request by the route it reached. */
-  const observe: RequestHandler = (req, res, next) => {
+  const observeRequest = (req: ExpressRequest, res: ServerResponse) => {
     const started = process.hrtime.bigint()
     res.once('finish', () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9
@@ -93,7 +94,6 @@ export function createMetrics(options: {
         duration.observe({ method: req.method, route }, seconds)
       })
     })
-    next()
   }
   const routeLabel = async (pathname: string): Promise<string> => {
     if (pathname === '/healthz' || pathname === '/readyz' || pathname === '/metrics') return pathname
@@ -104,7 +104,7 @@ export function createMetrics(options: {
       return 'static'
     return (await matchRoute(page === '/_root' ? '/' : page).catch(() => undefined))?.template ?? 'unmatched'
   }
-  return { registry, observe }
+  return { registry, observeRequest }
 }
 
 export type Metrics = ReturnType<typeof createMetrics>

@@ -1,6 +1,9 @@
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import zlib from 'node:zlib'
 import type { Request as ExpressRequest } from 'express'
 import { expect, test } from 'vitest'
-import { PageCache } from './page-cache.ts'
+import { PageCache, writeCachedPage } from './page-cache.ts'
 
 /** What the cache reads of an Express request. */
 const get = (url: string, cookie?: string) =>
@@ -24,6 +27,7 @@ function cache(options: Partial<ConstructorParameters<typeof PageCache>[0]> = {}
       const cookie = request.headers.get('Cookie')
       return !cookie ? 'system' : /^cb_theme=\w+$/.test(cookie) ? cookie : undefined
     },
+    policy: (scriptHashes) => `script-src 'self' ${scriptHashes.join(' ')}`,
     ...options,
   })
 }
@@ -60,7 +64,7 @@ test('only a page that is the same for everyone is stored, without its nonce', (
     'n0nce',
     [],
   )
-  expect(stored?.body.toString()).toBe('<p>hello <script>1</script></p>')
+  expect(stored?.identity.body.toString()).toBe('<p>hello <script>1</script></p>')
   expect(pages.get('k')).toBe(stored)
   const personal = html('yours')
   personal.headers.set('Set-Cookie', 'cb_cart=1')
@@ -75,7 +79,7 @@ test('bounded in bytes (as sent and gzipped): a page past the bound is sent but 
   expect(pages.get('big')).toBeUndefined()
   const small = '<p>small</p>'
   pages.store('small', html(small), small, 'n0nce', [])
-  expect(pages.get('small')?.body.toString()).toBe(small)
+  expect(pages.get('small')?.identity.body.toString()).toBe(small)
 })
 
 test('a page is served for its TTL, then rendered again', async () => {
@@ -91,4 +95,59 @@ test('a cached page allows the scripts the render reported, never one found in i
   const page = '<p><script nonce="n0nce">own()</script><script>injected()</script></p>'
   const stored = cache().store('k', html(page), page, 'n0nce', [own])
   expect(stored?.scriptHashes).toEqual([own])
+})
+
+test('a stored page’s answers: the host’s headers under the route’s, the policy by hashes, Vary and the length for each encoding', () => {
+  const pages = cache({
+    defaultHeaders: { 'X-Frame-Options': 'DENY', 'Referrer-Policy': 'strict-origin-when-cross-origin' },
+  })
+  const body = '<p>shared</p>'
+  const rendered = html(body)
+  rendered.headers.set('Referrer-Policy', 'no-referrer')
+  rendered.headers.append('Vary', 'Accept-Language')
+  rendered.headers.set('Content-Security-Policy', "script-src 'nonce-n0nce'")
+  const page = pages.store('k', rendered, body, 'n0nce', ["'sha256-abc'"])!
+  const asMap = (headers: string[]) =>
+    Object.fromEntries(
+      headers.flatMap((value, index) => (index % 2 ? [] : [[value.toLowerCase(), headers[index + 1]]])),
+    )
+  const identity = asMap(page.identity.headers)
+  expect(identity).toEqual({
+    'x-frame-options': 'DENY',
+    'referrer-policy': 'no-referrer',
+    'content-type': 'text/html; charset=utf-8',
+    vary: 'Accept-Language, Accept-Encoding',
+    'content-security-policy': "script-src 'self' 'sha256-abc'",
+    'x-page-cache': 'hit',
+    'content-length': String(Buffer.byteLength(body)),
+  })
+  expect(asMap(page.gzip.headers)).toEqual({
+    ...identity,
+    'content-encoding': 'gzip',
+    'content-length': String(page.gzip.body.byteLength),
+  })
+  expect(zlib.gunzipSync(page.gzip.body).toString()).toBe(body)
+})
+
+test('a hit is sent as stored; the request that rendered the page gets the same answer marked a miss', async () => {
+  const page = cache().store('k', html('x'), '<p>x</p>', 'n0nce', [])!
+  const server = http.createServer((req, res) => {
+    // As the full chain leaves it: headers already set by the middlewares are replaced, not doubled.
+    res.setHeader('Content-Security-Policy', "script-src 'nonce-n0nce'")
+    writeCachedPage(res, page, 'identity', req.url === '/miss' ? 'miss' : 'hit')
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  try {
+    const [hit, miss] = await Promise.all([fetch(`${base}/hit`), fetch(`${base}/miss`)])
+    expect(hit.headers.get('x-page-cache')).toBe('hit')
+    expect(miss.headers.get('x-page-cache')).toBe('miss')
+    const others = (response: Response) =>
+      [...response.headers].filter(([name]) => !['x-page-cache', 'date'].includes(name))
+    expect(others(miss)).toEqual(others(hit))
+    expect(hit.headers.get('content-security-policy')).toBe("script-src 'self' ")
+    expect(await hit.text()).toBe('<p>x</p>')
+  } finally {
+    server.close()
+  }
 })

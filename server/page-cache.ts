@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http'
 import zlib from 'node:zlib'
 import type { Request as ExpressRequest } from 'express'
 import { LRUCache } from 'lru-cache'
@@ -18,14 +19,29 @@ import { LRUCache } from 'lru-cache'
  * allowed by their SHA-256 hashes instead: those the render reported writing with the response's nonce
  * (app/entry.server.tsx), never every `<script>` found in the HTML, which would allow one injected through
  * data as well (issue 28). Exactly the store's own scripts run.
+ *
+ * Everything a hit sends is worked out once, when the page is stored (issue 35): the whole header list for
+ * each encoding (the host's security headers, the route's own, the policy, Vary, the length) and the bytes.
+ * A hit is then one `writeHead` and one `end`, answered before the middlewares that only a render needs
+ * (server/cache-hits.ts).
  */
 export type CachedPage = {
   status: number
-  headers: Array<[string, string]>
-  body: Buffer
-  gzipped: Buffer
+  /** For a visitor who takes gzip, and for one who asks for no encoding. */
+  gzip: CachedAnswer
+  identity: CachedAnswer
   scriptHashes: string[]
 }
+
+export type CachedAnswer = {
+  /** Every header of a hit, flat (name, value, name, value, …) as `writeHead` takes them. */
+  headers: string[]
+  body: Buffer
+}
+
+export type Encoding = 'gzip' | 'identity'
+
+const CACHE_OUTCOME = 'X-Page-Cache'
 
 export class PageCache {
   readonly #pages: LRUCache<string, CachedPage>
@@ -39,9 +55,13 @@ export class PageCache {
        * What the visitor's cookies (and `visitorHeaders`) change on a page, as a string; undefined: render it
        * for them alone.
        */
-      visitorKey: (request: Request) => Promise<string | undefined>
+      visitorKey: (request: Pick<Request, 'headers'>) => Promise<string | undefined>
       /** The request headers besides Cookie that `visitorKey` reads (Accept-Language: the dates' locale). */
       visitorHeaders?: readonly string[]
+      /** The host's headers on every page (its security headers); a route's header of the same name wins. */
+      defaultHeaders?: Readonly<Record<string, string>>
+      /** The Content-Security-Policy of a cached page: its own inline scripts allowed by their hashes. */
+      policy: (scriptHashes: string[]) => string
     },
   ) {
     this.#pages = new LRUCache({
@@ -50,7 +70,7 @@ export class PageCache {
       ttlAutopurge: true,
       max: options.maxEntries,
       maxSize: options.maxBytes,
-      sizeCalculation: (page) => Math.max(1, page.body.byteLength + page.gzipped.byteLength),
+      sizeCalculation: (page) => Math.max(1, page.identity.body.byteLength + page.gzip.body.byteLength),
     })
   }
 
@@ -64,7 +84,7 @@ export class PageCache {
       const value = req.headers[name.toLowerCase()]
       if (typeof value === 'string') headers.set(name, value)
     }
-    const visitor = await this.options.visitorKey(new Request('http://store/', { headers }))
+    const visitor = await this.options.visitorKey({ headers })
     return visitor === undefined ? undefined : `${visitor}\n${req.originalUrl}`
   }
 
@@ -89,18 +109,72 @@ export class PageCache {
     const body = Buffer.from(withoutNonce)
     const page: CachedPage = {
       status: response.status,
-      headers: [...response.headers].filter(([name]) => !/^(content-length|content-encoding)$/i.test(name)),
-      body,
-      gzipped: zlib.gzipSync(body, { level: 9 }),
+      ...this.#answers(response.headers, scriptHashes, body),
       scriptHashes,
     }
     this.#pages.set(key, page)
     return page
   }
 
+  /**
+   * The headers as a rendered page sent them before issue 35, in the same order of precedence: the host's
+   * defaults, replaced by the route's own of the same name, then the policy by hashes; Vary adds the
+   * encoding, which differs between the two answers.
+   */
+  #answers(routeHeaders: Headers, scriptHashes: string[], body: Buffer): Record<Encoding, CachedAnswer> {
+    const headers = new Map<string, [string, string]>()
+    const set = (name: string, value: string) => headers.set(name.toLowerCase(), [name, value])
+    for (const [name, value] of Object.entries(this.options.defaultHeaders ?? {})) set(name, value)
+    for (const [name, value] of routeHeaders)
+      if (!/^(content-length|content-encoding)$/i.test(name)) set(name, value)
+    set('Content-Security-Policy', this.options.policy(scriptHashes))
+    set('Vary', withVary(headers.get('vary')?.[1], 'Accept-Encoding'))
+    set(CACHE_OUTCOME, 'hit')
+    const common = [...headers.values()].flat()
+    const gzipped = zlib.gzipSync(body, { level: 9 })
+    return {
+      gzip: {
+        headers: [...common, 'Content-Encoding', 'gzip', 'Content-Length', String(gzipped.byteLength)],
+        body: gzipped,
+      },
+      identity: { headers: [...common, 'Content-Length', String(body.byteLength)], body },
+    }
+  }
+
   clear() {
     this.#pages.clear()
   }
+}
+
+/**
+ * Sends a stored page: a hit exactly as stored, or, for the request that rendered it, the same answer marked
+ * a miss. `res` may be wrapped by the compression middleware (the slow path): it sees the headers as
+ * `writeHead` sets them, and compresses an identity answer for a visitor who takes only brotli, as before.
+ */
+export function writeCachedPage(
+  res: ServerResponse,
+  page: CachedPage,
+  encoding: Encoding,
+  outcome: 'hit' | 'miss',
+) {
+  const { headers, body } = page[encoding]
+  res.writeHead(
+    page.status,
+    outcome === 'hit'
+      ? headers
+      : headers.map((value, index) =>
+          index % 2 === 1 && headers[index - 1] === CACHE_OUTCOME ? outcome : value,
+        ),
+  )
+  res.end(body)
+}
+
+/** A Vary value with `field` added unless it is there (as Express's `res.vary` does). */
+function withVary(vary: string | undefined, field: string): string {
+  if (!vary) return field
+  if (vary.trim() === '*') return vary
+  const fields = vary.split(',').map((name) => name.trim().toLowerCase())
+  return fields.includes(field.toLowerCase()) ? vary : `${vary}, ${field}`
 }
 
 function isShareable(response: Response): boolean {

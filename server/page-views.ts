@@ -1,4 +1,5 @@
 import path from 'node:path'
+import type { ServerResponse } from 'node:http'
 import type { Request as ExpressRequest, RequestHandler } from 'express'
 import type { ServerBuild } from 'react-router'
 import { routeMatcher } from './route-template.ts'
@@ -15,14 +16,33 @@ import { isFromSamePage } from '#app/server/same-page.ts'
  * counted by the book's loader), once per view: not again when the page comes back from its own form (a book
  * added to the cart without JavaScript is posted, then redirected back to the book).
  */
-export function recordPageViews(options: {
+export function recordPageViews(options: PageViewOptions): RequestHandler {
+  const countPageView = pageViewCounter(options)
+  return (req, res, next) => {
+    countPageView(req, res)
+    next()
+  }
+}
+
+type PageViewOptions = {
   build: ServerBuild | (() => Promise<ServerBuild>)
   sink: AnalyticsSink
   ownHosts: string[]
   logger: Logger
-}): RequestHandler {
+}
+
+/**
+ * What `recordPageViews` does for one request, for the page cache's hits, which are answered before it
+ * (server/cache-hits.ts): they are page views all the same. `cachedPage`: the answer is a stored page, a
+ * 200 document by construction, whose headers `writeHead` sends without keeping them for `getHeader`.
+ */
+export function pageViewCounter(
+  options: PageViewOptions,
+): (req: ExpressRequest, res: ServerResponse, answer?: { cachedPage: true }) => void {
   const matchRoute = routeMatcher(options.build)
-  return (req, res, next) => {
+  const isDocument = (res: ServerResponse) =>
+    res.statusCode === 200 && String(res.getHeader('Content-Type') ?? '').startsWith('text/html')
+  return (req, res, answer) => {
     if (
       req.method !== 'GET' ||
       req.path.endsWith('.data') ||
@@ -31,11 +51,10 @@ export function recordPageViews(options: {
       req.path.startsWith('/admin/') ||
       !options.sink.mayRecord({ get: (name) => req.get(name) })
     )
-      return next()
+      return
     const occurredAt = new Date()
     res.once('finish', () => {
-      if (res.statusCode !== 200 || !String(res.getHeader('Content-Type') ?? '').startsWith('text/html'))
-        return
+      if (!answer?.cachedPage && !isDocument(res)) return
       matchRoute(req.path).then(
         (match) => {
           if (!match) return
@@ -54,7 +73,6 @@ export function recordPageViews(options: {
         (error: unknown) => options.logger.warn({ err: error }, 'could not record a page view'),
       )
     })
-    next()
   }
 }
 

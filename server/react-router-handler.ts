@@ -4,7 +4,8 @@ import type { Request as ExpressRequest, RequestHandler, Response as ExpressResp
 import { createRequestHandler, type RouterContextProvider, type ServerBuild } from 'react-router'
 import { renderedScriptsContext, type RenderedScripts } from '#app/server/context.server.ts'
 import { sendMethodNotAllowed } from './error-page.ts'
-import type { CachedPage, PageCache } from './page-cache.ts'
+import { pageCacheKeyOf } from './cache-hits.ts'
+import { writeCachedPage, type PageCache } from './page-cache.ts'
 import { routeMatcher } from './route-template.ts'
 import { RETRY_AFTER_SECONDS, sendUnavailable } from './unavailable.ts'
 
@@ -17,8 +18,6 @@ export function reactRouterHandler(options: {
   mode: 'development' | 'production'
   getLoadContext: (req: ExpressRequest, res: ExpressResponse) => RouterContextProvider
   pageCache?: PageCache
-  /** The Content-Security-Policy for a cached page, allowing its inline scripts by hash. */
-  cachedPagePolicy: (scriptHashes: string[]) => string
   /** True when the database cannot be reached: a 5xx then becomes a 503 to try again (server/unavailable.ts). */
   isDatabaseDown?: () => Promise<boolean>
 }): RequestHandler {
@@ -26,9 +25,13 @@ export function reactRouterHandler(options: {
   const matchRoute = routeMatcher(options.build)
   return async (req, res, next) => {
     try {
-      const key = await options.pageCache?.keyFor(req)
+      // Hits are mostly answered earlier (server/cache-hits.ts), which may have worked out the key already.
+      const known = pageCacheKeyOf(res)
+      const key = known ? known.key : await options.pageCache?.keyFor(req)
+      // Without gzip, the compression middleware may still encode the page another way (brotli).
+      const encoding = () => (req.acceptsEncodings('gzip') ? 'gzip' : 'identity')
       const cached = key ? options.pageCache!.get(key) : undefined
-      if (cached) return sendCachedPage(req, res, cached, options.cachedPagePolicy, 'hit')
+      if (cached) return writeCachedPage(res, cached, encoding(), 'hit')
 
       const context = options.getLoadContext(req, res)
       // A page that may be kept: its render reports the scripts it wrote, which the cached page allows by hash.
@@ -75,31 +78,11 @@ export function reactRouterHandler(options: {
               scripts.hashes,
             )
           : undefined
-      if (stored) return sendCachedPage(req, res, stored, options.cachedPagePolicy, 'miss')
+      if (stored) return writeCachedPage(res, stored, encoding(), 'miss')
       sendDocument(req, res, response, body)
     } catch (error) {
       next(error)
     }
-  }
-}
-
-function sendCachedPage(
-  req: ExpressRequest,
-  res: ExpressResponse,
-  page: CachedPage,
-  policy: (scriptHashes: string[]) => string,
-  outcome: 'hit' | 'miss',
-) {
-  res.status(page.status)
-  for (const [name, value] of page.headers) res.setHeader(name, value)
-  res.setHeader('Content-Security-Policy', policy(page.scriptHashes))
-  res.setHeader('X-Page-Cache', outcome)
-  res.vary('Accept-Encoding')
-  if (req.acceptsEncodings('gzip')) {
-    res.setHeader('Content-Encoding', 'gzip')
-    res.end(page.gzipped)
-  } else {
-    res.end(page.body)
   }
 }
 

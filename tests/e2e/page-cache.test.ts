@@ -1,3 +1,5 @@
+import http from 'node:http'
+import zlib from 'node:zlib'
 import { expect, inject, test } from 'vitest'
 
 const baseURL = inject('baseURL')
@@ -25,6 +27,74 @@ test('stateless visitors share one cached page, allowed by script hashes instead
   }
   expect(ran.size).toBeGreaterThanOrEqual(3)
   expect(new Set(csp.match(/'sha256-[^']+'/g))).toEqual(ran)
+})
+
+/** The answer as sent: every header as it came, the body undecoded. */
+function rawGet(path: string, headers: Record<string, string>) {
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>(
+    (resolve, reject) => {
+      http
+        .get(`${baseURL}${path}`, { headers }, (res) => {
+          const chunks: Buffer[] = []
+          res.on('data', (chunk: Buffer) => chunks.push(chunk))
+          res.on('end', () =>
+            resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }),
+          )
+          res.on('error', reject)
+        })
+        .on('error', reject)
+    },
+  )
+}
+
+test.each([
+  ['gzip', { 'Accept-Encoding': 'gzip, deflate, br' }],
+  ['no encoding', {}],
+])(
+  'a hit (%s) sends the very headers and bytes the request that stored the page got, but X-Page-Cache (issue 35)',
+  async (_encoding, acceptEncoding) => {
+    // A URL of its own, so that the first request renders and stores it.
+    const path = `/AllBooks?headers-test=${crypto.randomUUID()}`
+    const headers = { Accept: 'text/html', 'Accept-Language': 'de-DE,de;q=0.9', ...acceptEncoding }
+    const miss = await rawGet(path, headers)
+    const hit = await rawGet(path, headers)
+    expect(miss.headers['x-page-cache']).toBe('miss')
+    expect(hit.headers['x-page-cache']).toBe('hit')
+    const apartFromTheOutcome = ({ headers }: { headers: http.IncomingHttpHeaders }) => {
+      const { date: _date, 'x-page-cache': _outcome, ...rest } = headers
+      return rest
+    }
+    expect(apartFromTheOutcome(hit)).toEqual(apartFromTheOutcome(miss))
+    expect(hit.body.equals(miss.body)).toBe(true)
+    expect(hit.status).toBe(200)
+    expect(hit.headers).toMatchObject({
+      'content-type': 'text/html; charset=utf-8',
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'strict-origin-when-cross-origin',
+      'x-frame-options': 'DENY',
+      'cross-origin-opener-policy': 'same-origin',
+      'permissions-policy': 'camera=(), microphone=(), geolocation=(), payment=()',
+      vary: 'Accept-Language, Accept-Encoding',
+      'content-length': String(hit.body.byteLength),
+    })
+    expect(hit.headers['content-security-policy']).toMatch(
+      /script-src 'self'( 'sha256-[A-Za-z0-9+/=]{44}')+;/,
+    )
+    expect(hit.headers['content-security-policy']).toContain("frame-ancestors 'none'")
+    const gzipped = 'Accept-Encoding' in acceptEncoding
+    expect(hit.headers['content-encoding']).toBe(gzipped ? 'gzip' : undefined)
+    const html = gzipped ? zlib.gunzipSync(hit.body).toString() : hit.body.toString()
+    expect(html).toContain('</html>')
+  },
+)
+
+test('a visitor who takes only brotli still gets the cached page in brotli', async () => {
+  const headers = { Accept: 'text/html', 'Accept-Encoding': 'br' }
+  await rawGet('/AllBooks', headers)
+  const hit = await rawGet('/AllBooks', headers)
+  expect(hit.headers['x-page-cache']).toBe('hit')
+  expect(hit.headers['content-encoding']).toBe('br')
+  expect(zlib.brotliDecompressSync(hit.body).toString()).toContain('</html>')
 })
 
 async function addToCart(bookId: string, cookie?: string) {

@@ -1,3 +1,4 @@
+import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { asc, eq, lt, sql } from 'drizzle-orm'
 import express from 'express'
@@ -26,7 +27,9 @@ import {
   type AnalyticsEventName,
 } from '#app/server/db/schema/index.server.ts'
 import { createLogger, type Logger } from '#app/server/logger.server.ts'
-import { recordPageViews } from '#server/page-views.ts'
+import { answerCachedPagesFirst } from '#server/cache-hits.ts'
+import { PageCache } from '#server/page-cache.ts'
+import { pageViewCounter, recordPageViews } from '#server/page-views.ts'
 import type { TestDatabase } from '#tests/db.ts'
 import { test } from '#tests/fixtures.ts'
 import { createAdmin } from '#harness/factories/admins.ts'
@@ -276,6 +279,61 @@ describe('recording', () => {
       .where(eq(books.slug, 'javascript-basics-to-advance'))
     expect(item?.bookId).toBe(book!.id)
   })
+})
+
+test('a page answered from the page cache before the page-view middleware is a page view too (issue 35)', async () => {
+  const sink = idleSink()
+  const pageCache = new PageCache({
+    ttlMs: 60_000,
+    maxEntries: 10,
+    maxBytes: 1024 * 1024,
+    visitorKey: async () => 'anyone',
+    policy: () => "script-src 'self'",
+  })
+  const slug = 'javascript-basics-to-advance'
+  const page = '<p>a book</p>'
+  const rendered = new Response(page, { headers: { 'Content-Type': 'text/html; charset=utf-8' } })
+  const key = await pageCache.keyFor({
+    method: 'GET',
+    path: `/books/${slug}`,
+    originalUrl: `/books/${slug}`,
+    headers: {},
+  } as express.Request)
+  pageCache.store(key!, rendered, page, 'n0nce', [])
+  const options = { build: buildOf(routes), sink, ownHosts: ['shop.example'], logger: silent }
+  const app = express()
+  app.use(recordPageViews(options))
+  // Nothing but the cache answers a page here.
+  app.use((_req, res) => res.status(500).send('not from the cache'))
+  const server = http
+    .createServer(
+      answerCachedPagesFirst(app, { pageCache, watchers: [], countPageView: pageViewCounter(options) }),
+    )
+    .listen(0, '127.0.0.1')
+  await new Promise((resolve) => server.once('listening', resolve))
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  const since = new Date(Date.now() - 1)
+  try {
+    for (let visit = 0; visit < 2; visit++) {
+      const response = await fetch(`${base}/books/${slug}`, {
+        headers: { 'User-Agent': browser, Referer: 'https://news.example.org/' },
+      })
+      expect(response.headers.get('x-page-cache')).toBe('hit')
+      expect(await response.text()).toBe(page)
+    }
+    // A bot's hit is answered, not counted, as a rendered page's would be.
+    const bot = await fetch(`${base}/books/${slug}`, { headers: { 'User-Agent': 'Googlebot/2.1' } })
+    expect(bot.headers.get('x-page-cache')).toBe('hit')
+  } finally {
+    server.close()
+  }
+  await sink.stop()
+  const views = (await eventsOf('page_view')).filter((event) => event.occurredAt > since)
+  expect(views.map((event) => [event.path, event.referrerHost])).toEqual([
+    ['/books/:slug', 'news.example.org'],
+    ['/books/:slug', 'news.example.org'],
+  ])
+  expect((await eventsOf('view_item')).filter((event) => event.occurredAt > since)).toHaveLength(2)
 })
 
 describe('one book view per page view', () => {

@@ -42,7 +42,10 @@ const CartIdSchema = z.uuid()
 type CookieContext = Pick<AppContext, 'authSecret' | 'env'>
 
 /** The cart id the request's cookie names, if the cookie is there and its signature holds. No database read. */
-export function readCartCookie(request: Request, context: CookieContext): string | undefined {
+export function readCartCookie(
+  request: Pick<Request, 'headers'>,
+  context: CookieContext,
+): string | undefined {
   const parsed = CartIdSchema.safeParse(cartCookie(context).read(request.headers.get('Cookie')))
   return parsed.success ? parsed.data : undefined
 }
@@ -52,7 +55,7 @@ export function readCartCookie(request: Request, context: CookieContext): string
  * else's by cookie.
  */
 export async function findVisitorCart(
-  request: Request,
+  request: Pick<Request, 'headers'>,
   context: Pick<AppContext, 'authSecret' | 'env' | 'db'>,
   userId: string | undefined,
 ): Promise<string | undefined> {
@@ -61,7 +64,7 @@ export async function findVisitorCart(
 
 /** The books in the visitor's cart: none, without touching the database, for a visitor with no cart cookie. */
 export async function getVisitorCartBookIds(
-  request: Request,
+  request: Pick<Request, 'headers'>,
   context: Pick<AppContext, 'authSecret' | 'env' | 'db'>,
   userId: string | undefined,
 ): Promise<string[]> {

@@ -6,7 +6,7 @@ export const THEME_COOKIE = 'cb_theme'
 const ONE_YEAR = 365 * 24 * 60 * 60
 
 /** A display preference, not a secret: a plain value, validated on every read. */
-export function readTheme(request: Request): Theme {
+export function readTheme(request: Pick<Request, 'headers'>): Theme {
   const value = parse(request.headers.get('Cookie') ?? '')[THEME_COOKIE]
   return isTheme(value) ? value : 'system'
 }
