@@ -18,7 +18,7 @@ import { GeneralErrorBoundary, type ErrorData } from '#app/components/error-boun
 import { errorPageMeta } from '#app/features/seo/meta.ts'
 import { SiteFooter } from '#app/compositions/layout/site-footer.tsx'
 import { SiteHeader } from '#app/compositions/layout/site-header.tsx'
-import { NavigationProgress, usePendingNavigation } from '#app/compositions/layout/navigation-progress.tsx'
+import { usePendingNavigation } from '#app/compositions/layout/navigation-progress.tsx'
 import { useNonce } from '#app/components/nonce.tsx'
 import stylesheet from './app.css?url'
 import type { Route } from './+types/root'
@@ -122,7 +122,6 @@ export function Layout({ children }: { children: ReactNode }) {
         >
           Skip to content
         </a>
-        <NavigationProgress />
         <SiteHeader />
         <UnverifiedEmailBanner />
         {/* Each region its own Suspense boundary (nothing in them suspends on the server): React hydrates the

@@ -4,6 +4,7 @@ import { CartIcon } from '#app/components/ui/icons.tsx'
 import { useCartBookIds } from '#app/features/cart/use-cart.ts'
 import { HeaderSearch } from '#app/features/search/components/header-search.tsx'
 import { logoUrl, useStoreIdentity } from '#app/features/settings/store-settings.ts'
+import { NavigationProgress } from './navigation-progress.tsx'
 
 // The menus are server-rendered like the rest of the header, and work before their code arrives (native
 // popovers; links and form posts). In the browser their code loads after the page's and hydrates them when
@@ -31,6 +32,8 @@ export function SiteHeader() {
   const books = cartCount === 1 ? 'book' : 'books'
   return (
     <header className="border-b border-slate-200 bg-slate-50 dark:border-gray-700 dark:bg-gray-900">
+      {/* Fixed along the top of the window; in the header's landmark for assistive technology. */}
+      <NavigationProgress />
       <nav
         aria-label="Main"
         className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-4 px-4 py-3"
