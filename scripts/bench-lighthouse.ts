@@ -17,7 +17,7 @@
  * practices and SEO 100 — except SEO's `is-crawlable` on the pages that are noindex by design (the search
  * results, the cart, the library, the account forms: decision 020), which the report names as such.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import * as chromeLauncher from 'chrome-launcher'
@@ -29,6 +29,7 @@ import { listBooks } from '#app/features/catalog/catalog.server.ts'
 import { seedCatalog } from '#app/features/catalog/seed-catalog.server.ts'
 import { createBuyer, testPassword } from '#harness/factories/buyers.ts'
 import { startStoreWithAdmin } from '#harness/store-process.ts'
+import { ensureBuild } from './drills/lib.ts'
 
 type Visitor = 'anonymous' | 'guest with a cart' | 'signed-in reader'
 // Issue 13: the home page, All eBooks with filters and a sort, a book page and a topic page. Issue 17: the
@@ -68,10 +69,7 @@ const load = () =>
     .map((average) => average.toFixed(2))
     .join(' ')
 
-if (!fs.existsSync('build/server/index.js') || process.argv.includes('--build')) {
-  const build = spawnSync('npx', ['react-router', 'build'], { stdio: 'inherit' })
-  if (build.status !== 0) process.exit(build.status ?? 1)
-}
+ensureBuild(process.argv.includes('--build'))
 
 // A reader who owns Django Framework, made in the database before the store starts (it signs in below).
 let reader: { email: string } | undefined

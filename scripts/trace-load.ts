@@ -13,10 +13,10 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import { chromium } from 'playwright-core'
-import { spawnSync } from 'node:child_process'
 import { chromiumFlags, chromiumPath } from '#harness/chromium.ts'
 import { seedCatalog } from '#app/features/catalog/seed-catalog.server.ts'
 import { startStoreWithAdmin } from '#harness/store-process.ts'
+import { ensureBuild } from './drills/lib.ts'
 
 const pages = process.argv.slice(2).filter((argument) => argument.startsWith('/'))
 const paths = pages.length ? pages : ['/', '/AllBooks', '/books/django-framework']
@@ -34,10 +34,7 @@ type TraceEvent = {
   args?: { name?: string; data?: Record<string, unknown> }
 }
 
-if (!fs.existsSync('build/server/index.js') || process.argv.includes('--build')) {
-  const build = spawnSync('npx', ['react-router', 'build'], { stdio: 'inherit' })
-  if (build.status !== 0) process.exit(build.status ?? 1)
-}
+ensureBuild(process.argv.includes('--build'))
 
 const { store } = await startStoreWithAdmin({}, (db) => seedCatalog(db))
 const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumFlags })

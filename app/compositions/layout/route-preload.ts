@@ -32,13 +32,18 @@ declare global {
  */
 export function preloadRouteOnIntent(root: Document): () => void {
   const requested = new Set<string>()
+  // `pointerover` fires for every element the pointer crosses inside a link: each path is matched once.
+  const preloadedPaths = new Set<string>()
   const onIntent = (event: Event) => {
     const link = event.target instanceof Element ? event.target.closest('a[href]') : null
     if (!(link instanceof HTMLAnchorElement) || link.hasAttribute('download')) return
     if (link.target && link.target !== '_self') return
     const url = new URL(link.href, root.baseURI)
-    if (url.origin !== root.location.origin) return
-    for (const href of routeModuleHrefs(url.pathname)) {
+    if (url.origin !== root.location.origin || preloadedPaths.has(url.pathname)) return
+    const hrefs = routeModuleHrefs(url.pathname)
+    // A route not discovered yet is tried again on the next intent.
+    if (hrefs.length > 0) preloadedPaths.add(url.pathname)
+    for (const href of hrefs) {
       if (requested.has(href)) continue
       requested.add(href)
       const preload = root.createElement('link')
