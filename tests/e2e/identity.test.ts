@@ -73,9 +73,13 @@ async function expectFieldError(
 ) {
   const field = page.getByLabel(label, { exact: true })
   await expect.poll(() => field.getAttribute('aria-invalid')).toBe('true')
-  const ids = (await field.getAttribute('aria-describedby'))?.split(' ') ?? []
-  const descriptions = await Promise.all(ids.map((id) => page.locator(`[id="${id}"]`).textContent()))
-  expect(descriptions).toContain(message)
+  // Polled: the answer to the post arrives before the page shows it, and the field may still be
+  // marked invalid with the previous message.
+  const descriptions = async () => {
+    const ids = (await field.getAttribute('aria-describedby'))?.split(' ') ?? []
+    return Promise.all(ids.map((id) => page.locator(`[id="${id}"]`).textContent()))
+  }
+  await expect.poll(descriptions).toContain(message)
   if (first && scripts.get(page) !== false) await expectFocused(page, label)
 }
 
