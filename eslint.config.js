@@ -58,7 +58,7 @@ const selectorOf = (layer) =>
   appFileCategories.has(layer) ? { file: { categories: layer } } : { element: { type: layer } }
 
 export default tseslint.config(
-  { ignores: ['build/', 'data/', 'drizzle/', '.react-router/', 'node_modules/', 'coverage/', '.tmp/'] },
+  { ignores: ['build/', 'scripts/lighthouse-baseline/build/', 'data/', 'drizzle/', '.react-router/', 'node_modules/', 'coverage/', '.tmp/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

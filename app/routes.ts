@@ -41,6 +41,15 @@ export default [
   // Downloads: the owner's stamped copies, and every book's free sample.
   route('library/:slug/:file', 'routes/library-download.ts'),
   route('books/:slug/sample.pdf', 'routes/book-sample.ts'),
+  // The online reader's files and its reader's state (issue 29): the owner's EPUB (not counted as a download)
+  // and the sample's, where they are in it, their bookmarks and highlights; errata reported from it.
+  route('read/:slug/:file', 'routes/read-epub.ts'),
+  route('read/:slug/state.json', 'routes/read-state.ts'),
+  route('read/:slug/position', 'routes/read-position.ts'),
+  route('read/:slug/annotations', 'routes/read-annotations.ts'),
+  route('read/:slug/annotations.md', 'routes/read-annotations-export.ts'),
+  route('read/:slug/annotations/:id', 'routes/read-annotation.ts'),
+  route('books/:slug/errata', 'routes/book-errata.ts'),
   // For crawlers and link previews (docs/decisions/020-seo.md): robots, the sitemaps, Open Graph images.
   route('robots.txt', 'routes/robots-txt.ts'),
   route('sitemap.xml', 'routes/sitemap-index.ts'),

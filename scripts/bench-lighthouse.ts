@@ -30,13 +30,24 @@ import { seedCatalog } from '#app/features/catalog/seed-catalog.server.ts'
 import { createBuyer, testPassword } from '#harness/factories/buyers.ts'
 import { startStoreWithAdmin } from '#harness/store-process.ts'
 import { ensureBuild } from './drills/lib.ts'
+import { startBaselines, type Baselines } from './lighthouse-baseline/serve.ts'
 
 type Visitor = 'anonymous' | 'guest with a cart' | 'signed-in reader'
+/** Who serves the page: the store, or one of the `--baseline` servers (scripts/lighthouse-baseline/serve.ts). */
+type Origin = 'store' | keyof Omit<Baselines, 'stop'>
 // Issue 13: the home page, All eBooks with filters and a sort, a book page and a topic page. Issue 17: the
 // search, a cart with a book in it, and a reader's library. `noindex`: kept out of search engines on purpose.
 // Issue 34: the topics, an author, the account forms and the site pages. Issue 35: every public page.
-const pages: Array<{ path: string; visitor: Visitor; noindex?: true }> = [
+const withBaselines = process.argv.includes('--baseline')
+const pages: Array<{ path: string; visitor: Visitor; noindex?: true; origin?: Origin }> = [
   { path: '/', visitor: 'anonymous' },
+  // `--baseline`: measured right after the store's `/`, so the three are read at the same load.
+  ...(withBaselines
+    ? [
+        { path: '/', visitor: 'anonymous' as const, origin: 'noScripts' as const },
+        { path: '/', visitor: 'anonymous' as const, origin: 'bare' as const },
+      ]
+    : []),
   { path: '/AllBooks', visitor: 'anonymous' },
   { path: '/AllBooks?topic=javascript&rating=4&sort=price-asc', visitor: 'anonymous' },
   { path: '/books/django-framework', visitor: 'anonymous' },
@@ -115,6 +126,13 @@ async function bookId(slug: string): Promise<string> {
   return id
 }
 
+const baselines = withBaselines
+  ? await startBaselines(store.url, process.argv.includes('--build'))
+  : undefined
+const originUrl = (origin: Origin = 'store') => (origin === 'store' ? store.url : baselines![origin])
+const label = (page: string, origin: Origin = 'store') =>
+  origin === 'store' ? page : `${page} (${origin === 'bare' ? 'bare React Router' : 'the store without scripts'})`
+
 console.log(`load average before: ${load()} (${os.cpus().length} cores)`)
 // The busy loops: separate processes, so they compete with Chromium and the store as another program would.
 const stress: ChildProcess[] = Array.from({ length: stressLoops }, () =>
@@ -132,9 +150,10 @@ let misses = 0
 let homeBytes: { js: number; css: number } | undefined
 try {
   for (const formFactor of formFactors) {
-    for (const { path: page, visitor, noindex } of pages.filter(
+    for (const { path, visitor, noindex, origin } of pages.filter(
       ({ path }) => !process.env.LIGHTHOUSE_PAGES || process.env.LIGHTHOUSE_PAGES.split(',').includes(path),
     )) {
+      const page = label(path, origin)
       const flags: Flags = {
         port: chrome.port,
         output: 'json',
@@ -145,7 +164,7 @@ try {
       // On a loaded machine a run can time out before the first paint: it is retried (twice per page at most).
       for (let attempt = 0; results.length < runs && attempt < runs + 2; attempt++) {
         const result = await lighthouse(
-          `${store.url}${page}`,
+          `${originUrl(origin)}${path}`,
           flags,
           formFactor === 'desktop' ? desktopConfig : undefined,
         )
@@ -210,7 +229,8 @@ try {
             : `${formFactor} ${page}: SEO ${row.seo}, failing: ${failingSeo.join(', ')}`,
         )
       }
-      if (formFactor === 'mobile') {
+      // The baselines are read against the store, not held to its budgets.
+      if (formFactor === 'mobile' && !origin) {
         const worst = Math.min(
           ...results.map((lhr) => Math.round((lhr.categories.performance?.score ?? 0) * 100)),
         )
@@ -241,7 +261,7 @@ try {
         }
       }
       if (formFactor === 'mobile' && printTasks) printMainThreadWork(page, audits)
-      if (formFactor === 'mobile' && page === '/') {
+      if (formFactor === 'mobile' && page === '/' && !origin) {
         const requests =
           (audits['network-requests']?.details as { items?: Array<Record<string, unknown>> })?.items ?? []
         const sum = (type: string) =>
@@ -255,6 +275,7 @@ try {
 } finally {
   for (const loop of stress) loop.kill()
   chrome.kill()
+  await baselines?.stop()
   await store.stop()
 }
 

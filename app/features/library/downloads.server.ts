@@ -76,6 +76,11 @@ export async function prepareDownload(
     slug: string
     format: PurchasedFormat
     range?: RangeRequest | null
+    /**
+     * False for the online reader (issue 29): its copy is the same stamped file, but opening a book to read
+     * it is not a download — neither counted in the library nor against the daily limit.
+     */
+    count?: boolean
   },
   logger: Logger,
 ): Promise<DownloadResult> {
@@ -91,7 +96,8 @@ export async function prepareDownload(
   // that fails (500, or 503 below) does not use up one of the reader's 50. A part is not refused here: it may
   // belong to a copy counted already (the day's last, fetched in parts by a download manager).
   const subject = limitSubject(request.userId, file.bookId)
-  if (!range) {
+  const count = request.count ?? true
+  if (!range && count) {
     const before = await peekRateLimit(db, dailyDownloadLimit, subject)
     if (!before.allowed) return tooManyDownloads(before.retryAfterSeconds)
   }
@@ -108,15 +114,17 @@ export async function prepareDownload(
     if (!opened) throw new Error(`the stamped copy ${key} vanished while it was being served`)
     stream = opened.stream
   }
-  let counted: Awaited<ReturnType<typeof countDelivery>>
+  let counted: Awaited<ReturnType<typeof countDelivery>> = { allowed: true, counted: false }
   try {
-    counted = await countDelivery(db, {
-      userId: request.userId,
-      bookId: file.bookId,
-      format: request.format,
-      size: copy.size,
-      part,
-    })
+    if (count) {
+      counted = await countDelivery(db, {
+        userId: request.userId,
+        bookId: file.bookId,
+        format: request.format,
+        size: copy.size,
+        part,
+      })
+    }
   } catch (error) {
     await stream.cancel()
     throw error

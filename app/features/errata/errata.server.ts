@@ -1,0 +1,289 @@
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm'
+import { z } from 'zod'
+import type { Db, Transaction } from '#app/server/db/database.server.ts'
+import { books, errata, user } from '#app/server/db/schema/index.server.ts'
+import { jsonText } from '#app/server/json.server.ts'
+import { enqueueEmail } from '#app/server/outbox.server.ts'
+import { hitRateLimit, ipSubject, type RateLimitRule } from '#app/server/rate-limit.server.ts'
+import { recordAudit, type Actor } from '#app/features/admin/audit.server.ts'
+
+/** A reader who owns the book: a careful reader of a long book may find dozens in a day. */
+export const ERRATA_PER_READER: RateLimitRule = { name: 'errata-reader', limit: 30, windowMs: 24 * 3600_000 }
+/** Anyone else, reporting from the sample: a few an hour from one address. */
+export const ERRATA_PER_ADDRESS: RateLimitRule = { name: 'errata-address', limit: 5, windowMs: 3600_000 }
+
+export const ErratumSchema = z.strictObject({
+  quote: jsonText(1000, 'The quote').min(1, 'Please copy the words that are wrong.'),
+  location: jsonText(500, 'The location').default(''),
+  description: jsonText(2000, 'What is wrong').min(1, 'Please say what is wrong.'),
+  suggestion: jsonText(2000, 'The suggested fix').default(''),
+  credit: jsonText(80, 'The name to credit').default(''),
+})
+export type ErratumInput = z.infer<typeof ErratumSchema>
+export const erratumFields = ['quote', 'location', 'description', 'suggestion', 'credit'] as const
+
+export type ErratumStatus = 'open' | 'confirmed' | 'rejected' | 'fixed'
+
+export type ReportOutcome =
+  | { ok: true; id: string }
+  | { ok: false; status: 403; message: string }
+  | { ok: false; status: 429; message: string; retryAfterSeconds: number }
+
+/**
+ * Records a reader's erratum against the edition they read. Owners of the book may report anything; anyone
+ * else only from the free sample (`owner` false), and fewer a day, counted by address. Rate-limited before it
+ * is stored.
+ */
+export async function reportErratum(
+  db: Db,
+  report: {
+    book: { id: string; edition: number; status: string }
+    reporterId: string | null
+    owner: boolean
+    clientIp: string
+    input: ErratumInput
+  },
+): Promise<ReportOutcome> {
+  const { book, owner, input } = report
+  if (!owner && book.status !== 'published')
+    return { ok: false, status: 403, message: 'Only readers who own this eBook can report errata in it.' }
+  const limit =
+    owner && report.reporterId
+      ? await hitRateLimit(db, ERRATA_PER_READER, `${report.reporterId}:${book.id}`)
+      : await hitRateLimit(db, ERRATA_PER_ADDRESS, ipSubject(report.clientIp))
+  if (!limit.allowed)
+    return {
+      ok: false,
+      status: 429,
+      message: 'You have reported many errata just now. Please try again later.',
+      retryAfterSeconds: limit.retryAfterSeconds,
+    }
+  const [row] = await db
+    .insert(errata)
+    .values({ bookId: book.id, edition: book.edition, reporterId: report.reporterId, ...input })
+    .returning({ id: errata.id })
+  return { ok: true, id: row!.id }
+}
+
+export type PublicErratum = {
+  id: string
+  edition: number
+  status: Exclude<ErratumStatus, 'rejected'>
+  fixedInEdition: number | null
+  quote: string
+  location: string
+  description: string
+  suggestion: string
+  credit: string
+  reportedAt: Date
+}
+
+/**
+ * A book's errata for its page, newest edition first: open, confirmed and fixed ones (rejected ones stay in the
+ * back office, with their reason). At most `limit`, so a book with thousands does not make a page of them.
+ */
+export async function listBookErrata(db: Db, bookId: string, limit = 200): Promise<PublicErratum[]> {
+  const rows = await db
+    .select({
+      id: errata.id,
+      edition: errata.edition,
+      status: errata.status,
+      fixedInEdition: errata.fixedInEdition,
+      quote: errata.quote,
+      location: errata.location,
+      description: errata.description,
+      suggestion: errata.suggestion,
+      credit: errata.credit,
+      reportedAt: errata.createdAt,
+    })
+    .from(errata)
+    .where(and(eq(errata.bookId, bookId), sql`${errata.status} <> 'rejected'`))
+    .orderBy(desc(errata.edition), asc(errata.createdAt))
+    .limit(limit)
+  return rows as PublicErratum[]
+}
+
+export type AdminErratum = Omit<PublicErratum, 'status'> & {
+  status: ErratumStatus
+  reason: string
+  bookId: string
+  bookTitle: string
+  bookSlug: string
+  reporterEmail: string | null
+}
+
+/** The back office's list: errata in one status (open first by default), oldest first, with their books. */
+export async function listErrataForTriage(
+  db: Db,
+  { status = 'open', bookId, limit = 200 }: { status?: ErratumStatus; bookId?: string; limit?: number } = {},
+): Promise<AdminErratum[]> {
+  const rows = await db
+    .select({
+      id: errata.id,
+      edition: errata.edition,
+      status: errata.status,
+      fixedInEdition: errata.fixedInEdition,
+      quote: errata.quote,
+      location: errata.location,
+      description: errata.description,
+      suggestion: errata.suggestion,
+      credit: errata.credit,
+      reportedAt: errata.createdAt,
+      reason: errata.reason,
+      bookId: errata.bookId,
+      bookTitle: books.title,
+      bookSlug: books.slug,
+      reporterEmail: user.email,
+    })
+    .from(errata)
+    .innerJoin(books, eq(books.id, errata.bookId))
+    .leftJoin(user, eq(user.id, errata.reporterId))
+    .where(and(eq(errata.status, status), bookId ? eq(errata.bookId, bookId) : undefined))
+    .orderBy(asc(errata.createdAt))
+    .limit(limit)
+  return rows
+}
+
+/** How many errata wait for the back office (its front page). */
+export function countOpenErrata(db: Db): Promise<number> {
+  return db.$count(errata, eq(errata.status, 'open'))
+}
+
+export const TriageSchema = z.discriminatedUnion('decision', [
+  z.strictObject({ decision: z.literal('confirm'), id: z.uuid('This erratum is unknown.') }),
+  z.strictObject({ decision: z.literal('reopen'), id: z.uuid('This erratum is unknown.') }),
+  z.strictObject({
+    decision: z.literal('reject'),
+    id: z.uuid('This erratum is unknown.'),
+    reason: z
+      .string()
+      .trim()
+      .min(1, 'Please say why it is rejected: the reporter reads it.')
+      .max(1000, 'The reason must be at most 1000 characters.'),
+  }),
+])
+export type Triage = z.infer<typeof TriageSchema>
+
+/**
+ * Confirms, rejects (with a reason) or reopens an erratum, audited. A fixed erratum stays fixed: an edition
+ * has been published with it.
+ */
+export async function triageErratum(
+  db: Db,
+  triage: Triage,
+  actor: Actor,
+): Promise<{ ok: true } | { ok: false; status: 404 | 409; message: string }> {
+  return db.transaction(async (tx) => {
+    const [before] = await tx
+      .select({ status: errata.status, reason: errata.reason })
+      .from(errata)
+      .where(eq(errata.id, triage.id))
+      .for('update')
+    if (!before) return { ok: false, status: 404, message: 'This erratum is unknown.' }
+    if (before.status === 'fixed')
+      return { ok: false, status: 409, message: 'This erratum is fixed in a published edition.' }
+    const after =
+      triage.decision === 'confirm'
+        ? { status: 'confirmed' as const, reason: '' }
+        : triage.decision === 'reject'
+          ? { status: 'rejected' as const, reason: triage.reason }
+          : { status: 'open' as const, reason: '' }
+    await tx.update(errata).set(after).where(eq(errata.id, triage.id))
+    await recordAudit(tx, {
+      actor,
+      action: `erratum.${triage.decision}`,
+      entityType: 'erratum',
+      entityId: triage.id,
+      before,
+      after,
+    })
+    return { ok: true }
+  })
+}
+
+/** The confirmed errata of a book, for the changelog of its next edition. */
+export function confirmedErrata(db: Db, bookId: string): Promise<AdminErratum[]> {
+  return listErrataForTriage(db, { status: 'confirmed', bookId, limit: 1000 })
+}
+
+/** The changelog lines for confirmed errata: what a new edition fixes, credited as the reporters chose. */
+export function errataChangelog(list: Array<Pick<AdminErratum, 'quote' | 'description' | 'credit'>>): string {
+  return list
+    .map((erratum) => {
+      const quote = erratum.quote.length > 60 ? `${erratum.quote.slice(0, 57)}…` : erratum.quote
+      return `- Fixed: “${quote}” — ${erratum.description}${erratum.credit ? ` (reported by ${erratum.credit})` : ''}`
+    })
+    .join('\n')
+}
+
+/**
+ * Inside the transaction that publishes `edition`: the book's confirmed errata become fixed in it, and each
+ * reporter with an account is mailed once per erratum.
+ */
+export async function markErrataFixed(
+  tx: Transaction,
+  book: { id: string; title: string; slug: string },
+  edition: number,
+  { bookUrl, store }: { bookUrl: string; store: string },
+): Promise<number> {
+  const fixed = await tx
+    .update(errata)
+    .set({ status: 'fixed', fixedInEdition: edition })
+    .where(and(eq(errata.bookId, book.id), eq(errata.status, 'confirmed')))
+    .returning({ id: errata.id, reporterId: errata.reporterId, quote: errata.quote })
+  const reporters = fixed.filter((erratum) => erratum.reporterId)
+  const emails = reporters.length
+    ? await tx
+        .select({ id: user.id, email: user.email })
+        .from(user)
+        .where(
+          inArray(
+            user.id,
+            reporters.map((erratum) => erratum.reporterId!),
+          ),
+        )
+    : []
+  const emailOf = new Map(emails.map((row) => [row.id, row.email]))
+  for (const erratum of reporters) {
+    const to = emailOf.get(erratum.reporterId!)
+    if (!to) continue
+    await enqueueEmail(tx, {
+      kind: 'erratum-fixed',
+      subjectKey: erratum.id,
+      to,
+      ...erratumFixedEmail({ title: book.title, edition, quote: erratum.quote, bookUrl, store }),
+    })
+  }
+  return fixed.length
+}
+
+function erratumFixedEmail(input: {
+  title: string
+  edition: number
+  quote: string
+  bookUrl: string
+  store: string
+}) {
+  const { title, edition, quote, bookUrl, store } = input
+  const subject = `The erratum you reported in ${title} is fixed`
+  const text = [
+    `Thank you: the mistake you reported in ${title} is fixed in edition ${edition}.`,
+    '',
+    `You reported: “${quote}”`,
+    '',
+    `The book's errata: ${bookUrl}#errata`,
+    '',
+    `— ${store}`,
+  ].join('\n')
+  const html = `<!doctype html><html lang="en"><body style="font-family:system-ui,sans-serif;color:#0f172a">
+<p>Thank you: the mistake you reported in <strong>${escapeHtml(title)}</strong> is fixed in edition ${edition}.</p>
+<blockquote>${escapeHtml(quote)}</blockquote>
+<p><a href="${escapeHtml(bookUrl)}#errata">The book's errata</a></p>
+<p>— ${escapeHtml(store)}</p>
+</body></html>`
+  return { subject, text, html }
+}
+
+function escapeHtml(value: string) {
+  return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
+}

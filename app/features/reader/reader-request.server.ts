@@ -1,0 +1,28 @@
+import type { RouterContextProvider } from 'react-router'
+import { getSessionUser, type SessionUser } from '#app/features/identity/session.server.ts'
+import { getAppContext, type AppContext } from '#app/server/context.server.ts'
+import { jsonProblem } from '#app/server/json.server.ts'
+import { findReaderBook, readerAccess, type ReaderBook } from './reader-books.server.ts'
+
+type Args = { request: Request; context: Readonly<RouterContextProvider>; params: { slug?: string } }
+
+export type OwnerRequest = { app: AppContext; user: SessionUser; book: ReaderBook }
+
+/**
+ * The signed-in owner of the book in the URL, for the reader's JSON endpoints; otherwise the JSON answer to
+ * give: 404 for a book that is not there, 401 signed out (or a guest), 403 for anyone who does not own it now
+ * (a refund takes the book back at once). Never a page: these are called by the reader's script.
+ */
+export async function ownerOrProblem(args: Args): Promise<OwnerRequest | Response> {
+  const app = getAppContext(args.context)
+  const book = await findReaderBook(app.db, (args.params.slug ?? '').toLowerCase())
+  if (!book) return jsonProblem(404, 'There is no such eBook.')
+  const user = await getSessionUser(args)
+  if (!user || user.isGuest) return jsonProblem(401, 'Please log in with the account that bought this eBook.')
+  const access = await readerAccess(app.db, book, user.id)
+  if (!access.whole) return jsonProblem(403, 'Only the buyer of this eBook can read it whole.')
+  return { app, user, book }
+}
+
+/** A JSON body's size limit for the reader's endpoints (a highlight with a long note is a few KiB). */
+export const readerJsonBody = { requestBody: { maxBytes: 32 * 1024, anyContentType: true } }

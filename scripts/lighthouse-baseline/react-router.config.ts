@@ -1,0 +1,13 @@
+import type { Config } from '@react-router/dev/config'
+
+/** The bare React Router app `npm run bench:lighthouse -- --baseline` audits beside the store (same flags). */
+export default {
+  ssr: true,
+  future: {
+    v8_middleware: true,
+    v8_splitRouteModules: true,
+    v8_viteEnvironmentApi: true,
+    v8_passThroughRequests: true,
+    v8_trailingSlashAwareDataRequests: true,
+  },
+} satisfies Config
