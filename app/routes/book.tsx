@@ -17,10 +17,13 @@ import { TopicLinks } from '#app/features/catalog/components/topic-links.tsx'
 import { formatFileSize, formatPrice } from '#app/features/catalog/format.ts'
 import { parseMarkdown, plainText } from '#app/features/catalog/markdown.ts'
 import { shownRating } from '#app/features/catalog/rating.ts'
+import { ErrataSection } from '#app/features/errata/components/errata-section.tsx'
+import { listBookErrata, reportErratumFromForm } from '#app/features/errata/errata.server.ts'
 import { getSessionUser, requireUser } from '#app/features/identity/session.server.ts'
 import { getEditionDetails } from '#app/features/library/book-contents.server.ts'
 import { EditionFacts } from '#app/features/library/components/edition-facts.tsx'
-import { listFilesOf, purchasedFormats } from '#app/features/library/library.server.ts'
+import { getOwnership, listFilesOf, purchasedFormats } from '#app/features/library/library.server.ts'
+import { findReaderBook } from '#app/features/reader/reader-books.server.ts'
 import { getReviewViewer, handleReviewIntent } from '#app/features/reviews/book-reviews.server.ts'
 import { ReviewsSection } from '#app/features/reviews/components/reviews-section.tsx'
 import { bookJsonLd } from '#app/features/reviews/json-ld.ts'
@@ -94,7 +97,7 @@ export async function loader({ params, context, request, url }: Route.LoaderArgs
   const page = Math.min(list.page, pages)
   const viewerId = user && !user.isGuest ? user.id : undefined
   // Everything else the page reads depends only on the book and the viewer: one round of queries, in parallel.
-  const [filesByBook, reviews, viewer, edition, alsoBought, bookAuthor] = await Promise.all([
+  const [filesByBook, reviews, viewer, edition, alsoBought, bookAuthor, errata] = await Promise.all([
     listFilesOf(db, [book.id]),
     book.ratingCount === 0
       ? Promise.resolve([])
@@ -110,6 +113,7 @@ export async function loader({ params, context, request, url }: Route.LoaderArgs
     getEditionDetails(db, book.id),
     listAlsoBought(db, book.id),
     getBookAuthor(db, book.authorId),
+    listBookErrata(db, book.id, 100),
   ])
   const files = filesByBook.get(book.id)
   const formats = purchasedFormats.flatMap((format) => {
@@ -139,6 +143,8 @@ export async function loader({ params, context, request, url }: Route.LoaderArgs
     page,
     pages,
     viewer,
+    errata,
+    erratumSent: url.searchParams.get('erratum') === 'sent',
   }
 }
 
@@ -151,11 +157,25 @@ export async function action({ params, context, request, url }: Route.ActionArgs
   const user = await requireUser({ request, context, url })
   const book = await getBookBySlug(db, params.slug.toLowerCase())
   if (!book) throw bookNotFound()
-  const outcome = await handleReviewIntent(db, {
-    userId: user.id,
-    bookId: book.id,
-    form: await readForm(request),
-  })
+  const form = await readForm(request)
+  if (form.get('intent') === 'report-erratum') {
+    const [owned, readable] = await Promise.all([
+      getOwnership(db, user.id, book.id),
+      findReaderBook(db, book.slug),
+    ])
+    const reported = await reportErratumFromForm(db, {
+      book: { id: book.id, status: book.status, edition: readable?.edition ?? 1 },
+      reporterId: user.id,
+      owner: owned !== null,
+      clientIp: getAppContext(context).clientIp,
+      form,
+    })
+    if (reported.ok) return redirect(`/books/${book.slug}?erratum=sent#errata`, 303)
+    const { ok: _ok, status, retryAfterSeconds, ...body } = reported
+    const headers = retryAfterSeconds ? { 'Retry-After': String(retryAfterSeconds) } : undefined
+    return data(body, { status, headers })
+  }
+  const outcome = await handleReviewIntent(db, { userId: user.id, bookId: book.id, form })
   if (outcome.ok) return redirect(`/books/${book.slug}${url.search}#reviews`, 303)
   const { ok: _ok, status, retryAfterSeconds, ...body } = outcome
   const headers = retryAfterSeconds ? { 'Retry-After': String(retryAfterSeconds) } : undefined
@@ -221,6 +241,13 @@ export default function BookDetails({ loaderData, actionData }: Route.ComponentP
       <EditionFacts details={loaderData.edition} level={book.level} />
       <AboutAuthor author={loaderData.author} />
       <AlsoBought books={loaderData.alsoBought} />
+      <ErrataSection
+        slug={book.slug}
+        errata={loaderData.errata}
+        canReport={loaderData.viewer.kind === 'owner'}
+        sent={loaderData.erratumSent}
+        actionData={actionData && 'erratumValues' in actionData ? actionData : undefined}
+      />
       <ReviewsSection
         slug={book.slug}
         rating={rating}
@@ -230,7 +257,7 @@ export default function BookDetails({ loaderData, actionData }: Route.ComponentP
         page={loaderData.page}
         pages={loaderData.pages}
         viewer={loaderData.viewer}
-        actionData={actionData}
+        actionData={actionData && !('erratumValues' in actionData) ? actionData : undefined}
       />
     </>
   )

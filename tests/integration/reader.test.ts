@@ -2,7 +2,13 @@ import { and, eq } from 'drizzle-orm'
 import JSZip from 'jszip'
 import { describe, expect } from 'vitest'
 import { listBooks } from '#app/features/catalog/catalog.server.ts'
+import { listAuditLog } from '#app/features/admin/audit.server.ts'
 import { ERRATA_PER_ADDRESS } from '#app/features/errata/errata.server.ts'
+import { publishEdition } from '#app/features/library/editions.server.ts'
+import { readManuscript } from '#app/features/library/editions/build-editions.server.ts'
+import { action as triageAction, loader as triageLoader } from '#app/routes/admin/errata.tsx'
+import { loader as manuscriptLoader } from '#app/routes/admin/book-manuscript.tsx'
+import { action as bookAction, loader as bookLoader } from '#app/routes/book.tsx'
 import { publishBookFiles } from '#app/features/library/book-files.server.ts'
 import { action as errataAction } from '#app/routes/book-errata.ts'
 import { loader as epubLoader } from '#app/routes/read-epub.ts'
@@ -11,12 +17,13 @@ import { action as positionAction } from '#app/routes/read-position.ts'
 import { action as annotationsAction } from '#app/routes/read-annotations.ts'
 import { action as annotationAction } from '#app/routes/read-annotation.ts'
 import { loader as exportLoader } from '#app/routes/read-annotations-export.ts'
-import { errata, libraryItems } from '#app/server/db/schema/index.server.ts'
+import { emailOutbox, errata, libraryItems } from '#app/server/db/schema/index.server.ts'
 import { createLogger } from '#app/server/logger.server.ts'
 import type { TestDatabase } from '#tests/db.ts'
 import { test } from '#tests/fixtures.ts'
+import { createAdmin } from '#harness/factories/admins.ts'
 import { createBuyer, createReader } from '#harness/factories/buyers.ts'
-import { routeArgs, servicesFor } from '#tests/route-args.ts'
+import { routeArgs, servicesFor, thrownBy } from '#tests/route-args.ts'
 
 // Issue 29: the online reader's files and state, and errata. The reader's page and its script: tests/e2e/reader.
 
@@ -283,5 +290,133 @@ describe('errata', () => {
     expect(Number(refused.headers.get('Retry-After'))).toBeGreaterThan(0)
     // Another address is not affected.
     expect((await report({ clientIp: '203.0.113.78' }, erratum)).status).toBe(201)
+  })
+
+  const form = (fields: Record<string, string>): RequestInit => ({
+    method: 'POST',
+    body: new URLSearchParams(fields),
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+  })
+  const postOnBookPage = (visitor: Visitor, fields: Record<string, string>) =>
+    bookAction({
+      ...args(
+        visitor,
+        `/books/${book.slug}`,
+        { slug: book.slug },
+        form({ intent: 'report-erratum', ...fields }),
+      ),
+    } as Parameters<typeof bookAction>[0])
+  const triage = (visitor: Visitor, fields: Record<string, string>) =>
+    triageAction(args(visitor, '/admin/errata', {}, form(fields)) as Parameters<typeof triageAction>[0])
+
+  test("the book page's form: an owner's report lands (303), bad fields come back beside them, others are refused", async () => {
+    const buyer = await createBuyer(database.db, [book.id])
+    const sent = (await postOnBookPage(buyer, { ...erratum, credit: '' })) as Response
+    expect(sent.status).toBe(303)
+    expect(sent.headers.get('Location')).toBe(`/books/${book.slug}?erratum=sent#errata`)
+    const refused = (await postOnBookPage(buyer, { quote: 'the the', description: ' ' })) as unknown as {
+      init: ResponseInit
+      data: { erratumErrors: Record<string, string>; erratumValues: Record<string, string> }
+    }
+    expect(refused.init.status).toBe(400)
+    expect(refused.data.erratumErrors).toEqual({ description: 'Please say what is wrong.' })
+    expect(refused.data.erratumValues.quote).toBe('the the')
+    const stranger = await createReader(database.db)
+    const notOwner = (await postOnBookPage(stranger, erratum)) as unknown as { init: ResponseInit }
+    expect(notOwner.init.status).toBe(403)
+    // Signed out: sent to log in, as for a review.
+    const signedOut = (await thrownBy(() => postOnBookPage({}, erratum))) as Response
+    expect(signedOut.status).toBe(302)
+  })
+
+  test('triaged in the back office (audited), offered for the next edition, fixed in it; the reporter is mailed', async () => {
+    const admin = await createAdmin(database.db)
+    const buyer = await createBuyer(database.db, [book.id])
+    const reportIt = async (quote: string) =>
+      (await (await report(buyer, { ...erratum, quote })).json()).id as string
+    const confirmedId = await reportIt('an confirmed mistake')
+    const rejectedId = await reportIt('not a mistake')
+
+    // Only an admin: anyone else gets the 404 of an unknown page.
+    const thrown = (await thrownBy(() => triage(buyer, { decision: 'confirm', id: confirmedId }))) as {
+      init: ResponseInit
+    }
+    expect(thrown.init.status).toBe(404)
+    expect(((await triage(admin, { decision: 'confirm', id: confirmedId })) as Response).status).toBe(303)
+    const noReason = (await triage(admin, {
+      decision: 'reject',
+      id: rejectedId,
+      reason: ' ',
+    })) as unknown as {
+      init: ResponseInit
+      data: { reasonError: string }
+    }
+    expect(noReason.init.status).toBe(400)
+    expect(noReason.data.reasonError).toBe('Please say why it is rejected: the reporter reads it.')
+    expect(
+      (
+        (await triage(admin, {
+          decision: 'reject',
+          id: rejectedId,
+          reason: 'The text is right.',
+        })) as Response
+      ).status,
+    ).toBe(303)
+    const audit = await listAuditLog(database.db, {})
+    expect(audit.rows.map((row) => row.action)).toEqual(
+      expect.arrayContaining(['erratum.confirm', 'erratum.reject']),
+    )
+    const confirmedList = await triageLoader(
+      args(admin, '/admin/errata?status=confirmed', {}) as Parameters<typeof triageLoader>[0],
+    )
+    expect(confirmedList.errata.map((item) => item.id)).toContain(confirmedId)
+
+    // The book page lists open, confirmed and fixed errata; a rejected one stays in the back office.
+    const page = async () =>
+      (
+        await bookLoader(
+          args({}, `/books/${book.slug}`, { slug: book.slug }) as Parameters<typeof bookLoader>[0],
+        )
+      ).errata
+    expect((await page()).map((item) => item.id)).toContain(confirmedId)
+    expect((await page()).map((item) => item.id)).not.toContain(rejectedId)
+
+    // The manuscript page offers the confirmed errata as the next edition's changelog.
+    const manuscriptPage = await manuscriptLoader(
+      args(admin, `/admin/books/${book.id}/manuscript`, { bookId: book.id }) as Parameters<
+        typeof manuscriptLoader
+      >[0],
+    )
+    expect(manuscriptPage.errataChangelog).toContain('an confirmed mistake')
+
+    const published = await publishEdition(database.db, servicesFor(database.db).storage, {
+      bookId: book.id,
+      manuscript: `${await readManuscript(book.slug)}
+
+A paragraph added in the next edition.
+`,
+      changelog: manuscriptPage.errataChangelog,
+      actor: admin.actor,
+      libraryUrl: 'http://localhost:3000/account/library',
+      logger: createLogger('silent'),
+    })
+    expect(published.ok).toBe(true)
+    if (!published.ok) return
+    expect(published.fixedErrata).toBeGreaterThanOrEqual(1)
+    const [fixed] = await database.db.select().from(errata).where(eq(errata.id, confirmedId))
+    expect(fixed).toMatchObject({ status: 'fixed', fixedInEdition: published.edition })
+    const [rejected] = await database.db.select().from(errata).where(eq(errata.id, rejectedId))
+    expect(rejected!.status).toBe('rejected')
+    const [mail] = await database.db
+      .select()
+      .from(emailOutbox)
+      .where(and(eq(emailOutbox.kind, 'erratum-fixed'), eq(emailOutbox.subjectKey, confirmedId)))
+    expect(mail).toMatchObject({ to: buyer.email })
+    expect(mail!.text).toContain(`fixed in edition ${published.edition}`)
+    // Fixed is final: it cannot be reopened.
+    const reopen = (await triage(admin, { decision: 'reopen', id: confirmedId })) as unknown as {
+      init: ResponseInit
+    }
+    expect(reopen.init.status).toBe(409)
   })
 })

@@ -1,4 +1,5 @@
 import { and, count, desc, eq, gte, inArray, isNotNull, isNull, sql } from 'drizzle-orm'
+import { countOpenErrata } from '#app/features/errata/errata.server.ts'
 import { countReviewsAwaitingModeration } from '#app/features/reviews/moderation.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
 import { emailOutbox, orders, user } from '#app/server/db/schema/index.server.ts'
@@ -26,7 +27,7 @@ export async function getAdminOverview(db: Db, now = new Date()) {
       .groupBy(orders.currency)
       .orderBy(orders.currency)
   const failedMail = and(isNull(emailOutbox.sentAt), gte(emailOutbox.attempts, maxEmailAttempts))
-  const [today, month, lastOrders, reported, failedMails, failedMailCount, refundsPending] =
+  const [today, month, lastOrders, reported, failedMails, failedMailCount, refundsPending, openErrata] =
     await Promise.all([
       paidSince(dayStart),
       paidSince(monthStart),
@@ -66,6 +67,7 @@ export async function getAdminOverview(db: Db, now = new Date()) {
         .where(and(isNotNull(orders.refundRequestedAt), isNull(orders.refundedAt)))
         .orderBy(orders.refundRequestedAt)
         .limit(20),
+      countOpenErrata(db),
     ])
   return {
     today: today satisfies Revenue[],
@@ -75,5 +77,6 @@ export async function getAdminOverview(db: Db, now = new Date()) {
     failedMails,
     failedMailCount: failedMailCount[0]?.count ?? 0,
     refundsPending,
+    openErrata,
   }
 }

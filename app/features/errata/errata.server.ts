@@ -287,3 +287,58 @@ function erratumFixedEmail(input: {
 function escapeHtml(value: string) {
   return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
 }
+
+export type ErratumFormOutcome =
+  | { ok: true }
+  | {
+      ok: false
+      status: 400 | 403 | 429
+      retryAfterSeconds?: number
+      erratumErrors?: Partial<Record<(typeof erratumFields)[number], string>>
+      erratumValues: Partial<Record<(typeof erratumFields)[number], string>>
+      erratumMessage?: string
+    }
+
+/**
+ * The book page's erratum form (no JavaScript needed), posted by a signed-in owner: the same report as the
+ * reader's, with each field's problem to show next to it and what was typed kept.
+ */
+export async function reportErratumFromForm(
+  db: Db,
+  report: {
+    book: { id: string; edition: number; status: string }
+    reporterId: string
+    owner: boolean
+    clientIp: string
+    form: FormData
+  },
+): Promise<ErratumFormOutcome> {
+  const values = Object.fromEntries(
+    erratumFields.map((field) => [field, String(report.form.get(field) ?? '')]),
+  ) as Record<(typeof erratumFields)[number], string>
+  if (!report.owner)
+    return {
+      ok: false,
+      status: 403,
+      erratumValues: values,
+      erratumMessage: 'Only readers who own this eBook can report errata here.',
+    }
+  const parsed = ErratumSchema.safeParse(values)
+  if (!parsed.success) {
+    const errors: Partial<Record<(typeof erratumFields)[number], string>> = {}
+    for (const issue of parsed.error.issues) {
+      const field = issue.path[0] as (typeof erratumFields)[number]
+      errors[field] ??= issue.message
+    }
+    return { ok: false, status: 400, erratumErrors: errors, erratumValues: values }
+  }
+  const outcome = await reportErratum(db, { ...report, input: parsed.data })
+  if (outcome.ok) return { ok: true }
+  return {
+    ok: false,
+    status: outcome.status,
+    erratumValues: values,
+    erratumMessage: outcome.message,
+    ...(outcome.status === 429 ? { retryAfterSeconds: outcome.retryAfterSeconds } : {}),
+  }
+}

@@ -1,5 +1,6 @@
 import { and, desc, eq, sql } from 'drizzle-orm'
 import { recordAudit, type Actor } from '#app/features/admin/audit.server.ts'
+import { markErrataFixed } from '#app/features/errata/errata.server.ts'
 import type { Db, Transaction } from '#app/server/db/database.server.ts'
 import { bookEditions, bookFiles, books, libraryItems, user } from '#app/server/db/schema/index.server.ts'
 import type { Logger } from '#app/server/logger.server.ts'
@@ -99,7 +100,7 @@ export async function renderListedEdition(db: Db, storage: FileStorage, bookId: 
 }
 
 export type PublishEditionResult =
-  | { ok: true; edition: number; notified: number }
+  | { ok: true; edition: number; notified: number; fixedErrata: number }
   | { ok: false; status: 400; fieldErrors: ManuscriptFieldErrors }
   | { ok: false; status: 404 }
 
@@ -263,7 +264,12 @@ export async function publishEdition(
         }),
       })
     }
-    return { edition: number, notified: owners.length }
+    // The confirmed errata are fixed in this edition; their reporters hear so (issue 29).
+    const fixedErrata = await markErrataFixed(tx, book, number, {
+      bookUrl: new URL(`/books/${book.slug}`, options.libraryUrl).toString(),
+      store: owners.length > 0 ? storeName : (await readSeller(tx)).storeName,
+    })
+    return { edition: number, notified: owners.length, fixedErrata }
   })
   logger.info({ bookId, slug: book.slug, ...outcome }, 'new edition published')
   return { ok: true, ...outcome }

@@ -2,6 +2,7 @@ import { useId } from 'react'
 import { data, Form, Link, redirect, useNavigation } from 'react-router'
 import { primaryButton } from '#app/components/ui/button-styles.ts'
 import { TitledSection } from '#app/components/ui/titled-section.tsx'
+import { confirmedErrata, errataChangelog } from '#app/features/errata/errata.server.ts'
 import { errorData } from '#app/components/error-boundary.tsx'
 import { requireAdmin } from '#app/features/identity/session.server.ts'
 import { listEditions, publishEdition } from '#app/features/library/editions.server.ts'
@@ -77,6 +78,8 @@ export async function loader({ request, context, params, url }: Route.LoaderArgs
         : url.searchParams.get('saved') === '1'
           ? 'The draft is saved. Nothing is published until you publish a new edition.'
           : null,
+    /** Confirmed errata the next edition fixes: offered as its changelog (issue 29). */
+    errataChangelog: errataChangelog(await confirmedErrata(db, book.id)),
     editions: (await listEditions(db, book.id)).map((edition) => ({
       ...edition,
       publishedAt: edition.publishedAt.toISOString(),
@@ -262,7 +265,7 @@ export default function BookManuscript({ loaderData, actionData }: Route.Compone
             name="changelog"
             rows={3}
             maxLength={CHANGELOG_MAX_LENGTH}
-            defaultValue={result?.changelog ?? ''}
+            defaultValue={result?.changelog ?? loaderData.errataChangelog}
             aria-invalid={editorErrors.changelog ? true : undefined}
             aria-describedby={editorErrors.changelog ? `${changelogId}-error` : undefined}
             className="rounded-lg border border-slate-400 bg-white px-3 py-2 text-slate-900 aria-invalid:border-red-600 dark:border-gray-500 dark:bg-gray-900 dark:text-slate-100 dark:aria-invalid:border-red-400"

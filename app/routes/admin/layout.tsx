@@ -27,6 +27,7 @@ const sections = [
   { to: '/admin/orders', label: 'Orders', end: false },
   { to: '/admin/analytics', label: 'Analytics', end: false },
   { to: '/admin/reviews', label: 'Reviews', end: false },
+  { to: '/admin/errata', label: 'Errata', end: false },
   { to: '/admin/audit', label: 'Audit log', end: false },
   { to: '/admin/customers', label: 'Customers', end: false },
   { to: '/admin/settings', label: 'Settings', end: false },

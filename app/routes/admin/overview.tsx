@@ -54,9 +54,18 @@ function RevenueFigure({ label, revenue }: { label: string; revenue: Revenue[] }
 }
 
 export default function AdminOverview({ loaderData }: Route.ComponentProps) {
-  const { today, month, lastOrders, reportedReviews, failedMails, failedMailCount, refundsPending } =
-    loaderData
-  const nothingWaits = reportedReviews === 0 && failedMailCount === 0 && refundsPending.length === 0
+  const {
+    today,
+    month,
+    lastOrders,
+    reportedReviews,
+    failedMails,
+    failedMailCount,
+    refundsPending,
+    openErrata,
+  } = loaderData
+  const nothingWaits =
+    reportedReviews === 0 && failedMailCount === 0 && refundsPending.length === 0 && openErrata === 0
   return (
     <TitledSection
       id="admin-heading"
@@ -79,13 +88,22 @@ export default function AdminOverview({ loaderData }: Route.ComponentProps) {
           headingClassName="mb-3 text-xl font-semibold"
         >
           {nothingWaits ? (
-            <p className={mutedClass}>Nothing: no reported review, no failed mail, no refund pending.</p>
+            <p className={mutedClass}>
+              Nothing: no reported review, no erratum to triage, no failed mail, no refund pending.
+            </p>
           ) : (
             <ul className="flex flex-col gap-3">
               {reportedReviews > 0 ? (
                 <li>
                   <Link to="/admin/reviews?filter=reported" className={linkClass}>
                     {reportedReviews} reported {reportedReviews === 1 ? 'review' : 'reviews'}
+                  </Link>
+                </li>
+              ) : null}
+              {openErrata > 0 ? (
+                <li>
+                  <Link to="/admin/errata" className={linkClass}>
+                    {openErrata} {openErrata === 1 ? 'erratum' : 'errata'} to triage
                   </Link>
                 </li>
               ) : null}
