@@ -4,6 +4,7 @@ import { describe, expect } from 'vitest'
 import { listBooks } from '#app/features/catalog/catalog.server.ts'
 import { listAuditLog } from '#app/features/admin/audit.server.ts'
 import { ERRATA_PER_ADDRESS } from '#app/features/errata/errata.server.ts'
+import { deleteAccount, exportAccountData } from '#app/features/identity/account-deletion.server.ts'
 import { publishEdition } from '#app/features/library/editions.server.ts'
 import { readManuscript } from '#app/features/library/editions/build-editions.server.ts'
 import { action as triageAction, loader as triageLoader } from '#app/routes/admin/errata.tsx'
@@ -17,7 +18,13 @@ import { action as positionAction } from '#app/routes/read-position.ts'
 import { action as annotationsAction } from '#app/routes/read-annotations.ts'
 import { action as annotationAction } from '#app/routes/read-annotation.ts'
 import { loader as exportLoader } from '#app/routes/read-annotations-export.ts'
-import { emailOutbox, errata, libraryItems } from '#app/server/db/schema/index.server.ts'
+import {
+  annotations,
+  emailOutbox,
+  errata,
+  libraryItems,
+  readingPositions,
+} from '#app/server/db/schema/index.server.ts'
 import { createLogger } from '#app/server/logger.server.ts'
 import type { TestDatabase } from '#tests/db.ts'
 import { test } from '#tests/fixtures.ts'
@@ -419,4 +426,43 @@ A paragraph added in the next edition.
     }
     expect(reopen.init.status).toBe(409)
   })
+})
+
+test("a reader's data export holds their reading and errata; deleting the account removes them", async () => {
+  const buyer = await createBuyer(database.db, [book.id])
+  const at = new Date().toISOString()
+  await putPosition(buyer, { edition: 1, cfi: cfi(2), fraction: 0.2, quote: 'here', at })
+  await annotationsAction(
+    args(
+      buyer,
+      `/read/${book.slug}/annotations`,
+      { slug: book.slug },
+      json('POST', { kind: 'bookmark', edition: 1, cfi: cfi(2) }),
+    ),
+  )
+  const reported = await errataAction(
+    args(
+      buyer,
+      `/books/${book.slug}/errata`,
+      { slug: book.slug },
+      json('POST', { quote: 'teh', description: 'A typo.', credit: 'Grace' }),
+    ),
+  )
+  const { id } = await reported.json()
+  const exported = await exportAccountData(database.db, buyer.userId)
+  expect(exported.reading.positions).toMatchObject([{ book: book.slug, cfi: cfi(2), quote: 'here' }])
+  expect(exported.reading.annotations).toMatchObject([{ book: book.slug, kind: 'bookmark' }])
+  expect(exported.errata).toMatchObject([{ book: book.slug, quote: 'teh', credit: 'Grace' }])
+
+  await deleteAccount(
+    { ...servicesFor(database.db), clientIp: '127.0.0.1' },
+    { userId: buyer.userId, email: buyer.email },
+  )
+  expect(
+    await database.db.select().from(readingPositions).where(eq(readingPositions.userId, buyer.userId)),
+  ).toEqual([])
+  expect(await database.db.select().from(annotations).where(eq(annotations.userId, buyer.userId))).toEqual([])
+  // The erratum is about the book and stays, no longer tied to them or their name.
+  const [kept] = await database.db.select().from(errata).where(eq(errata.id, id))
+  expect(kept).toMatchObject({ reporterId: null, credit: '', quote: 'teh' })
 })

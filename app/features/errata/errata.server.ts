@@ -342,3 +342,31 @@ export async function reportErratumFromForm(
     ...(outcome.status === 429 ? { retryAfterSeconds: outcome.retryAfterSeconds } : {}),
   }
 }
+
+/**
+ * A deleted account's errata stay (they are about the book) but no longer point at them: the reporter is
+ * forgotten and the name they were credited by goes (inside the deletion's transaction).
+ */
+export async function forgetErrataReporter(tx: Transaction, userId: string): Promise<void> {
+  await tx.update(errata).set({ reporterId: null, credit: '' }).where(eq(errata.reporterId, userId))
+}
+
+/** The errata a reader reported, for their data export. */
+export function exportErrataOf(db: Db, userId: string) {
+  return db
+    .select({
+      book: books.slug,
+      edition: errata.edition,
+      quote: errata.quote,
+      location: errata.location,
+      description: errata.description,
+      suggestion: errata.suggestion,
+      credit: errata.credit,
+      status: errata.status,
+      reportedAt: errata.createdAt,
+    })
+    .from(errata)
+    .innerJoin(books, eq(books.id, errata.bookId))
+    .where(eq(errata.reporterId, userId))
+    .orderBy(asc(errata.createdAt))
+}

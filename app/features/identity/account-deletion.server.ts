@@ -1,8 +1,10 @@
 import { and, eq } from 'drizzle-orm'
 import { deleteCartOf, forgetCarts } from '#app/features/cart/cart.server.ts'
 import { invalidateCatalog } from '#app/features/catalog/catalog-cache.server.ts'
+import { exportErrataOf, forgetErrataReporter } from '#app/features/errata/errata.server.ts'
 import { deleteLibraryOf, exportLibraryOf } from '#app/features/library/library.server.ts'
 import { exportOrdersOf } from '#app/features/orders/order-history.server.ts'
+import { deleteReadingOf, exportReadingOf } from '#app/features/reader/annotations.server.ts'
 import { deleteReaderReviews, exportReviewsOf } from '#app/features/reviews/reviews.server.ts'
 import { z } from 'zod'
 import type { AppContext } from '#app/server/context.server.ts'
@@ -179,7 +181,7 @@ async function signOut(request: Request, app: AppContext): Promise<Headers> {
  * One transaction: the confirmation mail is queued to the address the account had, then everything personal
  * goes — sessions, password and provider links, the cart, the library (its download counts), the reader's
  * reviews (the books' ratings follow by trigger) and their helpful votes and reports (the counts they added
- * taken back), pending email verifications — and the user row is kept as a tombstone (`deleted-<id>@invalid`, no name) because its
+ * taken back), their reading positions, bookmarks and highlights, their name on errata they reported, pending email verifications — and the user row is kept as a tombstone (`deleted-<id>@invalid`, no name) because its
  * orders are kept for accounting and reference it.
  */
 export async function deleteAccount(app: AppContext, { userId, email }: { userId: string; email: string }) {
@@ -192,6 +194,8 @@ export async function deleteAccount(app: AppContext, { userId, email }: { userId
     await deleteCartOf(tx, userId)
     await deleteLibraryOf(tx, userId)
     await deleteReaderReviews(tx, userId)
+    await deleteReadingOf(tx, userId)
+    await forgetErrataReporter(tx, userId)
     await tx.delete(verification).where(eq(verification.identifier, email))
     await tx
       .update(user)
@@ -224,10 +228,12 @@ export async function exportAccountData(db: Db, userId: string, now = new Date()
     })
     .from(user)
     .where(eq(user.id, userId))
-  const [orderRows, library, reviewRows] = await Promise.all([
+  const [orderRows, library, reviewRows, reading, errataRows] = await Promise.all([
     exportOrdersOf(db, userId),
     exportLibraryOf(db, userId),
     exportReviewsOf(db, userId),
+    exportReadingOf(db, userId),
+    exportErrataOf(db, userId),
   ])
   const providers = await db
     .select({ providerId: account.providerId, linkedAt: account.createdAt })
@@ -243,5 +249,7 @@ export async function exportAccountData(db: Db, userId: string, now = new Date()
     orders: orderRows,
     library,
     reviews: reviewRows,
+    reading,
+    errata: errataRows,
   }
 }

@@ -1,7 +1,7 @@
 import { and, asc, eq } from 'drizzle-orm'
 import { z } from 'zod'
-import type { Db } from '#app/server/db/database.server.ts'
-import { annotations } from '#app/server/db/schema/index.server.ts'
+import type { Db, Transaction } from '#app/server/db/database.server.ts'
+import { annotations, books, readingPositions } from '#app/server/db/schema/index.server.ts'
 import { jsonText } from '#app/server/json.server.ts'
 import { cfiSchema, QUOTE_MAX } from './positions.server.ts'
 
@@ -180,4 +180,38 @@ export function annotationsMarkdown(book: { title: string; author: string }, lis
   }
   if (!list.length) lines.push('No bookmarks or highlights yet.', '')
   return lines.join('\n')
+}
+
+/**
+ * A deleted account's reading: where they were in each book, and their bookmarks, highlights and notes (inside
+ * the deletion's transaction).
+ */
+export async function deleteReadingOf(tx: Transaction, userId: string): Promise<void> {
+  await tx.delete(annotations).where(eq(annotations.userId, userId))
+  await tx.delete(readingPositions).where(eq(readingPositions.userId, userId))
+}
+
+/** A reader's positions and annotations in every book, for their data export. */
+export async function exportReadingOf(db: Db, userId: string) {
+  const [positions, notes] = await Promise.all([
+    db
+      .select({
+        book: books.slug,
+        edition: readingPositions.edition,
+        cfi: readingPositions.cfi,
+        fraction: readingPositions.fraction,
+        quote: readingPositions.quote,
+        readAt: readingPositions.readAt,
+      })
+      .from(readingPositions)
+      .innerJoin(books, eq(books.id, readingPositions.bookId))
+      .where(eq(readingPositions.userId, userId)),
+    db
+      .select({ book: books.slug, ...columns })
+      .from(annotations)
+      .innerJoin(books, eq(books.id, annotations.bookId))
+      .where(eq(annotations.userId, userId))
+      .orderBy(asc(annotations.createdAt)),
+  ])
+  return { positions, annotations: notes }
 }
