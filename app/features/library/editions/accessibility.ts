@@ -1,3 +1,5 @@
+import type { Book } from 'schema-dts'
+
 /**
  * What the store's EPUBs claim about their accessibility, in one place: the EPUB's package metadata
  * (render-epub.server.ts) and the book page's schema.org JSON-LD state the same facts. The claims hold because
@@ -42,16 +44,41 @@ export function epubAccessibility({
       ...(pageList ? ['pageNavigation', 'pageBreakMarkers', 'printPageNumbers'] : []),
     ],
     hazards: ['none'],
-    summary: [
-      `This EPUB meets ${epubConformance}.`,
-      'Chapters and sections are marked up as headings and listed in the table of contents;',
-      'the reading order follows the text; code listings are real text;',
-      images ? 'every image has a text alternative;' : 'there are no images;',
-      pageList ? "page breaks and a page list match the PDF edition's pages;" : '',
-      'text can be resized and restyled by the reading system.',
-      'Checked with Ace by DAISY and EPUBCheck for every edition.',
-    ]
-      .filter(Boolean)
-      .join(' '),
+    summary: [`This EPUB meets ${epubConformance}.`, ...describe({ images, pageList })].join(' '),
   }
+}
+
+/**
+ * The same facts for the book page's schema.org `Book` (JSON-LD): they describe the EPUB edition, which is the
+ * one the claims are checked for; the PDF is untagged and the summary says so. The store's EPUBs always carry
+ * the book's cover and the PDF's page list.
+ */
+export function bookAccessibilityJsonLd() {
+  const facts = epubAccessibility({ images: true, pageList: true })
+  return {
+    accessMode: facts.accessModes,
+    accessModeSufficient: {
+      '@type': 'ItemList',
+      itemListElement: facts.accessModeSufficient,
+      description: facts.accessModeSufficient.join(', '),
+    },
+    accessibilityFeature: facts.features,
+    accessibilityHazard: facts.hazards,
+    accessibilitySummary: [
+      `The EPUB edition meets ${epubConformance}.`,
+      ...describe({ images: true, pageList: true }),
+      'The PDF edition is not tagged and makes no accessibility claim.',
+    ].join(' '),
+  } satisfies Partial<Exclude<Book, string>>
+}
+
+function describe({ images, pageList }: { images: boolean; pageList: boolean }): string[] {
+  return [
+    'Chapters and sections are marked up as headings and listed in the table of contents;',
+    'the reading order follows the text; code listings are real text;',
+    images ? 'every image has a text alternative;' : 'there are no images;',
+    pageList ? "page breaks and a page list match the PDF edition's pages;" : '',
+    'text can be resized and restyled by the reading system.',
+    'Checked with Ace by DAISY and EPUBCheck for every edition.',
+  ].filter(Boolean)
 }
