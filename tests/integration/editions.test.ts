@@ -127,7 +127,10 @@ describe.each(cases)('$label', (testCase) => {
           new Uint8Array(testCase.cover.bytes),
         )
         const page = await zip.file('OEBPS/cover.xhtml')!.async('string')
-        expect(page).toContain(`<img src="cover.svg" alt="Cover of ${testCase.book.title}"/>`)
+        // The cover's role as DPUB-ARIA names it (Ace's epub-type-has-matching-role), on the image itself.
+        expect(page).toContain(
+          `<img epub:type="cover" role="doc-cover" src="cover.svg" alt="Cover of ${testCase.book.title}"/>`,
+        )
       }
     },
   )
