@@ -26,6 +26,7 @@ import { getOwnership, listFilesOf, purchasedFormats } from '#app/features/libra
 import { findReaderBook } from '#app/features/reader/reader-books.server.ts'
 import { getReviewViewer, handleReviewIntent } from '#app/features/reviews/book-reviews.server.ts'
 import { ReviewsSection } from '#app/features/reviews/components/reviews-section.tsx'
+import { bookAccessibilityJsonLd } from '#app/features/library/editions/accessibility.ts'
 import { bookJsonLd } from '#app/features/reviews/json-ld.ts'
 import { listPublicReviews } from '#app/features/reviews/review-page-cache.server.ts'
 import {
@@ -67,6 +68,7 @@ export const meta: Route.MetaFunction = (args) => {
             ),
             description: summary,
             image: `${origin}${image.path}`,
+            ...bookAccessibilityJsonLd(),
           },
           breadcrumbJsonLd(origin, bookTrail(book)),
         ]

@@ -13,7 +13,7 @@ import {
   type Editions,
 } from '#app/features/library/editions/build-editions.server.ts'
 import { type BookInfo, parseManuscript, plainText } from '#app/features/library/editions/manuscript.ts'
-import type { EpubCover } from '#app/features/library/editions/render-epub.server.ts'
+import { type EpubCover, renderBookEpub } from '#app/features/library/editions/render-epub.server.ts'
 import { stampEpub, stampPdf } from '#app/features/library/editions/stamp.server.ts'
 import { findProjectRoot } from '#app/server/project-root.server.ts'
 
@@ -69,7 +69,7 @@ afterAll(() => {
   if (tempDir) fs.rmSync(tempDir, { recursive: true, force: true })
 })
 
-type Built = { editions: Editions; stampedPdf: Uint8Array; stampedEpub: Uint8Array }
+type Built = { editions: Editions; stampedPdf: Uint8Array; stampedEpub: Uint8Array; sampleEpub: Uint8Array }
 const builds = new Map<string, Promise<Built>>()
 function build({ label, book, text, source, cover }: Case): Promise<Built> {
   let built = builds.get(label)
@@ -78,7 +78,11 @@ function build({ label, book, text, source, cover }: Case): Promise<Built> {
       const editions = await buildEditions(book, text, { source, cover })
       const stampedPdf = await stampPdf(editions.pdf, buyer)
       const stampedEpub = await stampEpub(editions.epub, buyer)
-      return { editions, stampedPdf, stampedEpub }
+      const sampleEpub = await renderBookEpub(book, parseManuscript(text, source), {
+        cover,
+        sampleOnly: true,
+      })
+      return { editions, stampedPdf, stampedEpub, sampleEpub }
     })()
     builds.set(label, built)
   }
@@ -89,10 +93,11 @@ describe.each(cases)('$label', (testCase) => {
   const manuscript = parseManuscript(testCase.text, testCase.source)
 
   test.concurrent(
-    'the EPUB and the stamped EPUB pass epubcheck with no errors and no warnings',
+    'the EPUB, the stamped EPUB and the sample EPUB pass epubcheck with no errors and no warnings',
     async () => {
       const results = await epubcheckAll()
-      for (const name of [`${testCase.label}.epub`, `${testCase.label}-stamped.epub`]) {
+      for (const suffix of ['', '-stamped', '-sample']) {
+        const name = `${testCase.label}${suffix}.epub`
         const result = results.get(path.join(tempDir, name))
         expect(result, name).toBeDefined()
         expect(result!.output).toContain('Messages: 0 fatals / 0 errors / 0 warnings')
@@ -122,7 +127,10 @@ describe.each(cases)('$label', (testCase) => {
           new Uint8Array(testCase.cover.bytes),
         )
         const page = await zip.file('OEBPS/cover.xhtml')!.async('string')
-        expect(page).toContain(`<img src="cover.svg" alt="Cover of ${testCase.book.title}"/>`)
+        // The cover's role as DPUB-ARIA names it (Ace's epub-type-has-matching-role), on the image itself.
+        expect(page).toContain(
+          `<img epub:type="cover" role="doc-cover" src="cover.svg" alt="Cover of ${testCase.book.title}"/>`,
+        )
       }
     },
   )
@@ -245,14 +253,15 @@ type EpubcheckResult = { exitCode: number; output: string }
 const jvmFlags = ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC']
 
 let epubcheckRun: Promise<Map<string, EpubcheckResult>> | undefined
-/** Every case's EPUB and stamped EPUB, checked together the first time any test asks. */
+/** Every case's EPUB, stamped EPUB and sample EPUB, checked together the first time any test asks. */
 function epubcheckAll(): Promise<Map<string, EpubcheckResult>> {
   epubcheckRun ??= (async () => {
     const files: string[] = []
     for (const testCase of cases) {
-      const { editions, stampedEpub } = await build(testCase)
+      const { editions, stampedEpub, sampleEpub } = await build(testCase)
       files.push(writeTemp(`${testCase.label}.epub`, editions.epub))
       files.push(writeTemp(`${testCase.label}-stamped.epub`, stampedEpub))
+      files.push(writeTemp(`${testCase.label}-sample.epub`, sampleEpub))
     }
     return (await epubcheckBatch(files)) ?? epubcheckEach(files)
   })()

@@ -414,7 +414,7 @@ describe('structured data (JSON-LD) is valid schema.org', () => {
     expect(index.canonical).toEqual([`${ORIGIN}/topics`])
   })
 
-  test('a book page has Book with its Offer and ratings, and a BreadcrumbList', async () => {
+  test('a book page has Book with its Offer, ratings and accessibility, and a BreadcrumbList', async () => {
     const head = await headOf(book, '/books/django-framework', { params: { slug: 'django-framework' } })
     expect(await schemaOrgProblems(head.jsonLd)).toEqual([])
     const [row] = await database.db
@@ -434,6 +434,23 @@ describe('structured data (JSON-LD) is valid schema.org', () => {
         url: `${ORIGIN}/books/django-framework`,
       },
     })
+    // The EPUB's accessibility, as its package metadata states it (issue 29).
+    expect(bookNode).toMatchObject({
+      accessMode: ['textual', 'visual'],
+      accessModeSufficient: { '@type': 'ItemList', itemListElement: ['textual'] },
+      accessibilityHazard: ['none'],
+      accessibilitySummary: expect.stringContaining(
+        'The EPUB edition meets EPUB Accessibility 1.1 - WCAG 2.1 Level AA.',
+      ),
+    })
+    expect(bookNode!.accessibilityFeature).toEqual(
+      expect.arrayContaining([
+        'structuralNavigation',
+        'tableOfContents',
+        'alternativeText',
+        'pageNavigation',
+      ]),
+    )
     const [crumbs] = ofType(head.jsonLd, 'BreadcrumbList')
     expect((crumbs!.itemListElement as Node[]).map((item) => item.item)).toEqual([
       `${ORIGIN}/`,

@@ -75,6 +75,17 @@ test.each([
   ['a tab', '# A\n\n\tindented\n', 'book.md:3: tab character'],
   ['an empty chapter', '# A\n\n# B\n\nText\n', 'book.md:3: chapter "A" has no text'],
   ['no chapters at all', '\n\n', 'book.md:1: no chapters'],
+  [
+    'an image without alt text',
+    '# A\n\nSee below.\n\n![](figures/stack.png)\n',
+    'book.md:5: image "figures/stack.png" has no alt text: write ![what the image shows](figures/stack.png)',
+  ],
+  [
+    'an image with blank alt text, inside a paragraph',
+    '# A\n\nSee ![ ](a.png) here.\n',
+    'book.md:3: image "a.png" has no alt text',
+  ],
+  ['an image with alt text', '# A\n\n![The call stack](a.png)\n', 'book.md:3: images are not supported yet'],
 ])('%s is refused with the file and line', (_, source, message) => {
   expect(() => parseManuscript(source, 'book.md')).toThrow(ManuscriptError)
   expect(() => parseManuscript(source, 'book.md')).toThrow(message)

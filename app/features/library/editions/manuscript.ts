@@ -2,6 +2,8 @@
  * The manuscript format behind every edition (content/books/<slug>.md), a deliberately small Markdown subset:
  * `# Title` starts a chapter, `## Heading` a section, blank lines separate paragraphs (which may span several
  * lines and hold inline `code`), `- item` lines make a list, and ```lang fences hold code (≤ 80 columns, ASCII).
+ * Images are not supported yet; an image without alt text is refused as such, since the EPUBs promise a text
+ * alternative for every image.
  * Text is limited to characters the PDF standard fonts can encode (WinAnsi), so an edition never silently drops
  * a character: anything else is an error naming the file and line.
  */
@@ -164,6 +166,19 @@ export function parseManuscript(source: string, fileName = 'manuscript'): Manusc
       continue
     }
 
+    const image = /!\[([^\]]*)\]\(([^)]*)\)/.exec(line)
+    if (image) {
+      // Every image needs a text alternative (EPUB Accessibility, WCAG 1.1.1): a missing one is the first thing
+      // said, so the rule is known before images are.
+      const [, alt = '', src = ''] = image
+      if (alt.trim() === '') {
+        fail(
+          lineNumber,
+          `image ${JSON.stringify(src)} has no alt text: write ![what the image shows](${src})`,
+        )
+      }
+      fail(lineNumber, 'images are not supported yet: describe what the image shows in the text instead')
+    }
     if (/^(\s*[*+] |\s*\d+[.)] |\s*>|\s*\||\s*(-\s*){3,}$|\s*- )/.test(line) || line === '-') {
       fail(
         lineNumber,

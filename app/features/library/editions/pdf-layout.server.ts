@@ -85,6 +85,8 @@ export class PdfWriter {
   page!: PDFPage
   /** The top of the next line, in PDF coordinates (from the bottom of the page). */
   y = 0
+  /** Called with each page as it starts: how the renderer records what each page starts with. */
+  onNewPage: (page: PDFPage) => void = () => {}
 
   constructor(
     readonly doc: PDFDocument,
@@ -95,6 +97,7 @@ export class PdfWriter {
     this.page = this.doc.addPage([pageSize.width, pageSize.height])
     this.pages.push(this.page)
     this.y = pageSize.height - margin.top
+    this.onNewPage(this.page)
     return this.page
   }
 

@@ -1,15 +1,19 @@
 import { createHash } from 'node:crypto'
 import JSZip from 'jszip'
+import { type BookInfo, chapterLabel, chapterPrefix, type Manuscript, plainText } from './manuscript.ts'
+import { accessibilityCertifier, epubAccessibility, epubConformance } from './accessibility.ts'
 import {
-  type Block,
-  type BookInfo,
-  chapterLabel,
-  chapterPrefix,
-  inlineSpans,
-  type Manuscript,
-  plainText,
-} from './manuscript.ts'
-import { editionDate } from './render-pdf.server.ts'
+  chapterPageStarts,
+  escapeXml,
+  inline,
+  pageBreakMarker,
+  pageListNav,
+  renderBlock,
+} from './epub-text.ts'
+import type { PageStart } from './print-pages.ts'
+import { editionDate, paginateBookPdf } from './render-pdf.server.ts'
+
+export { escapeXml } from './epub-text.ts'
 
 /**
  * An EPUB 3 edition: OEBPS/content.opf, a navigation document, a title page, one XHTML file per chapter and a
@@ -24,6 +28,8 @@ export const codebookVocabulary = 'https://codebook.localhost/vocab/epub#'
 /** A fixed namespace for name-based (v5) UUIDs of our books. */
 const uuidNamespace = 'b2f1c0de-5e1f-4d7a-9c3e-0c0deb00c0de'
 
+const closingFile = 'end-of-sample.xhtml'
+
 /** The first entry of the contents; a stamped copy lists its 'Prepared for' page right after it. */
 export const titlePageNavItem = '<li><a href="title.xhtml">Title page</a></li>'
 
@@ -34,23 +40,47 @@ export type EpubCover = { bytes: Uint8Array; mediaType: 'image/svg+xml' | 'image
 
 /**
  * With a cover, the EPUB carries it as its `cover-image` (what reading apps show on their shelf) and opens on
- * a cover page before the title page.
+ * a cover page before the title page. With `sampleOnly`, the free sample: title page, chapter 1 and a closing
+ * page, as the sample PDF has them. Either way the PDF edition's page breaks are marked in the text and listed
+ * in the navigation document (EPUB Accessibility 1.1's page navigation).
  */
 export async function renderBookEpub(
   book: BookInfo,
   manuscript: Manuscript,
-  { cover }: { cover?: EpubCover } = {},
+  { cover, sampleOnly = false }: { cover?: EpubCover; sampleOnly?: boolean } = {},
 ): Promise<Uint8Array> {
+  const pages = await paginateBookPdf(book, manuscript, { sampleOnly })
   const coverFile = cover ? `cover.${cover.mediaType === 'image/svg+xml' ? 'svg' : 'jpg'}` : null
-  const chapters = manuscript.chapters.map((chapter, index) => ({
-    chapter,
-    index,
-    file: `chapter-${index + 1}.xhtml`,
-    // Section ids are numbered in the order they appear in the chapter.
-    sections: chapter.blocks
-      .filter((block) => block.type === 'heading')
-      .map((block, sectionIndex) => ({ id: `section-${sectionIndex + 1}`, title: block.text })),
-  }))
+  const title = sampleOnly ? `${book.title} (free sample)` : book.title
+  const chapters = (sampleOnly ? manuscript.chapters.slice(0, 1) : manuscript.chapters).map(
+    (chapter, index) => ({
+      chapter,
+      index,
+      file: `chapter-${index + 1}.xhtml`,
+      // Section ids are numbered in the order they appear in the chapter.
+      sections: chapter.blocks
+        .filter((block) => block.type === 'heading')
+        .map((block, sectionIndex) => ({ id: `section-${sectionIndex + 1}`, title: block.text })),
+    }),
+  )
+  const pageFile = (start: PageStart): string => {
+    switch (start.part) {
+      case 'title':
+        return 'title.xhtml'
+      case 'contents':
+        return 'nav.xhtml'
+      case 'chapter':
+        return `chapter-${start.chapter + 1}.xhtml`
+      case 'closing':
+        return closingFile
+    }
+  }
+  const markersAt = (part: 'title' | 'closing') =>
+    pages
+      .filter((page) => page.start.part === part)
+      .map((page) => `${pageBreakMarker(page.number)}\n`)
+      .join('')
+  const accessibility = epubAccessibility({ images: cover !== undefined, pageList: pages.length > 0 })
 
   const manifest = [
     ...(cover && coverFile
@@ -66,25 +96,45 @@ export async function renderBookEpub(
       ({ file, index }) =>
         `<item id="chapter-${index + 1}" href="${file}" media-type="application/xhtml+xml"/>`,
     ),
+    ...(sampleOnly
+      ? [`<item id="end-of-sample" href="${closingFile}" media-type="application/xhtml+xml"/>`]
+      : []),
   ]
   const spine = [
     ...(cover ? [`<itemref idref="cover"/>`] : []),
     `<itemref idref="title-page"/>`,
     `<itemref idref="nav"/>`,
     ...chapters.map(({ index }) => `<itemref idref="chapter-${index + 1}"/>`),
+    ...(sampleOnly ? [`<itemref idref="end-of-sample"/>`] : []),
+  ]
+  const metadata = [
+    `<dc:identifier id="book-id">urn:uuid:${uuidFromName(sampleOnly ? `${book.slug}/sample` : book.slug)}</dc:identifier>`,
+    `<dc:title>${escapeXml(title)}</dc:title>`,
+    `<dc:creator id="author">${escapeXml(book.author)}</dc:creator>`,
+    `<dc:language>en</dc:language>`,
+    `<dc:publisher>CodeBook</dc:publisher>`,
+    // The page list follows the PDF edition: named as the source of the pagination (EPUB Accessibility 1.1).
+    `<dc:source id="pagination-source">${escapeXml(`${book.title}, CodeBook PDF edition (${book.slug}${sampleOnly ? '-sample' : ''}.pdf)`)}</dc:source>`,
+    `<meta refines="#pagination-source" property="source-of">pagination</meta>`,
+    `<meta property="dcterms:modified">${epubDate(editionDate)}</meta>`,
+    ...accessibility.accessModes.map((mode) => `<meta property="schema:accessMode">${mode}</meta>`),
+    ...accessibility.accessModeSufficient.map(
+      (modes) => `<meta property="schema:accessModeSufficient">${modes}</meta>`,
+    ),
+    ...accessibility.features.map(
+      (feature) => `<meta property="schema:accessibilityFeature">${feature}</meta>`,
+    ),
+    ...accessibility.hazards.map((hazard) => `<meta property="schema:accessibilityHazard">${hazard}</meta>`),
+    `<meta property="schema:accessibilitySummary">${escapeXml(accessibility.summary)}</meta>`,
+    `<meta property="dcterms:conformsTo" id="conformance">${epubConformance}</meta>`,
+    `<meta property="a11y:certifiedBy" refines="#conformance">${accessibilityCertifier}</meta>`,
+    // EPUB 2 readers (and Kindle's converter) find the cover by this.
+    ...(cover ? ['<meta name="cover" content="cover-image"/>'] : []),
   ]
   const opf = `<?xml version="1.0" encoding="UTF-8"?>
 <package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="book-id" xml:lang="en" prefix="codebook: ${codebookVocabulary}">
   <metadata xmlns:dc="http://purl.org/dc/elements/1.1/">
-    <dc:identifier id="book-id">urn:uuid:${uuidFromName(book.slug)}</dc:identifier>
-    <dc:title>${escapeXml(book.title)}</dc:title>
-    <dc:creator id="author">${escapeXml(book.author)}</dc:creator>
-    <dc:language>en</dc:language>
-    <dc:publisher>CodeBook</dc:publisher>
-    <meta property="dcterms:modified">${epubDate(editionDate)}</meta>${
-      // EPUB 2 readers (and Kindle's converter) find the cover by this.
-      cover ? '\n    <meta name="cover" content="cover-image"/>' : ''
-    }
+    ${metadata.join('\n    ')}
   </metadata>
   <manifest>
     ${manifest.join('\n    ')}
@@ -95,23 +145,36 @@ export async function renderBookEpub(
 </package>
 `
 
-  const nav = xhtmlDocument(
-    'Contents',
-    `<nav epub:type="toc" id="toc" role="doc-toc">
-  <h1>Contents</h1>
-  <ol>
-    ${titlePageNavItem}
-${chapters
-  .map(({ chapter, index, file, sections }) => {
-    const link = `    <li><a href="${file}">${escapeXml(chapterLabel(index, chapter))}</a>`
+  // The PDF's contents list the same chapters and sections in the same order: a contents page that starts at
+  // row N starts at the Nth of them here.
+  const contentsPages = pages.filter((page) => page.start.part === 'contents')
+  let row = 0
+  const tocLink = (href: string, label: string) => {
+    const markers = contentsPages
+      .filter(({ start }) => start.part === 'contents' && start.row > 0 && start.row === row)
+      .map((page) => pageBreakMarker(page.number))
+    row++
+    return `<a href="${href}">${markers.join('')}${escapeXml(label)}</a>`
+  }
+  const tocItems = chapters.map(({ chapter, index, file, sections }) => {
+    const link = `    <li>${tocLink(file, chapterLabel(index, chapter))}`
     if (sections.length === 0) return `${link}</li>`
     const items = sections.map(
-      (section) =>
-        `        <li><a href="${file}#${section.id}">${escapeXml(plainText(section.title))}</a></li>`,
+      (section) => `        <li>${tocLink(`${file}#${section.id}`, plainText(section.title))}</li>`,
     )
     return `${link}\n      <ol>\n${items.join('\n')}\n      </ol>\n    </li>`
   })
-  .join('\n')}
+  const firstContentsPage = contentsPages
+    .filter(({ start }) => start.part === 'contents' && start.row === 0)
+    .map((page) => `${pageBreakMarker(page.number)}\n`)
+    .join('')
+  const nav = xhtmlDocument(
+    'Contents',
+    `${firstContentsPage}<nav epub:type="toc" id="toc" role="doc-toc">
+  <h1>Contents</h1>
+  <ol>
+    ${titlePageNavItem}
+${tocItems.join('\n')}${sampleOnly ? `\n    <li><a href="${closingFile}">End of the sample</a></li>` : ''}
   </ol>
 </nav>
 <nav epub:type="landmarks" id="landmarks" hidden="hidden">
@@ -121,15 +184,16 @@ ${chapters
     <li><a epub:type="toc" href="nav.xhtml#toc">Contents</a></li>
     <li><a epub:type="bodymatter" href="${chapters[0]?.file ?? 'title.xhtml'}">Start reading</a></li>
   </ol>
-</nav>`,
+</nav>
+${pageListNav(pages.map((page) => ({ number: page.number, file: pageFile(page.start) })))}`,
   )
 
-  const title = xhtmlDocument(
-    book.title,
-    `<section epub:type="titlepage" class="title-page">
+  const titlePage = xhtmlDocument(
+    title,
+    `${markersAt('title')}<section epub:type="titlepage" class="title-page">
   <h1 class="book-title">${escapeXml(book.title)}</h1>
   <p class="book-author">${escapeXml(book.author)}</p>
-  <p class="edition">CodeBook edition</p>
+  <p class="edition">CodeBook edition${sampleOnly ? '</p>\n  <p class="edition">Free sample' : ''}</p>
 </section>`,
   )
 
@@ -141,7 +205,7 @@ ${chapters
             path: 'OEBPS/cover.xhtml',
             data: xhtmlDocument(
               'Cover',
-              `<section epub:type="cover" class="cover">\n  <img src="${coverFile}" alt="${escapeXml(`Cover of ${book.title}`)}"/>\n</section>`,
+              `<section class="cover">\n  <img epub:type="cover" role="doc-cover" src="${coverFile}" alt="${escapeXml(`Cover of ${book.title}`)}"/>\n</section>`,
             ),
           },
         ]
@@ -153,21 +217,40 @@ ${chapters
     ...coverEntries,
     { path: navPath, data: nav },
     { path: 'OEBPS/style.css', data: stylesheet },
-    { path: 'OEBPS/title.xhtml', data: title },
+    { path: 'OEBPS/title.xhtml', data: titlePage },
     ...chapters.map(({ chapter, index, file, sections }) => {
+      const starts = chapterPageStarts(pages, index)
       let section = 0
-      const blocks = chapter.blocks.map((block) =>
-        renderBlock(block, block.type === 'heading' ? sections[section++]!.id : undefined),
+      const blocks = chapter.blocks.map((block, blockIndex) =>
+        renderBlock(
+          block,
+          block.type === 'heading' ? sections[section++]!.id : undefined,
+          starts.get(blockIndex),
+        ),
       )
+      const headingMarkers = (starts.get(-1) ?? []).map((mark) => `${pageBreakMarker(mark.page)}\n`).join('')
       const heading = `${escapeXml(chapterPrefix(index))}${inline(chapter.title)}`
       return {
         path: `OEBPS/${file}`,
         data: xhtmlDocument(
           chapterLabel(index, chapter),
-          `<section epub:type="chapter" id="chapter-${index + 1}">\n<h1>${heading}</h1>\n${blocks.join('\n')}\n</section>`,
+          `<section epub:type="chapter" role="doc-chapter" id="chapter-${index + 1}">\n${headingMarkers}<h1>${heading}</h1>\n${blocks.join('\n')}\n</section>`,
         ),
       }
     }),
+    ...(sampleOnly
+      ? [
+          {
+            path: `OEBPS/${closingFile}`,
+            data: xhtmlDocument(
+              'End of the sample',
+              `${markersAt('closing')}<section class="end-of-sample" aria-label="End of the sample">
+  <p>End of the free sample — the full book is available at CodeBook.</p>
+</section>`,
+            ),
+          },
+        ]
+      : []),
   ])
 }
 
@@ -199,10 +282,6 @@ ${body}
 `
 }
 
-export function escapeXml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
-}
-
 /** `dcterms:modified` wants CCYY-MM-DDThh:mm:ssZ, without milliseconds. */
 export function epubDate(date: Date): string {
   return date.toISOString().replace(/\.\d{3}Z$/, 'Z')
@@ -216,27 +295,6 @@ export function uuidFromName(name: string): string {
   bytes[8] = (bytes[8]! & 0x3f) | 0x80
   const hex = bytes.toString('hex')
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
-}
-
-function inline(text: string): string {
-  return inlineSpans(text)
-    .map((span) => (span.code ? `<code>${escapeXml(span.text)}</code>` : escapeXml(span.text)))
-    .join('')
-}
-
-function renderBlock(block: Block, id: string | undefined): string {
-  switch (block.type) {
-    case 'paragraph':
-      return `<p>${inline(block.text)}</p>`
-    case 'heading':
-      return `<h2 id="${id}">${inline(block.text)}</h2>`
-    case 'list':
-      return `<ul>\n${block.items.map((item) => `  <li>${inline(item)}</li>`).join('\n')}\n</ul>`
-    case 'code': {
-      const lang = block.lang ? ` class="language-${escapeXml(block.lang)}"` : ''
-      return `<pre><code${lang}>${block.lines.map(escapeXml).join('\n')}</code></pre>`
-    }
-  }
 }
 
 const containerXml = `<?xml version="1.0" encoding="UTF-8"?>
@@ -263,6 +321,7 @@ li { margin: 0.2em 0; }
 .edition { margin-top: 4em; font-size: 0.9em; text-align: center; color: #555; }
 .prepared-for { text-align: center; margin-top: 25%; }
 .cover { margin: 0; padding: 0; text-align: center; height: 100%; }
+.end-of-sample { text-align: center; margin-top: 30%; font-style: italic; }
 .cover img { max-width: 100%; max-height: 100%; height: auto; }
 .prepared-for p { text-align: center; }
 `

@@ -15,9 +15,11 @@ import {
   pageNumberBaseline,
   pageSize,
   PdfWriter,
+  type Line,
   type Piece,
   textWidth,
 } from './pdf-layout.server.ts'
+import { countInk, type PageStart, type PrintPage } from './print-pages.ts'
 
 /** Every edition carries the same dates, so the same manuscript always gives the same bytes (and cache keys). */
 export const editionDate = new Date('2025-01-01T00:00:00Z')
@@ -28,20 +30,46 @@ const heading = { size: 12.5, leading: 17, before: 12, after: 5 }
 const bullet = { indent: 16, gap: 3 }
 
 type TocEntry = { title: string; level: 1 | 2; page: PDFPage }
+type Cursor = { at: PageStart }
+/** Told where in the block the next line comes from, before the line may start a new page. */
+type MarkPosition = (at?: { item: number; chars: number } | { line: number }) => void
 
 /** Renders the book (or, with `sampleOnly`, its free sample: title page, chapter 1 and a closing page) as a PDF. */
 export async function renderBookPdf(
   book: BookInfo,
   manuscript: Manuscript,
-  { sampleOnly = false }: { sampleOnly?: boolean } = {},
+  options: { sampleOnly?: boolean } = {},
 ): Promise<Uint8Array> {
+  const { doc } = await layOutBookPdf(book, manuscript, options)
+  return doc.save()
+}
+
+/** Where each page of the PDF (or its sample) starts: the page list the EPUB carries (print-pages.ts). */
+export async function paginateBookPdf(
+  book: BookInfo,
+  manuscript: Manuscript,
+  options: { sampleOnly?: boolean } = {},
+): Promise<PrintPage[]> {
+  return (await layOutBookPdf(book, manuscript, options)).pages
+}
+
+async function layOutBookPdf(
+  book: BookInfo,
+  manuscript: Manuscript,
+  { sampleOnly = false }: { sampleOnly?: boolean },
+): Promise<{ doc: PDFDocument; pages: PrintPage[] }> {
   const doc = await PDFDocument.create({ updateMetadata: false })
   const writer = new PdfWriter(doc, await embedFonts(doc))
+  // What the next page would start with, kept current as the layout goes.
+  const starts = new Map<PDFPage, PageStart>()
+  const cursor: Cursor = { at: { part: 'title' } }
+  writer.onNewPage = (page) => starts.set(page, cursor.at)
 
   drawTitlePage(writer, book, sampleOnly)
   const chapters = sampleOnly ? manuscript.chapters.slice(0, 1) : manuscript.chapters
   const toc: TocEntry[] = []
   chapters.forEach((chapter, index) => {
+    cursor.at = { part: 'chapter', chapter: index, block: -1 }
     writer.newPage()
     writer.y -= 36
     toc.push({ title: chapterLabel(index, chapter), level: 1, page: writer.page })
@@ -51,13 +79,18 @@ export async function renderBookPdf(
       writer.y -= 26
     }
     writer.y -= 18
-    for (const block of chapter.blocks) drawBlock(writer, block, toc)
+    chapter.blocks.forEach((block, blockIndex) =>
+      drawBlock(writer, block, toc, (at) => {
+        cursor.at = { part: 'chapter', chapter: index, block: blockIndex, ...(at ? { at } : {}) }
+      }),
+    )
   })
 
   if (sampleOnly) {
+    cursor.at = { part: 'closing' }
     drawClosingPage(writer)
   } else {
-    drawContents(writer, toc)
+    drawContents(writer, toc, starts)
   }
 
   // The title page carries no number; every other page is numbered by its place in the file.
@@ -77,7 +110,8 @@ export async function renderBookPdf(
   doc.setLanguage('en')
   doc.setCreationDate(editionDate)
   doc.setModificationDate(editionDate)
-  return doc.save()
+  const pages = doc.getPages().map((page, index) => ({ number: index + 1, start: starts.get(page)! }))
+  return { doc, pages }
 }
 
 function drawTitlePage(writer: PdfWriter, book: BookInfo, sampleOnly: boolean) {
@@ -107,15 +141,27 @@ function drawClosingPage(writer: PdfWriter) {
   }
 }
 
+/** The characters of a wrapped line, spaces not counted (print-pages.ts). */
+function lineInk(line: Line): number {
+  return line.words.reduce(
+    (sum, word) => sum + word.reduce((inner, piece) => inner + countInk(piece.text), 0),
+    0,
+  )
+}
+
 function pieces(text: string, font: 'body' | 'bold' = 'body'): Piece[] {
   return inlineSpans(text).map((span) => ({ text: span.text, font: span.code ? 'mono' : font }))
 }
 
-function drawBlock(writer: PdfWriter, block: Block, toc: TocEntry[]) {
+function drawBlock(writer: PdfWriter, block: Block, toc: TocEntry[], mark: MarkPosition) {
+  mark()
   switch (block.type) {
     case 'paragraph': {
       const lines = writer.wrap(pieces(block.text), body.size, textWidth)
+      let chars = 0
       lines.forEach((line, index) => {
+        mark({ item: 0, chars })
+        chars += lineInk(line)
         writer.ensure(body.leading)
         const last = index === lines.length - 1
         writer.drawLine(line, {
@@ -143,9 +189,12 @@ function drawBlock(writer: PdfWriter, block: Block, toc: TocEntry[]) {
       return
     }
     case 'list': {
-      for (const item of block.items) {
+      block.items.forEach((item, itemIndex) => {
         const lines = writer.wrap(pieces(item), body.size, textWidth - bullet.indent)
+        let chars = 0
         lines.forEach((line, index) => {
+          mark({ item: itemIndex, chars })
+          chars += lineInk(line)
           writer.ensure(body.leading)
           const y = writer.y - body.size
           if (index === 0) writer.text('•', 'body', { x: margin.left + 4, y, size: body.size })
@@ -153,7 +202,7 @@ function drawBlock(writer: PdfWriter, block: Block, toc: TocEntry[]) {
           writer.y -= body.leading
         })
         writer.y -= bullet.gap
-      }
+      })
       writer.y -= body.gap - bullet.gap
       return
     }
@@ -163,6 +212,7 @@ function drawBlock(writer: PdfWriter, block: Block, toc: TocEntry[]) {
       while (remaining.length > 0) {
         const room = Math.floor((writer.y - margin.bottom - 2 * code.padding) / code.leading)
         if (room < Math.min(3, remaining.length)) {
+          mark({ line: block.lines.length - remaining.length })
           writer.newPage()
           continue
         }
@@ -183,7 +233,7 @@ function drawBlock(writer: PdfWriter, block: Block, toc: TocEntry[]) {
 }
 
 /** The contents pages go right after the title page, once every chapter's page is known. */
-function drawContents(writer: PdfWriter, toc: TocEntry[]) {
+function drawContents(writer: PdfWriter, toc: TocEntry[], starts: Map<PDFPage, PageStart>) {
   const doc = writer.doc
   const pageOf = (entry: TocEntry) => writer.pages.indexOf(entry.page)
   const rows = toc.map((entry) => ({
@@ -199,7 +249,9 @@ function drawContents(writer: PdfWriter, toc: TocEntry[]) {
   const contentsPages = Math.max(1, Math.ceil(rows.length / perPage))
   const contents: PDFPage[] = []
   for (let index = 0; index < contentsPages; index++) {
-    contents.push(doc.insertPage(1 + index, [pageSize.width, pageSize.height]))
+    const page = doc.insertPage(1 + index, [pageSize.width, pageSize.height])
+    contents.push(page)
+    starts.set(page, { part: 'contents', row: index * perPage })
   }
   writer.pages.splice(1, 0, ...contents)
 
