@@ -61,8 +61,8 @@ export async function readerAccess(
 const samples = new LRUCache<string, Uint8Array>({ max: 64 })
 
 /**
- * The free sample as an EPUB, for the online reader: the live edition's first chapter with the cover and the
- * title page, made from the same manuscript as the PDF sample (the newest published edition's, or the seed's
+ * The free sample as an EPUB, for the online reader: the live edition's sample (cover, title page, first
+ * chapter, closing page, paginated like the sample PDF), made from the same manuscript as the PDF sample (the newest published edition's, or the seed's
  * file in content/books for a book without one). Unstamped; the same for everyone.
  */
 export async function sampleEpub(
@@ -87,11 +87,10 @@ export async function sampleEpub(
       .from(books)
       .where(eq(books.id, book.id))
     const manuscript = parseManuscript(text, `${book.slug} (edition ${book.edition})`)
-    bytes = await renderBookEpub(
-      { slug: book.slug, title: `${book.title} (free sample)`, author: book.author },
-      { chapters: manuscript.chapters.slice(0, 1) },
-      { cover: coverRow ? await readEpubCover(storage, coverRow) : undefined },
-    )
+    bytes = await renderBookEpub({ slug: book.slug, title: book.title, author: book.author }, manuscript, {
+      cover: coverRow ? await readEpubCover(storage, coverRow) : undefined,
+      sampleOnly: true,
+    })
     samples.set(key, bytes)
   }
   return { bytes, sha256: createHash('sha256').update(bytes).digest('hex') }
