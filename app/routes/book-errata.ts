@@ -1,7 +1,7 @@
 import { ErratumSchema, reportErratum } from '#app/features/errata/errata.server.ts'
 import { getSessionUser } from '#app/features/identity/session.server.ts'
 import { findReaderBook, readerAccess } from '#app/features/reader/reader-books.server.ts'
-import { readerJsonBody } from '#app/features/reader/reader-request.server.ts'
+import { readerJsonBody } from '#app/features/reader/json-body.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import { jsonProblem, readJson } from '#app/server/json.server.ts'
 import type { Route } from './+types/book-errata'

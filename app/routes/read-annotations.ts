@@ -1,5 +1,6 @@
 import { addAnnotation, NewAnnotationSchema } from '#app/features/reader/annotations.server.ts'
-import { ownerOrProblem, readerJsonBody } from '#app/features/reader/reader-request.server.ts'
+import { readerJsonBody } from '#app/features/reader/json-body.ts'
+import { ownerOrProblem } from '#app/features/reader/reader-request.server.ts'
 import { jsonProblem, readJson } from '#app/server/json.server.ts'
 import type { Route } from './+types/read-annotations'
 

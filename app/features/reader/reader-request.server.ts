@@ -23,6 +23,3 @@ export async function ownerOrProblem(args: Args): Promise<OwnerRequest | Respons
   if (!access.whole) return jsonProblem(403, 'Only the buyer of this eBook can read it whole.')
   return { app, user, book }
 }
-
-/** A JSON body's size limit for the reader's endpoints (a highlight with a long note is a few KiB). */
-export const readerJsonBody = { requestBody: { maxBytes: 32 * 1024, anyContentType: true } }
