@@ -25,9 +25,7 @@ declare module 'foliate-js/view.js' {
 
   export type SearchExcerpt = { pre: string; match: string; post: string }
   export type SearchResult =
-    | 'done'
-    | { progress: number }
-    | { label: string; subitems: { cfi: string; excerpt: SearchExcerpt }[] }
+    'done' | { progress: number } | { label: string; subitems: { cfi: string; excerpt: SearchExcerpt }[] }
 
   export type Renderer = HTMLElement & {
     setStyles(styles: string | [string, string]): void
@@ -74,7 +72,11 @@ declare module 'foliate-js/view.js' {
     getCFI(index: number, range: Range): string
     addAnnotation(annotation: { value: string }, remove?: boolean): Promise<{ index: number; label: string }>
     deleteAnnotation(annotation: { value: string }): Promise<unknown>
-    search(options: { query: string; matchCase?: boolean; matchWholeWords?: boolean }): AsyncGenerator<SearchResult>
+    search(options: {
+      query: string
+      matchCase?: boolean
+      matchWholeWords?: boolean
+    }): AsyncGenerator<SearchResult>
     clearSearch(): void
     deselect(): void
     getTOCItemOf(target: string): Promise<{ label: string } | undefined>

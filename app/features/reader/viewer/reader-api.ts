@@ -39,8 +39,7 @@ export type ErratumReport = {
 }
 
 export type ErratumOutcome =
-  | { ok: true }
-  | { ok: false; errors: Partial<Record<keyof ErratumReport, string>>; message?: string }
+  { ok: true } | { ok: false; errors: Partial<Record<keyof ErratumReport, string>>; message?: string }
 
 export function readerUrls(slug: string) {
   const base = `/read/${encodeURIComponent(slug)}`

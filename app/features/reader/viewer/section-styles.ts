@@ -18,9 +18,30 @@ export const readerPalettes: Record<
   ReaderTheme,
   { scheme: 'light' | 'dark'; background: string; text: string; link: string; code: string; border: string }
 > = {
-  light: { scheme: 'light', background: '#ffffff', text: '#0f172a', link: '#1d4ed8', code: '#f1f5f9', border: '#64748b' },
-  dark: { scheme: 'dark', background: '#1e293b', text: '#f1f5f9', link: '#7dd3fc', code: '#0f172a', border: '#94a3b8' },
-  sepia: { scheme: 'light', background: '#f4ecd8', text: '#3b2f1e', link: '#7c2d12', code: '#ebe0c4', border: '#7c6a4f' },
+  light: {
+    scheme: 'light',
+    background: '#ffffff',
+    text: '#0f172a',
+    link: '#1d4ed8',
+    code: '#f1f5f9',
+    border: '#64748b',
+  },
+  dark: {
+    scheme: 'dark',
+    background: '#1e293b',
+    text: '#f1f5f9',
+    link: '#7dd3fc',
+    code: '#0f172a',
+    border: '#94a3b8',
+  },
+  sepia: {
+    scheme: 'light',
+    background: '#f4ecd8',
+    text: '#3b2f1e',
+    link: '#7c2d12',
+    code: '#ebe0c4',
+    border: '#7c6a4f',
+  },
 }
 
 /** Text sizes, in per cent of the book's own. */
@@ -109,9 +130,12 @@ export function decorateListings(doc: Document, onCopied: (copied: boolean) => v
   }
 }
 
-/** An element's or range's text without what the reader added to it (the Copy buttons' labels). */
+/**
+ * An element's or range's text without what the reader added to it (the Copy buttons' labels). Not
+ * `instanceof Range`: a section's ranges are made by its frame's window, whose classes are not this one's.
+ */
 export function textWithoutReaderUi(source: Element | Range): string {
-  const copy = source instanceof Range ? source.cloneContents() : source.cloneNode(true)
+  const copy = 'cloneContents' in source ? source.cloneContents() : source.cloneNode(true)
   for (const added of (copy as ParentNode).querySelectorAll(`[${READER_UI_ATTRIBUTE}]`)) added.remove()
   return copy.textContent ?? ''
 }
