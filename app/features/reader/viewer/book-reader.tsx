@@ -173,7 +173,7 @@ export default function BookReader({ mode, book, storeTheme }: BookReaderProps) 
   }
   async function highlight(note: string) {
     if (!selection) return false
-    const saved = await save('highlight', selection.cfi, shortQuote(selection.text, 200), note)
+    const saved = await save('highlight', selection.cfi, selection.text, note)
     if (saved) viewer?.clearSelection()
     return saved
   }

@@ -29,6 +29,8 @@ export const pageKeys: Record<string, 'left' | 'right' | 'prev' | 'next'> = {
 }
 
 const HIGHLIGHT_COLOR = '#facc15'
+/** The longest text a highlight keeps (the store's limit for a highlight's quote). */
+const SELECTION_MAX = 2000
 
 /**
  * One open book in foliate-js's `<foliate-view>`: opens the EPUB in `container`, styles and decorates each
@@ -181,7 +183,7 @@ export class BookViewer {
   #reportSelection(doc: Document) {
     const selection = doc.getSelection()
     const range = selection && selection.rangeCount > 0 ? selection.getRangeAt(0) : null
-    const text = range && !range.collapsed ? shortQuote(textWithoutReaderUi(range), 1000) : ''
+    const text = range && !range.collapsed ? shortQuote(textWithoutReaderUi(range), SELECTION_MAX) : ''
     if (!range || !text) return this.events.onSelection(null)
     const index = this.view.renderer.getContents().find((content) => content.doc === doc)?.index
     if (index === undefined) return

@@ -94,7 +94,11 @@ export function ErratumDialog({
   const [errors, setErrors] = useState<ErratumErrors>({})
   const [message, setMessage] = useState('')
   const [sending, setSending] = useState(false)
-  const location = selection.tocLabel ? `${selection.tocLabel} — ${selection.cfi}` : selection.cfi
+  // The store keeps at most 500 characters of it; a CFI is far shorter.
+  const location = (selection.tocLabel ? `${selection.tocLabel} — ${selection.cfi}` : selection.cfi).slice(
+    0,
+    500,
+  )
   return (
     <ReaderDialog title="Report an erratum" onClose={onClose}>
       <form
@@ -134,7 +138,8 @@ export function ErratumDialog({
           label="Quote"
           name="quote"
           rows={3}
-          defaultValue={selection.text}
+          maxLength={1000}
+          defaultValue={selection.text.slice(0, 1000)}
           error={errors.quote}
         />
         <TextField label="Location" name="location" defaultValue={location} error={errors.location} />
