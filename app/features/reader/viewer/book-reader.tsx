@@ -8,6 +8,7 @@ import {
   deleteAnnotation,
   fetchBookFile,
   fetchReadingState,
+  moveAnnotation,
   readerUrls,
   savePosition,
   updateAnnotationNote,
@@ -114,6 +115,15 @@ export default function BookReader({ mode, book, storeTheme }: BookReaderProps) 
       )
       placed = true
       setViewer(opened)
+      // Bookmarks and highlights of an older edition move to this one where their text is found again; the
+      // others stay listed with their edition.
+      for (const note of state?.annotations ?? []) {
+        if (note.edition === book.edition || opening.signal.aborted) continue
+        const cfi = await opened.findQuote(note.quote)
+        if (!cfi || opening.signal.aborted) continue
+        const moved = await moveAnnotation(book.slug, note.id, { edition: book.edition, cfi })
+        setAnnotations((current) => current.map((item) => (item.id === moved.id ? moved : item)))
+      }
     })().catch((error: unknown) => {
       if (opening.signal.aborted) return
       console.warn(error)

@@ -141,6 +141,23 @@ export class BookViewer {
     return this.view.search({ query })
   }
 
+  /** Where a quote from an older edition is in this one: its first match, or null. */
+  async findQuote(quote: string): Promise<string | null> {
+    // A quote's start is enough to find it, and a long query is slow to match.
+    const query = quote.slice(0, 120).trim()
+    if (!query) return null
+    try {
+      for await (const result of this.view.search({ query, matchCase: true })) {
+        if (result === 'done') break
+        if (typeof result === 'object' && 'subitems' in result && result.subitems[0])
+          return result.subitems[0].cfi
+      }
+      return null
+    } finally {
+      this.view.clearSearch()
+    }
+  }
+
   clearSearch() {
     this.view.clearSearch()
   }

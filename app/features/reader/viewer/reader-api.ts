@@ -100,6 +100,12 @@ export async function updateAnnotationNote(slug: string, id: string, note: strin
   return annotationFrom(response, 'the note could not be saved')
 }
 
+/** Moves a bookmark or highlight into this edition, where its quote was found again. */
+export async function moveAnnotation(slug: string, id: string, place: { edition: number; cfi: string }) {
+  const response = await send(readerUrls(slug).annotation(id), 'PATCH', place)
+  return annotationFrom(response, 'the note could not be moved to this edition')
+}
+
 export async function deleteAnnotation(slug: string, id: string) {
   const response = await send(readerUrls(slug).annotation(id), 'DELETE')
   if (!response.ok && response.status !== 404)
