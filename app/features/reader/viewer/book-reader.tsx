@@ -119,10 +119,15 @@ export default function BookReader({ mode, book, storeTheme }: BookReaderProps) 
       // others stay listed with their edition.
       for (const note of state?.annotations ?? []) {
         if (note.edition === book.edition || opening.signal.aborted) continue
-        const cfi = await opened.findQuote(note.quote)
-        if (!cfi || opening.signal.aborted) continue
-        const moved = await moveAnnotation(book.slug, note.id, { edition: book.edition, cfi })
-        setAnnotations((current) => current.map((item) => (item.id === moved.id ? moved : item)))
+        try {
+          const cfi = await opened.findQuote(note.quote)
+          if (!cfi || opening.signal.aborted) continue
+          const moved = await moveAnnotation(book.slug, note.id, { edition: book.edition, cfi })
+          setAnnotations((current) => current.map((item) => (item.id === moved.id ? moved : item)))
+        } catch (error) {
+          // It stays listed with its edition; the next opening tries again.
+          console.warn(error)
+        }
       }
     })().catch((error: unknown) => {
       if (opening.signal.aborted) return
