@@ -32,6 +32,9 @@ export default [
   route('orders/:orderId', 'routes/order.tsx'),
   route('account/orders', 'routes/account-orders.tsx'),
   route('account/library', 'routes/library.tsx'),
+  // The online reader (issue 29): the owner's book, and every book's free sample; one page, two URLs.
+  route('read/:slug', 'routes/read.tsx', { id: 'read-book' }),
+  route('read/:slug/sample', 'routes/read.tsx', { id: 'read-sample' }),
   // Deleting one's account (a confirmation form) and downloading one's data (docs/decisions/018).
   route('account/delete', 'routes/account-delete.tsx'),
   route('account/export.json', 'routes/account-export.ts'),
@@ -41,9 +44,6 @@ export default [
   // Downloads: the owner's stamped copies, and every book's free sample.
   route('library/:slug/:file', 'routes/library-download.ts'),
   route('books/:slug/sample.pdf', 'routes/book-sample.ts'),
-  // The online reader (issue 29): the owner's book, and every book's free sample; one page, two URLs.
-  route('read/:slug', 'routes/read.tsx', { id: 'read-book' }),
-  route('read/:slug/sample', 'routes/read.tsx', { id: 'read-sample' }),
   // For crawlers and link previews (docs/decisions/020-seo.md): robots, the sitemaps, Open Graph images.
   route('robots.txt', 'routes/robots-txt.ts'),
   route('sitemap.xml', 'routes/sitemap-index.ts'),
