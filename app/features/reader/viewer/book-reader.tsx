@@ -81,7 +81,15 @@ export default function BookReader({ mode, book, storeTheme }: BookReaderProps) 
     void (async () => {
       const [file, state] = await Promise.all([
         fetchBookFile(book.slug, mode, opening.signal),
-        owner ? fetchReadingState(book.slug, opening.signal) : null,
+        // Without their place and notes the book still opens, at its start.
+        owner
+          ? fetchReadingState(book.slug, opening.signal).catch((error: unknown) => {
+              if (opening.signal.aborted) throw error
+              console.warn(error)
+              setNotice('Your place and notes could not be loaded just now; reload the page to try again.')
+              return null
+            })
+          : null,
       ])
       if (opening.signal.aborted || !containerRef.current) return
       opened = await BookViewer.open(containerRef.current, file, appearanceRef.current, {
@@ -103,6 +111,7 @@ export default function BookReader({ mode, book, storeTheme }: BookReaderProps) 
         onCopied: (copied) => setNotice(copied ? 'Listing copied.' : 'The listing could not be copied.'),
         frameTitle: `${book.title}: the book’s page`,
       })
+      if (opening.signal.aborted) return opened.close()
       setAnnotations(state?.annotations ?? [])
       const position = state?.position
       // A place in another edition: its fraction until the store has found the quote again in this one.
