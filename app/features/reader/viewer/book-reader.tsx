@@ -18,14 +18,9 @@ import {
 } from './reader-api.ts'
 import { ErratumDialog, HighlightDialog } from './reader-dialogs.tsx'
 import { BookSearch, ContentsList, ReaderPanel } from './reader-panels.tsx'
-import { chromeButton, progressBar } from './reader-styles.ts'
-import {
-  readerPalettes,
-  readerThemeLabels,
-  readerThemes,
-  shortQuote,
-  stepFontSize,
-} from './section-styles.ts'
+import { AppearanceControls, PageBar } from './reader-bars.tsx'
+import { chromeButton } from './reader-styles.ts'
+import { readerPalettes, shortQuote } from './section-styles.ts'
 import { useReaderAppearance } from './use-reader-appearance.ts'
 
 export type BookReaderProps = {
@@ -240,41 +235,7 @@ export default function BookReader({ mode, book, storeTheme }: BookReaderProps) 
             Bookmark this page
           </button>
         ) : null}
-        <div role="group" aria-label="Text size" className="flex items-center gap-1">
-          <button
-            type="button"
-            className={chromeButton}
-            aria-label="Smaller text"
-            onClick={() => setAppearance({ ...appearance, fontSize: stepFontSize(appearance.fontSize, -1) })}
-          >
-            A−
-          </button>
-          <span className="w-12 text-center text-sm tabular-nums">{appearance.fontSize}%</span>
-          <button
-            type="button"
-            className={chromeButton}
-            aria-label="Larger text"
-            onClick={() => setAppearance({ ...appearance, fontSize: stepFontSize(appearance.fontSize, 1) })}
-          >
-            A+
-          </button>
-        </div>
-        <label className="flex items-center gap-2 text-sm font-medium">
-          Theme
-          <select
-            className="rounded-md border border-slate-400 bg-white px-2 py-1.5 text-slate-900 dark:border-gray-500 dark:bg-gray-900 dark:text-slate-100"
-            value={appearance.theme}
-            onChange={(event) =>
-              setAppearance({ ...appearance, theme: event.currentTarget.value as typeof appearance.theme })
-            }
-          >
-            {readerThemes.map((theme) => (
-              <option key={theme} value={theme}>
-                {readerThemeLabels[theme]}
-              </option>
-            ))}
-          </select>
-        </label>
+        <AppearanceControls appearance={appearance} onChange={setAppearance} />
       </div>
       <div className="relative flex min-h-0 flex-1">
         {panel && viewer ? (
@@ -354,34 +315,12 @@ export default function BookReader({ mode, book, storeTheme }: BookReaderProps) 
           </button>
         </div>
       ) : null}
-      <nav
-        aria-label="Pages"
-        className="flex items-center gap-3 border-t border-slate-200 px-3 py-2 dark:border-gray-700"
-      >
-        <button
-          type="button"
-          className={chromeButton}
-          disabled={!viewer}
-          onClick={() => void viewer?.turn('prev')}
-        >
-          ‹ Previous page
-        </button>
-        <div className="flex min-w-0 flex-1 flex-col items-center gap-1 text-sm">
-          <p className="max-w-full truncate">{location?.tocItem?.label ?? ''}</p>
-          <div className="flex items-center gap-2">
-            <progress max={100} value={percent} aria-label="Read so far" className={progressBar} />
-            <span className="tabular-nums">{percent}%</span>
-          </div>
-        </div>
-        <button
-          type="button"
-          className={chromeButton}
-          disabled={!viewer}
-          onClick={() => void viewer?.turn('next')}
-        >
-          Next page ›
-        </button>
-      </nav>
+      <PageBar
+        ready={viewer !== null}
+        chapter={location?.tocItem?.label ?? ''}
+        percent={percent}
+        onTurn={(direction) => void viewer?.turn(direction)}
+      />
       <p role="status" className="px-3 text-center text-sm empty:hidden">
         {notice}
       </p>
