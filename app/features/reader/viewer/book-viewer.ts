@@ -99,7 +99,8 @@ export class BookViewer {
 
   /** To a saved CFI, else to a fraction of the book, else where the text starts (past the cover and title). */
   async start(place: { cfi?: string; fraction?: number }) {
-    if (place.cfi) await this.view.init({ lastLocation: place.cfi })
+    // A CFI this edition cannot resolve (foliate-js logs it) falls back to where the text starts.
+    if (place.cfi) await this.view.init({ lastLocation: place.cfi, showTextStart: true })
     else if (place.fraction !== undefined && place.fraction > 0) await this.view.goToFraction(place.fraction)
     else await this.view.goToTextStart()
   }
