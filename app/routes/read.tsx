@@ -29,6 +29,16 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
   })
 }
 
+/**
+ * The reader's Content-Security-Policy (blob: frames) comes with its document: reached by a navigation inside
+ * the app (a link, the redirect after logging in), the page is loaded anew instead. Not run when the page
+ * itself is loaded (no `hydrate`): the server's data is used.
+ */
+export function clientLoader({ request }: Route.ClientLoaderArgs): Promise<never> {
+  window.location.assign(request.url)
+  return new Promise(() => {})
+}
+
 /** The loader's: the reader's own Content-Security-Policy, and never a shared cache. */
 export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders
 

@@ -75,7 +75,7 @@ describe.each(themes)('the sample reader in the %s theme', (colorScheme) => {
     await expectHealthyPage(page, readerChrome)
 
     // The contents: a labelled list of buttons, the title page first.
-    await page.getByRole('button', { name: 'Contents', exact: true }).click()
+    await page.getByRole('main').getByRole('button', { name: 'Contents', exact: true }).click()
     const contents = page.getByRole('navigation', { name: 'Table of contents' })
     await contents.getByRole('button', { name: 'Title page' }).click()
     await expectSectionWith(page, /CodeBook edition/)
@@ -128,7 +128,8 @@ test('the text size and theme change the book’s pages; listings keep their lin
 test('search inside the book lists matches that lead to their page', async () => {
   const page = await newPage(browser, { viewport: { width: 1280, height: 800 } })
   await openReader(page, `${baseURL}/read/${slug}/sample`)
-  await page.getByRole('button', { name: 'Search', exact: true }).click()
+  // The reader's own Search, not the header's.
+  await page.getByRole('main').getByRole('button', { name: 'Search', exact: true }).click()
   await page.getByRole('searchbox', { name: 'Search in this book' }).fill('Django')
   await page.getByRole('search').getByRole('button', { name: 'Search' }).click()
   await expect
