@@ -139,7 +139,8 @@ export function BookSearch({ viewer, onGo }: { viewer: BookViewer; onGo: (cfi: s
         {status}
       </p>
       {found.map((group, groupIndex) => (
-        <section key={groupIndex} aria-label={group.label || 'Results'}>
+        // Not a labelled region: several sections of a book may share one label of its contents.
+        <div key={groupIndex}>
           <h3 className="text-sm font-semibold">{group.label}</h3>
           <ol className="flex flex-col gap-1">
             {group.matches.map((match) => (
@@ -152,7 +153,7 @@ export function BookSearch({ viewer, onGo }: { viewer: BookViewer; onGo: (cfi: s
               </li>
             ))}
           </ol>
-        </section>
+        </div>
       ))}
     </>
   )
