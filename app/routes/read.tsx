@@ -160,7 +160,11 @@ function ReaderShell({
   return (
     <section
       aria-labelledby="reader-title"
-      className={opening ? 'flex h-[calc(100dvh-4.5rem)] min-h-[32rem] flex-col' : 'flex flex-col pb-8'}
+      className={
+        opening
+          ? 'flex h-[calc(100dvh-10.5rem)] min-h-[28rem] sm:h-[calc(100dvh-7rem)] flex-col'
+          : 'flex flex-col pb-8'
+      }
     >
       <div className="flex items-center border-b border-slate-200 px-3 py-3 dark:border-gray-700">
         <h1 id="reader-title" className="truncate text-lg font-semibold">

@@ -206,7 +206,10 @@ export default function BookReader({ mode, book, storeTheme }: BookReaderProps) 
   const palette = readerPalettes[appearance.theme]
 
   return (
-    <section aria-labelledby="reader-title" className="flex h-[calc(100dvh-4.5rem)] min-h-[32rem] flex-col">
+    <section
+      aria-labelledby="reader-title"
+      className="flex h-[calc(100dvh-10.5rem)] min-h-[28rem] sm:h-[calc(100dvh-7rem)] flex-col"
+    >
       <div className="flex flex-wrap items-center gap-2 border-b border-slate-200 px-3 py-2 dark:border-gray-700">
         <h1 id="reader-title" className="mr-auto min-w-0 truncate text-lg font-semibold">
           {book.title}
