@@ -32,6 +32,9 @@ export default [
   route('orders/:orderId', 'routes/order.tsx'),
   route('account/orders', 'routes/account-orders.tsx'),
   route('account/library', 'routes/library.tsx'),
+  // The online reader (issue 29): the owner's book, and every book's free sample; one page, two URLs.
+  route('read/:slug', 'routes/read.tsx', { id: 'read-book' }),
+  route('read/:slug/sample', 'routes/read.tsx', { id: 'read-sample' }),
   // Deleting one's account (a confirmation form) and downloading one's data (docs/decisions/018).
   route('account/delete', 'routes/account-delete.tsx'),
   route('account/export.json', 'routes/account-export.ts'),

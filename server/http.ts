@@ -6,6 +6,7 @@ import express, { type RequestHandler } from 'express'
 import { RouterContextProvider, type ServerBuild } from 'react-router'
 import type { ViteDevServer } from 'vite'
 import { appContext, cspNonceContext } from '#app/server/context.server.ts'
+import { contentSecurityPolicy, formTargetsOf } from '#app/server/content-security-policy.server.ts'
 import type { DatabaseHandle } from '#app/server/db/database.server.ts'
 import type { Env } from '#app/server/env.server.ts'
 import type { Logger } from '#app/server/logger.server.ts'
@@ -170,43 +171,6 @@ function logRequest(logger: Logger): RequestWatcher {
       )
     })
   }
-}
-
-/**
- * The policy for a response whose inline scripts carry `scriptSources` ('nonce-…' or 'sha256-…').
- * `formTargets`: other origins a form post may lead to. Chrome applies form-action to the redirects that
- * follow a post too, so the checkout's 303 to Stripe Checkout needs its origin when Stripe is configured.
- */
-export function contentSecurityPolicy(
-  scriptSources: string[],
-  development: boolean,
-  formTargets: string[] = [],
-): string {
-  return [
-    "default-src 'self'",
-    `script-src 'self' ${scriptSources.join(' ')}${development ? " 'unsafe-eval'" : ''}`,
-    // Vite injects <style> tags while developing; the production build ships only stylesheet files.
-    `style-src 'self'${development ? " 'unsafe-inline'" : ''}`,
-    "img-src 'self' data:",
-    "font-src 'self'",
-    `connect-src 'self'${development ? ' ws: wss:' : ''}`,
-    "object-src 'none'",
-    "base-uri 'none'",
-    ["form-action 'self'", ...formTargets].join(' '),
-    "frame-ancestors 'none'",
-  ].join('; ')
-}
-
-/**
- * Where a form may send the visitor: Stripe Checkout's pages when Stripe takes the payments; the sign-in
- * providers' authorization pages when they are configured (the login form's 303 goes there).
- */
-function formTargetsOf(env: Env): string[] {
-  return [
-    ...(env.STRIPE_SECRET_KEY ? ['https://checkout.stripe.com'] : []),
-    ...(env.GITHUB_CLIENT_ID ? ['https://github.com'] : []),
-    ...(env.OIDC_ISSUER ? [new URL(env.OIDC_ISSUER).origin] : []),
-  ]
 }
 
 /** The host's security headers besides the policy, on every answer; a route may replace one of its own. */

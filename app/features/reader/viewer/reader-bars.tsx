@@ -1,0 +1,84 @@
+import type { Appearance } from './book-viewer.ts'
+import { chromeButton, progressBar } from './reader-styles.ts'
+import { readerThemeLabels, readerThemes, stepFontSize, type ReaderTheme } from './section-styles.ts'
+
+/** The book's text size (smaller, larger) and theme (light, dark, sepia). */
+export function AppearanceControls({
+  appearance,
+  onChange,
+}: {
+  appearance: Appearance
+  onChange: (appearance: Appearance) => void
+}) {
+  return (
+    <>
+      <div role="group" aria-label="Text size" className="flex items-center gap-1">
+        <button
+          type="button"
+          className={chromeButton}
+          aria-label="Smaller text"
+          onClick={() => onChange({ ...appearance, fontSize: stepFontSize(appearance.fontSize, -1) })}
+        >
+          A−
+        </button>
+        <span className="w-12 text-center text-sm tabular-nums">{appearance.fontSize}%</span>
+        <button
+          type="button"
+          className={chromeButton}
+          aria-label="Larger text"
+          onClick={() => onChange({ ...appearance, fontSize: stepFontSize(appearance.fontSize, 1) })}
+        >
+          A+
+        </button>
+      </div>
+      <label className="flex items-center gap-2 text-sm font-medium">
+        Theme
+        <select
+          className="rounded-md border border-slate-400 bg-white px-2 py-1.5 text-slate-900 dark:border-gray-500 dark:bg-gray-900 dark:text-slate-100"
+          value={appearance.theme}
+          onChange={(event) => onChange({ ...appearance, theme: event.currentTarget.value as ReaderTheme })}
+        >
+          {readerThemes.map((theme) => (
+            <option key={theme} value={theme}>
+              {readerThemeLabels[theme]}
+            </option>
+          ))}
+        </select>
+      </label>
+    </>
+  )
+}
+
+/** Under the book: the previous and next page, and where the reader is (the chapter, how far in). */
+export function PageBar({
+  ready,
+  chapter,
+  percent,
+  onTurn,
+}: {
+  ready: boolean
+  chapter: string
+  percent: number
+  onTurn: (direction: 'prev' | 'next') => void
+}) {
+  return (
+    <nav
+      aria-label="Pages"
+      className="flex items-center gap-3 border-t border-slate-200 px-3 py-2 dark:border-gray-700"
+    >
+      <button type="button" className={chromeButton} disabled={!ready} onClick={() => onTurn('prev')}>
+        ‹ Previous page
+      </button>
+      <div className="flex min-w-0 flex-1 flex-col items-center gap-1 text-sm">
+        <p className="max-w-full truncate">{chapter}</p>
+        <div className="flex items-center gap-2">
+          <progress max={100} value={percent} aria-label="Read so far" className={progressBar} />
+          <span className="tabular-nums">{percent}%</span>
+        </div>
+      </div>
+      <button type="button" className={chromeButton} disabled={!ready} onClick={() => onTurn('next')}>
+        Next page ›
+      </button>
+    </nav>
+  )
+}
