@@ -29,6 +29,11 @@ test('the routes that take more than a small form declare it in their module, in
       maxBytes: MAX_LOGO_BYTES + 64 * 1024,
       tooLarge: 'This logo is larger than 2 MB. Please upload a smaller image.',
     },
+    // The online reader's JSON endpoints (issue 29): a position, an annotation with its note, an erratum.
+    'routes/read-position': { maxBytes: 32 * 1024, anyContentType: true },
+    'routes/read-annotations': { maxBytes: 32 * 1024, anyContentType: true },
+    'routes/read-annotation': { maxBytes: 32 * 1024, anyContentType: true },
+    'routes/book-errata': { maxBytes: 32 * 1024, anyContentType: true },
   })
   const match = compileRoutes(build)
   expect(requestBodyOf(match('/Admin/Books/abc/Manuscript')?.handle)?.maxBytes).toBe(7 * 1024 * 1024)

@@ -237,6 +237,23 @@ export default function BookDetails({ loaderData, actionData }: Route.ComponentP
                 Free sample: the first chapter (PDF, {formatFileSize(sampleSizeBytes)})
               </a>
             ) : null}
+            {loaderData.viewer.kind === 'owner' ? (
+              <Link
+                reloadDocument
+                to={`/read/${book.slug}`}
+                className="font-medium text-blue-700 underline underline-offset-4 dark:text-sky-300"
+              >
+                Read it online
+              </Link>
+            ) : sampleSizeBytes ? (
+              <Link
+                reloadDocument
+                to={`/read/${book.slug}/sample`}
+                className="font-medium text-blue-700 underline underline-offset-4 dark:text-sky-300"
+              >
+                Read the sample online
+              </Link>
+            ) : null}
           </div>
         </div>
       </article>

@@ -78,24 +78,38 @@ export default function Library({ loaderData }: Route.ComponentProps) {
                       The files of this eBook are being prepared. Please come back soon.
                     </p>
                   ) : (
-                    <ul className="mt-auto flex flex-wrap gap-3" aria-label={`Download ${book.title}`}>
-                      {book.files.map((file) => (
-                        <li key={file.format}>
-                          {/* No `download` attribute: Content-Disposition already saves a 200 and leaves this
+                    <>
+                      {book.files.some((file) => file.format === 'epub') ? (
+                        <Link
+                          reloadDocument
+                          to={`/read/${book.slug}`}
+                          className="font-medium text-blue-700 underline underline-offset-4 dark:text-sky-300"
+                        >
+                          Read online<span className="sr-only">: {book.title}</span>
+                        </Link>
+                      ) : null}
+                      <ul className="mt-auto flex flex-wrap gap-3" aria-label={`Download ${book.title}`}>
+                        {book.files.map((file) => (
+                          <li key={file.format}>
+                            {/* No `download` attribute: Content-Disposition already saves a 200 and leaves this
                               page in place, while Chrome turns a `download` link answered 403/429 into a failed
                               entry in its downloads list and never shows the page that says why. */}
-                          <a href={`/library/${book.slug}/download.${file.format}`} className={primaryButton}>
-                            {/* One inline run: the button is a flex box, whose items' edge spaces collapse
+                            <a
+                              href={`/library/${book.slug}/download.${file.format}`}
+                              className={primaryButton}
+                            >
+                              {/* One inline run: the button is a flex box, whose items' edge spaces collapse
                                 ('Download PDF(21 KB)', issue 34). */}
-                            <span>
-                              Download {formatNames[file.format]}
-                              <span className="sr-only"> of {book.title}</span>{' '}
-                              <span className="font-normal">({formatFileSize(file.sizeBytes)})</span>
-                            </span>
-                          </a>
-                        </li>
-                      ))}
-                    </ul>
+                              <span>
+                                Download {formatNames[file.format]}
+                                <span className="sr-only"> of {book.title}</span>{' '}
+                                <span className="font-normal">({formatFileSize(file.sizeBytes)})</span>
+                              </span>
+                            </a>
+                          </li>
+                        ))}
+                      </ul>
+                    </>
                   )}
                 </div>
               </li>
