@@ -369,6 +369,12 @@ describe('errata', () => {
         })) as Response
       ).status,
     ).toBe(303)
+    // The reporter reads the reason: by mail (the book page does not list rejected errata).
+    const [rejection] = await database.db
+      .select()
+      .from(emailOutbox)
+      .where(and(eq(emailOutbox.kind, 'erratum-rejected'), eq(emailOutbox.to, buyer.email)))
+    expect(rejection!.text).toContain('The text is right.')
     const audit = await listAuditLog(database.db, {})
     expect(audit.rows.map((row) => row.action)).toEqual(
       expect.arrayContaining(['erratum.confirm', 'erratum.reject']),

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm'
 import { z } from 'zod'
 import type { Db, Transaction } from '#app/server/db/database.server.ts'
@@ -6,6 +7,7 @@ import { jsonText } from '#app/server/json.server.ts'
 import { enqueueEmail } from '#app/server/outbox.server.ts'
 import { hitRateLimit, ipSubject, type RateLimitRule } from '#app/server/rate-limit.server.ts'
 import { recordAudit, type Actor } from '#app/features/admin/audit.server.ts'
+import { readSeller } from '#app/features/settings/store-settings.server.ts'
 
 /** A reader who owns the book: a careful reader of a long book may find dozens in a day. */
 export const ERRATA_PER_READER: RateLimitRule = { name: 'errata-reader', limit: 30, windowMs: 24 * 3600_000 }
@@ -197,7 +199,49 @@ export async function triageErratum(
       before,
       after,
     })
+    if (triage.decision === 'reject') await mailRejection(tx, triage.id, triage.reason)
     return { ok: true }
+  })
+}
+
+/**
+ * The reporter (with an account) is told why their erratum was rejected: the reason is for them, as the admin's
+ * form says; the book page does not list rejected errata. Once per erratum and reason.
+ */
+async function mailRejection(tx: Transaction, id: string, reason: string): Promise<void> {
+  const [row] = await tx
+    .select({ to: user.email, title: books.title, quote: errata.quote })
+    .from(errata)
+    .innerJoin(books, eq(books.id, errata.bookId))
+    .innerJoin(user, eq(user.id, errata.reporterId))
+    .where(eq(errata.id, id))
+  if (!row) return
+  const { storeName } = await readSeller(tx)
+  const subject = `About the erratum you reported in ${row.title}`
+  const text = [
+    `Thank you for reporting a possible mistake in ${row.title}:`,
+    '',
+    `“${row.quote}”`,
+    '',
+    'After a look, it stays as it is:',
+    reason,
+    '',
+    `— ${storeName}`,
+  ].join('\n')
+  const html = `<!doctype html><html lang="en"><body style="font-family:system-ui,sans-serif;color:#0f172a">
+<p>Thank you for reporting a possible mistake in <strong>${escapeHtml(row.title)}</strong>:</p>
+<blockquote>${escapeHtml(row.quote)}</blockquote>
+<p>After a look, it stays as it is:</p>
+<p style="white-space:pre-line">${escapeHtml(reason)}</p>
+<p>— ${escapeHtml(storeName)}</p>
+</body></html>`
+  await enqueueEmail(tx, {
+    kind: 'erratum-rejected',
+    subjectKey: `${id}:${createHash('sha256').update(reason).digest('hex').slice(0, 16)}`,
+    to: row.to,
+    subject,
+    text,
+    html,
   })
 }
 
