@@ -245,7 +245,8 @@ export default function BookDetails({ loaderData, actionData }: Route.ComponentP
               >
                 Read it online
               </Link>
-            ) : sampleSizeBytes ? (
+            ) : book.status === 'published' && formats.some((format) => format.label === 'EPUB') ? (
+              // The reader's sample is made from the EPUB's manuscript (read-epub.ts), not the PDF sample.
               <Link
                 reloadDocument
                 to={`/read/${book.slug}/sample`}

@@ -4,7 +4,7 @@ import {
   updateAnnotation,
 } from '#app/features/reader/annotations.server.ts'
 import { readerJsonBody } from '#app/features/reader/json-body.ts'
-import { ownerOrProblem } from '#app/features/reader/reader-request.server.ts'
+import { ownerOrProblem, unknownEdition } from '#app/features/reader/reader-request.server.ts'
 import { jsonProblem, readJson } from '#app/server/json.server.ts'
 import type { Route } from './+types/read-annotation'
 
@@ -31,6 +31,8 @@ export async function action(args: Route.ActionArgs) {
       : notFound()
   const body = await readJson(args.request, AnnotationChangeSchema)
   if (!body.ok) return body.response
+  const noSuchEdition = unknownEdition(body.value.edition, owner.book)
+  if (noSuchEdition) return noSuchEdition
   const annotation = await updateAnnotation(owner.app.db, reader, args.params.id, body.value)
   return annotation ? Response.json({ annotation }) : notFound()
 }

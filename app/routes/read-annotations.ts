@@ -1,6 +1,6 @@
 import { addAnnotation, NewAnnotationSchema } from '#app/features/reader/annotations.server.ts'
 import { readerJsonBody } from '#app/features/reader/json-body.ts'
-import { ownerOrProblem } from '#app/features/reader/reader-request.server.ts'
+import { ownerOrProblem, unknownEdition } from '#app/features/reader/reader-request.server.ts'
 import { jsonProblem, readJson } from '#app/server/json.server.ts'
 import type { Route } from './+types/read-annotations'
 
@@ -14,6 +14,8 @@ export async function action(args: Route.ActionArgs) {
   if (owner instanceof Response) return owner
   const body = await readJson(args.request, NewAnnotationSchema)
   if (!body.ok) return body.response
+  const noSuchEdition = unknownEdition(body.value.edition, owner.book)
+  if (noSuchEdition) return noSuchEdition
   const added = await addAnnotation(
     owner.app.db,
     { userId: owner.user.id, bookId: owner.book.id },

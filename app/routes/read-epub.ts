@@ -1,13 +1,18 @@
 import { getSessionUser } from '#app/features/identity/session.server.ts'
 import { prepareDownload } from '#app/features/library/downloads.server.ts'
-import { findReaderBook, readerAccess, sampleEpub } from '#app/features/reader/reader-books.server.ts'
-import { getAppContext } from '#app/server/context.server.ts'
 import {
-  byteRangeIn,
+  findReaderBook,
+  READER_OPENS_PER_DAY,
+  readerAccess,
+  sampleEpub,
+} from '#app/features/reader/reader-books.server.ts'
+import { getAppContext } from '#app/server/context.server.ts'
+import { hitRateLimit } from '#app/server/rate-limit.server.ts'
+import {
   downloadHeaders,
   problemPage,
+  publicFileResponse,
   rangeNotSatisfiable,
-  rangeStillWanted,
   requestedRange,
 } from '#app/server/file-response.server.ts'
 import type { Route } from './+types/read-epub'
@@ -28,24 +33,12 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   if (params.file === 'sample.epub') {
     if (!access.sample) return problemPage(404, 'There is no sample of this eBook.')
     const sample = await sampleEpub(app.db, app.storage, book)
-    const file = {
-      size: sample.bytes.length,
+    return publicFileResponse(request, sample.bytes, {
       etag: `"${sample.sha256.slice(0, 32)}"`,
       fileName: `${book.slug}-sample.epub`,
       contentType: 'application/epub+zip',
-    }
-    if (request.headers.get('If-None-Match') === file.etag)
-      return new Response(null, { status: 304, headers: { ETag: file.etag } })
-    const cacheControl = 'public, max-age=3600'
-    if (range && rangeStillWanted(range, file.etag)) {
-      const part = byteRangeIn(range, file.size)
-      if (!part) return rangeNotSatisfiable(file.size)
-      return new Response(sample.bytes.slice(part.start, part.end + 1), {
-        status: 206,
-        headers: downloadHeaders(file, { cacheControl, range: part }),
-      })
-    }
-    return new Response(sample.bytes.slice(), { headers: downloadHeaders(file, { cacheControl }) })
+      cacheControl: 'public, max-age=3600',
+    })
   }
   if (params.file !== 'book.epub') return problemPage(404, 'There is no such eBook file.')
   if (!user || user.isGuest)
@@ -54,6 +47,16 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       label: 'Log in',
     })
   if (!access.whole) return problemPage(403, 'Only the buyer of this eBook can read it whole.')
+  if (!range) {
+    const opened = await hitRateLimit(app.db, READER_OPENS_PER_DAY, `${user.id}:${book.id}`)
+    if (!opened.allowed)
+      return problemPage(
+        429,
+        'This eBook has been opened very many times today. Please try again tomorrow.',
+        undefined,
+        { 'Retry-After': String(opened.retryAfterSeconds) },
+      )
+  }
   const download = await prepareDownload(
     app.db,
     app.storage,

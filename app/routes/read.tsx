@@ -4,7 +4,7 @@ import { primaryButton } from '#app/components/ui/button-styles.ts'
 import { bookNotFound } from '#app/features/catalog/book-not-found.server.ts'
 import { getSessionUser } from '#app/features/identity/session.server.ts'
 import { getEditionDetails } from '#app/features/library/book-contents.server.ts'
-import { getBookFile, getOwnership } from '#app/features/library/library.server.ts'
+import { findReaderBook, readerAccess } from '#app/features/reader/reader-books.server.ts'
 import { readerContentSecurityPolicy } from '#app/features/reader/viewer/reader-policy.server.ts'
 import { chromeButton, linkClass } from '#app/features/reader/viewer/reader-styles.ts'
 import { privatePageMeta } from '#app/features/seo/meta.ts'
@@ -14,8 +14,6 @@ import type { Route } from './+types/read'
 
 /** The reader itself: its own chunk, fetched by this page alone once it runs in the browser. */
 const BookReader = lazy(() => import('#app/features/reader/viewer/book-reader.tsx'))
-
-const slugPattern = /^[a-z0-9][a-z0-9-]{0,99}$/
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
   if (!loaderData) return privatePageMeta('Book not found', 'We could not find that eBook.', { matches })
@@ -50,8 +48,12 @@ export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeade
 export async function loader({ request, context, params, url }: Route.LoaderArgs) {
   const { db } = getAppContext(context)
   const slug = params.slug.toLowerCase()
-  const mode = /\/sample\/?$/.test(url.pathname) ? ('sample' as const) : ('owner' as const)
-  const file = slugPattern.test(slug) ? await getBookFile(db, slug, 'epub') : null
+  // By the whole path, so that a book whose slug is 'sample' is still its owner's at /read/sample.
+  const mode =
+    url.pathname.toLowerCase().replace(/\/$/, '') === `/read/${slug}/sample`
+      ? ('sample' as const)
+      : ('owner' as const)
+  const file = await findReaderBook(db, slug)
   // An archived book stays readable by its owners; its sample goes with it from the store.
   if (!file || (mode === 'sample' && file.status !== 'published')) throw bookNotFound()
   const book = { slug: file.slug, title: file.title }
@@ -61,7 +63,7 @@ export async function loader({ request, context, params, url }: Route.LoaderArgs
     const refusal =
       !user || user.isGuest
         ? ('signed-out' as const)
-        : (await getOwnership(db, user.id, file.bookId))
+        : (await readerAccess(db, file, user.id)).whole
           ? null
           : ('not-owner' as const)
     if (refusal)
@@ -70,12 +72,13 @@ export async function loader({ request, context, params, url }: Route.LoaderArgs
         { status: 403, headers: { 'Cache-Control': 'private, no-store' } },
       )
   }
-  const details = await getEditionDetails(db, file.bookId)
+  const details = await getEditionDetails(db, file.id)
   return data(
     {
       kind: 'reader' as const,
       mode,
-      book: { ...book, edition: details.edition?.number ?? 1 },
+      // The EPUB's edition: the one the reader's file, its position and its notes are of.
+      book: { ...book, edition: file.edition },
       formats: details.formats.map((format) => format.format),
       hasSamplePdf: details.sample !== null,
     },
@@ -197,7 +200,9 @@ function NotYours({
       <p className="text-lg text-slate-600 dark:text-slate-300">
         {signedOut
           ? `${book.title} can be read here by the account that bought it.`
-          : `${book.title} can be read here once you own it; its free sample is open to everyone.`}
+          : published
+            ? `${book.title} can be read here once you own it; its free sample is open to everyone.`
+            : `${book.title} can be read here by the readers who own it.`}
       </p>
       <div className="flex flex-wrap justify-center gap-3">
         {signedOut ? (

@@ -81,6 +81,33 @@ export function rangeNotSatisfiable(size: number, next?: { href: string; label: 
 }
 
 /**
+ * A small file held in memory (a free sample), for anyone: 304 for the ETag the client has, the one part a
+ * Range asks for (206; 416 past its end, with a way back), or the whole file. `etag` names these bytes.
+ */
+export function publicFileResponse(
+  request: Request,
+  bytes: Uint8Array,
+  file: { etag: string; fileName: string; contentType: string; cacheControl: string },
+  back?: { href: string; label: string },
+): Response {
+  const { cacheControl, ...described } = file
+  const headers = { ...described, size: bytes.length }
+  if (request.headers.get('If-None-Match') === file.etag)
+    return new Response(null, { status: 304, headers: { ETag: file.etag } })
+  const range = requestedRange(request)
+  if (range && rangeStillWanted(range, file.etag)) {
+    const part = byteRangeIn(range, bytes.length)
+    if (!part) return rangeNotSatisfiable(bytes.length, back)
+    return new Response(bytes.slice(part.start, part.end + 1), {
+      status: 206,
+      headers: downloadHeaders(headers, { cacheControl, range: part }),
+    })
+  }
+  // A copy: a Response takes bytes on an ArrayBuffer of their own.
+  return new Response(bytes.slice(), { headers: downloadHeaders(headers, { cacheControl }) })
+}
+
+/**
  * `attachment; filename="…"` with an RFC 5987 `filename*` for any name beyond plain ASCII (RFC 6266). The plain
  * `filename` is for old clients: printable ASCII only, with `"` and `\` (which would end or escape the quoted
  * string) and `%` (which some browsers percent-decode there) replaced.

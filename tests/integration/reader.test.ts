@@ -11,6 +11,7 @@ import { action as triageAction, loader as triageLoader } from '#app/routes/admi
 import { loader as manuscriptLoader } from '#app/routes/admin/book-manuscript.tsx'
 import { action as bookAction, loader as bookLoader } from '#app/routes/book.tsx'
 import { publishBookFiles } from '#app/features/library/book-files.server.ts'
+import { READER_OPENS_PER_DAY } from '#app/features/reader/reader-books.server.ts'
 import { action as errataAction } from '#app/routes/book-errata.ts'
 import { loader as epubLoader } from '#app/routes/read-epub.ts'
 import { loader as stateLoader } from '#app/routes/read-state.ts'
@@ -23,6 +24,7 @@ import {
   emailOutbox,
   errata,
   libraryItems,
+  rateLimits,
   readingPositions,
 } from '#app/server/db/schema/index.server.ts'
 import { createLogger } from '#app/server/logger.server.ts'
@@ -95,6 +97,20 @@ describe('the EPUB the reader opens', () => {
     const part = await epub(buyer, 'book.epub', { Range: 'bytes=0-99' })
     expect(part.status).toBe(206)
     expect(new Uint8Array(await part.arrayBuffer())).toEqual(bytes.subarray(0, 100))
+    expect(await downloadsOf(buyer)).toBe(0)
+  })
+
+  test('opening it is limited on its own (300 a day), so the reader is no unlimited download', async () => {
+    const buyer = await createBuyer(database.db, [book.id])
+    await database.db.insert(rateLimits).values({
+      key: `reader-opens:${buyer.userId}:${book.id}`,
+      hits: READER_OPENS_PER_DAY.limit,
+      resetAt: new Date(Date.now() + 3600_000),
+    })
+    const refused = await epub(buyer, 'book.epub')
+    expect(refused.status).toBe(429)
+    expect(Number(refused.headers.get('Retry-After'))).toBeGreaterThan(0)
+    // The library's own download is a separate count.
     expect(await downloadsOf(buyer)).toBe(0)
   })
 
@@ -226,13 +242,26 @@ describe('bookmarks and highlights', () => {
     const noted = await change(buyer, annotation.id, json('PATCH', { note: 'Compare with Rust.' }))
     expect(noted.status).toBe(200)
     expect((await noted.json()).annotation.note).toBe('Compare with Rust.')
-    // The reader found the quote in edition 2 and moves the highlight there.
-    const moved = await change(buyer, annotation.id, json('PATCH', { edition: 2, cfi: cfi(3) }))
+    // The reader found the quote elsewhere in the edition it reads and moves the highlight there.
+    const moved = await change(buyer, annotation.id, json('PATCH', { edition: 1, cfi: cfi(3) }))
     expect((await moved.json()).annotation).toMatchObject({
-      edition: 2,
+      edition: 1,
       cfi: cfi(3),
       note: 'Compare with Rust.',
     })
+    // An edition not published (yet), or past what the column holds: a 400 beside the field, never a 500.
+    for (const edition of [2, 3_000_000_000]) {
+      const refused = await change(buyer, annotation.id, json('PATCH', { edition, cfi: cfi(3) }))
+      expect(refused.status).toBe(400)
+      expect(Object.keys((await refused.json()).errors)).toEqual(['edition'])
+      const position = await putPosition(buyer, {
+        edition,
+        cfi: cfi(1),
+        fraction: 0,
+        at: new Date().toISOString(),
+      })
+      expect(position.status).toBe(400)
+    }
     const halfMove = await change(buyer, annotation.id, json('PATCH', { edition: 3 }))
     expect(halfMove.status).toBe(400)
 
@@ -296,7 +325,20 @@ describe('errata', () => {
     expect(refused.status).toBe(429)
     expect(Number(refused.headers.get('Retry-After'))).toBeGreaterThan(0)
     // Another address is not affected.
-    expect((await report({ clientIp: '203.0.113.78' }, erratum)).status).toBe(201)
+    const other = await report({ clientIp: '203.0.113.78' }, { ...erratum, credit: 'Someone Famous' })
+    expect(other.status).toBe(201)
+    // Not on the book page until the back office has looked at it; an owner's own report is there at once.
+    const { id } = await other.json()
+    const listed = async () =>
+      (
+        await bookLoader(
+          args({}, `/books/${book.slug}`, { slug: book.slug }) as Parameters<typeof bookLoader>[0],
+        )
+      ).errata.map((item) => item.id)
+    expect(await listed()).not.toContain(id)
+    const buyer = await createBuyer(database.db, [book.id])
+    const owned = (await (await report(buyer, erratum)).json()).id
+    expect(await listed()).toContain(owned)
   })
 
   const form = (fields: Record<string, string>): RequestInit => ({

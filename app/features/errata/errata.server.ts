@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm'
 import { z } from 'zod'
 import type { Db, Transaction } from '#app/server/db/database.server.ts'
-import { books, errata, user } from '#app/server/db/schema/index.server.ts'
+import { books, errata, libraryItems, user } from '#app/server/db/schema/index.server.ts'
 import { jsonText } from '#app/server/json.server.ts'
 import { enqueueEmail } from '#app/server/outbox.server.ts'
 import { hitRateLimit, ipSubject, type RateLimitRule } from '#app/server/rate-limit.server.ts'
@@ -81,8 +81,8 @@ export type PublicErratum = {
 }
 
 /**
- * A book's errata for its page, newest edition first: open, confirmed and fixed ones (rejected ones stay in the
- * back office, with their reason). At most `limit`, so a book with thousands does not make a page of them.
+ * A book's errata for its page, newest edition first: confirmed and fixed ones, and open ones reported by an
+ * owner of the book (rejected ones stay in the back office; their reason is mailed to the reporter). At most `limit`, so a book with thousands does not make a page of them.
  */
 export async function listBookErrata(db: Db, bookId: string, limit = 200): Promise<PublicErratum[]> {
   const rows = await db
@@ -99,7 +99,15 @@ export async function listBookErrata(db: Db, bookId: string, limit = 200): Promi
       reportedAt: errata.createdAt,
     })
     .from(errata)
-    .where(and(eq(errata.bookId, bookId), sql`${errata.status} <> 'rejected'`))
+    .where(
+      and(
+        eq(errata.bookId, bookId),
+        sql`${errata.status} <> 'rejected'`,
+        // An open erratum is shown at once only when its reporter owns the book; anyone else's (from the
+        // sample) waits for the back office, so the page cannot be filled with anonymous text.
+        sql`(${errata.status} <> 'open' or exists (select 1 from ${libraryItems} where ${libraryItems.userId} = ${errata.reporterId} and ${libraryItems.bookId} = ${errata.bookId}))`,
+      ),
+    )
     .orderBy(desc(errata.edition), asc(errata.createdAt))
     .limit(limit)
   return rows as PublicErratum[]
@@ -161,7 +169,8 @@ export const TriageSchema = z.discriminatedUnion('decision', [
       .string()
       .trim()
       .min(1, 'Please say why it is rejected: the reporter reads it.')
-      .max(1000, 'The reason must be at most 1000 characters.'),
+      .max(1000, 'The reason must be at most 1000 characters.')
+      .refine((value) => !value.includes('\0'), 'The reason must not hold a NUL character.'),
   }),
 ])
 export type Triage = z.infer<typeof TriageSchema>

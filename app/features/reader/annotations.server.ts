@@ -3,7 +3,7 @@ import { z } from 'zod'
 import type { Db, Transaction } from '#app/server/db/database.server.ts'
 import { annotations, books, readingPositions } from '#app/server/db/schema/index.server.ts'
 import { jsonText } from '#app/server/json.server.ts'
-import { cfiSchema, QUOTE_MAX } from './positions.server.ts'
+import { cfiSchema, EDITION_MAX, QUOTE_MAX } from './positions.server.ts'
 
 export const NOTE_MAX = 5000
 /** Enough for any reader's own use; past it a script is filling the table. */
@@ -16,7 +16,8 @@ export const NewAnnotationSchema = z
     edition: z
       .number({ error: 'The edition must be a number.' })
       .int()
-      .min(1, 'The edition must be 1 or more.'),
+      .min(1, 'The edition must be 1 or more.')
+      .max(EDITION_MAX, 'There is no such edition.'),
     cfi: cfiSchema,
     quote: jsonText(HIGHLIGHT_QUOTE_MAX, 'The quote').default(''),
     note: jsonText(NOTE_MAX, 'The note').default(''),
@@ -40,6 +41,7 @@ export const AnnotationChangeSchema = z
       .number({ error: 'The edition must be a number.' })
       .int()
       .min(1, 'The edition must be 1 or more.')
+      .max(EDITION_MAX, 'There is no such edition.')
       .optional(),
     cfi: cfiSchema.optional(),
   })

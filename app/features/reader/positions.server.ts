@@ -11,6 +11,8 @@ export const cfiSchema = z
   .regex(/^epubcfi\([!-~]+\)$/, 'The location must be an EPUB CFI: epubcfi(…).')
 
 export const QUOTE_MAX = 200
+/** The largest edition number a request may name: the column is a PostgreSQL integer. */
+export const EDITION_MAX = 2_147_483_647
 
 /** What the reader sends as it reads: where it is, in which edition, and when it was there. */
 export const PositionSchema = z.strictObject({

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { and, desc, eq } from 'drizzle-orm'
+import { and, eq } from 'drizzle-orm'
 import { LRUCache } from 'lru-cache'
 import type { Db } from '#app/server/db/database.server.ts'
 import { bookEditions, bookFiles, books } from '#app/server/db/schema/index.server.ts'
@@ -42,7 +42,12 @@ export async function findReaderBook(db: Db, slug: string): Promise<ReaderBook |
   return row ?? null
 }
 
-export type ReaderAccess = 'owner' | 'sample' | 'none'
+/**
+ * Opening a book in the reader is not a download (decision 030), but it hands over the same stamped file: a
+ * limit of its own, far above any reading (each opening fetches it once), so the reader's address cannot serve
+ * as an unlimited download. Parts (Range) are not counted.
+ */
+export const READER_OPENS_PER_DAY = { name: 'reader-opens', limit: 300, windowMs: 24 * 3600_000 }
 
 /**
  * What `userId` may read of `book`: the whole book while they own it (a refund takes it back at once: the
@@ -58,40 +63,47 @@ export async function readerAccess(
 }
 
 /** Sample EPUBs made this process's lifetime, by book and manuscript: one chapter renders in milliseconds. */
-const samples = new LRUCache<string, Uint8Array>({ max: 64 })
+const samples = new LRUCache<string, { bytes: Uint8Array; sha256: string }>({
+  // A sample is tens of KB: at most 8 MB held, whichever books are read.
+  maxSize: 8 * 1024 * 1024,
+  sizeCalculation: (sample) => sample.bytes.length,
+})
 
 /**
  * The free sample as an EPUB, for the online reader: the live edition's sample (cover, title page, first
- * chapter, closing page, paginated like the sample PDF), made from the same manuscript as the PDF sample (the newest published edition's, or the seed's
- * file in content/books for a book without one). Unstamped; the same for everyone.
+ * chapter, closing page, paginated like the sample PDF), made from the same manuscript as the PDF sample (the
+ * newest published edition's, or the seed's file in content/books for a book without one). Unstamped; the
+ * same for everyone.
  */
 export async function sampleEpub(
   db: Db,
   storage: FileStorage,
   book: ReaderBook,
 ): Promise<{ bytes: Uint8Array; sha256: string }> {
-  const [edition] = await db
-    .select({ manuscript: bookEditions.manuscript })
-    .from(bookEditions)
-    .where(and(eq(bookEditions.bookId, book.id), eq(bookEditions.number, book.edition)))
-    .orderBy(desc(bookEditions.number))
-    .limit(1)
-  const text = edition?.manuscript ?? (await readManuscript(book.slug))
-  const key = createHash('sha256')
-    .update(JSON.stringify([book.id, book.title, book.author, text]))
-    .digest('hex')
-  let bytes = samples.get(key)
-  if (!bytes) {
-    const [coverRow] = await db
+  const [[edition], [coverRow]] = await Promise.all([
+    db
+      .select({ manuscript: bookEditions.manuscript })
+      .from(bookEditions)
+      .where(and(eq(bookEditions.bookId, book.id), eq(bookEditions.number, book.edition)))
+      .limit(1),
+    db
       .select({ slug: books.slug, cover: books.cover, coverPath: books.coverPath })
       .from(books)
-      .where(eq(books.id, book.id))
-    const manuscript = parseManuscript(text, `${book.slug} (edition ${book.edition})`)
-    bytes = await renderBookEpub({ slug: book.slug, title: book.title, author: book.author }, manuscript, {
-      cover: coverRow ? await readEpubCover(storage, coverRow) : undefined,
-      sampleOnly: true,
-    })
-    samples.set(key, bytes)
-  }
-  return { bytes, sha256: createHash('sha256').update(bytes).digest('hex') }
+      .where(eq(books.id, book.id)),
+  ])
+  const text = edition?.manuscript ?? (await readManuscript(book.slug))
+  // The cover is in the sample too: a new one makes a new sample.
+  const key = createHash('sha256')
+    .update(JSON.stringify([book.id, book.title, book.author, text, coverRow?.cover, coverRow?.coverPath]))
+    .digest('hex')
+  const kept = samples.get(key)
+  if (kept) return kept
+  const bytes = await renderBookEpub(
+    { slug: book.slug, title: book.title, author: book.author },
+    parseManuscript(text, `${book.slug} (edition ${book.edition})`),
+    { cover: coverRow ? await readEpubCover(storage, coverRow) : undefined, sampleOnly: true },
+  )
+  const sample = { bytes, sha256: createHash('sha256').update(bytes).digest('hex') }
+  samples.set(key, sample)
+  return sample
 }

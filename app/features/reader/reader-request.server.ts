@@ -23,3 +23,14 @@ export async function ownerOrProblem(args: Args): Promise<OwnerRequest | Respons
   if (!access.whole) return jsonProblem(403, 'Only the buyer of this eBook can read it whole.')
   return { app, user, book }
 }
+
+/**
+ * A 400 for a position or an annotation placed in an edition the book does not have (yet): the reader only
+ * ever reads published editions, up to the one owners download now.
+ */
+export function unknownEdition(edition: number | undefined, book: ReaderBook): Response | null {
+  if (edition === undefined || edition <= book.edition) return null
+  return jsonProblem(400, 'Some fields are not right.', {
+    edition: 'There is no such edition of this eBook.',
+  })
+}

@@ -37,7 +37,7 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
 }
 
 /**
- * Confirm, reject (with the reason the book page shows) or reopen an erratum: audited. Publishing the book's
+ * Confirm, reject (with a reason, mailed to a reporter who has an account) or reopen an erratum: audited. Publishing the book's
  * next edition (its manuscript page) marks the confirmed ones fixed and mails their reporters.
  */
 export async function action({ request, context, url }: Route.ActionArgs) {
@@ -150,7 +150,7 @@ export default function AdminErrata({ loaderData, actionData }: Route.ComponentP
                       <Form method="post" className="flex flex-wrap items-end gap-2">
                         <input type="hidden" name="id" value={erratum.id} />
                         <Field
-                          label="Reason to reject (shown to the reporter)"
+                          label="Reason to reject (mailed to the reporter, if they have an account)"
                           error={
                             actionData?.id === erratum.id ? (actionData.reasonError ?? undefined) : undefined
                           }

@@ -109,7 +109,7 @@ export default function BookReader({ mode, book, storeTheme }: BookReaderProps) 
       if (opening.signal.aborted) return opened.close()
       setAnnotations(state?.annotations ?? [])
       const position = state?.position
-      // A place in another edition: its fraction until the store has found the quote again in this one.
+      // A place in another edition: by its fraction (its quote is kept; finding it again is not done yet).
       await opened.start(
         !position
           ? {}

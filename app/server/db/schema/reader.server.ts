@@ -94,7 +94,7 @@ export const errata = pgTable(
     status: text('status', { enum: ['open', 'confirmed', 'rejected', 'fixed'] })
       .notNull()
       .default('open'),
-    /** Why it was rejected, shown on the book page. */
+    /** Why it was rejected: mailed to the reporter (the book page lists no rejected errata). */
     reason: text('reason').notNull().default(''),
     fixedInEdition: integer('fixed_in_edition'),
     ...timestamps,
