@@ -1,6 +1,6 @@
 import { and, desc, eq, sql } from 'drizzle-orm'
 import { recordAudit, type Actor } from '#app/features/admin/audit.server.ts'
-import { markErrataFixed } from '#app/features/errata/errata.server.ts'
+import { markErrataFixed } from '#app/features/errata/errata-triage.server.ts'
 import type { Db, Transaction } from '#app/server/db/database.server.ts'
 import { bookEditions, bookFiles, books, libraryItems, user } from '#app/server/db/schema/index.server.ts'
 import type { Logger } from '#app/server/logger.server.ts'

@@ -3,12 +3,8 @@ import { primaryButton } from '#app/components/ui/button-styles.ts'
 import { controlClass, Field, Options, SelectField } from '#app/components/ui/field.tsx'
 import { FilterForm } from '#app/components/ui/filter-form.tsx'
 import { TitledSection } from '#app/components/ui/titled-section.tsx'
-import {
-  listErrataForTriage,
-  triageErratum,
-  TriageSchema,
-  type ErratumStatus,
-} from '#app/features/errata/errata.server.ts'
+import { listErrataForTriage, type ErratumStatus } from '#app/features/errata/errata.server.ts'
+import { triageErratum, TriageSchema } from '#app/features/errata/errata-triage.server.ts'
 import { requireAdmin } from '#app/features/identity/session.server.ts'
 import { FormattedDate } from '#app/features/locale/components/formatted-date.tsx'
 import { privatePageMeta } from '#app/features/seo/meta.ts'
