@@ -1,6 +1,16 @@
-import type { Browser, Frame, Page } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
 import { expectHealthyPage, launchBrowser, newPage, themes, visit } from './browser.ts'
+import {
+  bookPage,
+  expectSectionWith,
+  openReader,
+  percentShown,
+  readerChrome,
+  readerReady,
+  sectionText,
+  selectWords,
+} from './reader-page.ts'
 import { bookA, logIn, registerAndBuy, shopperPassword, uniqueEmail } from './shopper.ts'
 
 /**
@@ -16,49 +26,6 @@ beforeAll(async () => {
   browser = await launchBrowser()
 })
 afterAll(() => browser?.close())
-
-/** The book's page on screen: foliate-js shows one section at a time, in a frame loaded from a blob: URL. */
-async function bookPage(page: Page): Promise<Frame> {
-  await expect
-    .poll(() => page.frames().filter((frame) => frame.url().startsWith('blob:')).length, { timeout: 15_000 })
-    .toBeGreaterThan(0)
-  return page
-    .frames()
-    .filter((frame) => frame.url().startsWith('blob:'))
-    .at(-1)!
-}
-
-/** The text of the section on screen, once it has some. */
-async function sectionText(page: Page): Promise<string> {
-  let text = ''
-  await expect
-    .poll(
-      async () => {
-        text = await (await bookPage(page)).evaluate(() => document.body?.innerText ?? '').catch(() => '')
-        return text.trim().length
-      },
-      { timeout: 15_000 },
-    )
-    .toBeGreaterThan(0)
-  return text
-}
-
-/** Waits until the section on screen has `wanted` in its text. */
-async function expectSectionWith(page: Page, wanted: string | RegExp) {
-  await expect.poll(() => sectionText(page), { timeout: 15_000 }).toMatch(wanted)
-}
-
-const readerChrome = { exclude: ['foliate-view'] }
-const percentShown = (page: Page) =>
-  page.getByRole('navigation', { name: 'Pages' }).locator('span.tabular-nums').textContent()
-
-async function openReader(page: Page, url: string) {
-  await visit(page, url)
-  await page
-    .getByRole('button', { name: 'Next page ›' })
-    .and(page.locator(':enabled'))
-    .waitFor({ timeout: 20_000 })
-}
 
 describe.each(themes)('the sample reader in the %s theme', (colorScheme) => {
   test('opens on the text, moves by keyboard to the next section, goes anywhere from its contents', async () => {
@@ -80,17 +47,48 @@ describe.each(themes)('the sample reader in the %s theme', (colorScheme) => {
     await contents.getByRole('button', { name: 'Title page' }).click()
     await expectSectionWith(page, /CodeBook edition/)
     // Laid out and placed (the page bar follows foliate-js's relocate): a key now turns this page.
-    await page.getByRole('navigation', { name: 'Pages' }).getByText('Title page').waitFor()
+    const pagesBar = page.getByRole('navigation', { name: 'Pages' })
+    await pagesBar.getByText('Title page').waitFor()
     await expectHealthyPage(page, readerChrome)
+    const percentOf = async () => Number((await percentShown(page))?.replace('%', ''))
+    const atTitlePage = await percentOf()
+
+    // The page bar shows foliate-js's place (the section it is in, and how far into the book).
+    const placeIn = async (section: RegExp) => {
+      let fraction = -1
+      await expect
+        .poll(async () => {
+          const place = await page.evaluate(() => {
+            type Place = { fraction: number; range?: Range }
+            const view = document.querySelector('foliate-view') as (Element & { lastLocation?: Place }) | null
+            const location = view?.lastLocation
+            return location
+              ? {
+                  fraction: location.fraction,
+                  text: location.range?.startContainer.ownerDocument?.body.textContent?.trim() ?? '',
+                }
+              : null
+          })
+          fraction = place && section.test(place.text) ? place.fraction : -1
+          return fraction
+        })
+        .toBeGreaterThanOrEqual(0)
+      await expect.poll(percentOf).toBe(Math.round(fraction * 100))
+      return fraction
+    }
 
     // The arrow key turns the page; the title page is one page, so the next section comes (the contents).
+    // foliate-js takes no turn for 100 ms after one: the keys are pressed 150 ms apart.
     await page.keyboard.press('ArrowRight')
-    await expectSectionWith(page, /^Contents/)
+    const inContents = await placeIn(/^Contents/)
+    expect(inContents).toBeGreaterThan(atTitlePage / 100)
+    await page.waitForTimeout(150)
     await page.keyboard.press('PageDown')
-    await expectSectionWith(page, /Chapter 1/)
+    const inChapter1 = await placeIn(/^Chapter 1/)
+    expect(inChapter1).toBeGreaterThan(inContents)
+    await page.waitForTimeout(150)
     await page.keyboard.press('ArrowLeft')
-    await expectSectionWith(page, /^Contents/)
-    expect(Number((await percentShown(page))?.replace('%', ''))).toBeGreaterThanOrEqual(0)
+    expect(await placeIn(/^Contents/)).toBeLessThan(inChapter1)
   })
 })
 
@@ -202,21 +200,12 @@ describe('the owner’s reader', () => {
     // Another browser, the same account: the same place.
     const other = await newPage(browser, { viewport: { width: 1280, height: 800 } })
     await logIn(other, { email, password: shopperPassword }, { redirectTo: `/read/${slug}` })
-    await other.getByRole('button', { name: 'Next page ›' }).and(other.locator(':enabled')).waitFor()
+    await readerReady(other)
     await expect.poll(() => percentShown(other)).toBe(percent)
     expect((await sectionText(other)).slice(0, 40)).toBe(placeText)
 
     // A highlight with a note, from a selection in the book's page.
-    await (
-      await bookPage(other)
-    ).evaluate(() => {
-      const paragraph = [...document.querySelectorAll('p')].find((p) => p.textContent!.length > 40)!
-      const range = document.createRange()
-      range.setStart(paragraph.firstChild!, 0)
-      range.setEnd(paragraph.firstChild!, 30)
-      document.getSelection()!.removeAllRanges()
-      document.getSelection()!.addRange(range)
-    })
+    await selectWords(other, 30)
     const selected = other.getByRole('region', { name: 'Selected text' })
     await selected.getByRole('button', { name: 'Highlight with a note' }).click()
     const highlightDialog = other.getByRole('dialog', { name: 'Highlight with a note' })

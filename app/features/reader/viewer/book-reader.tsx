@@ -109,14 +109,18 @@ export default function BookReader({ mode, book, storeTheme }: BookReaderProps) 
       if (opening.signal.aborted) return opened.close()
       setAnnotations(state?.annotations ?? [])
       const position = state?.position
-      // A place in another edition: by its fraction (its quote is kept; finding it again is not done yet).
-      await opened.start(
-        !position
-          ? {}
-          : position.edition === book.edition
-            ? { cfi: position.cfi }
-            : { fraction: position.fraction },
-      )
+      // A place in another edition is found again by its words, else by how far into the book it was.
+      const placeInOtherEdition =
+        position && position.edition !== book.edition && position.quote
+          ? await opened.findQuote(position.quote).catch((error: unknown) => {
+              console.warn(error)
+              return null
+            })
+          : null
+      if (opening.signal.aborted) return opened.close()
+      if (position?.edition === book.edition) await opened.startAt(position.cfi)
+      else if (placeInOtherEdition) await opened.startAt(placeInOtherEdition)
+      else await opened.start({ fraction: position?.fraction })
       placed = true
       setViewer(opened)
       // Bookmarks and highlights of an older edition move to this one where their text is found again; the

@@ -97,12 +97,38 @@ export class BookViewer {
     return this.view.book.toc ?? []
   }
 
-  /** To a saved CFI, else to a fraction of the book, else where the text starts (past the cover and title). */
-  async start(place: { cfi?: string; fraction?: number }) {
-    // A CFI this edition cannot resolve (foliate-js logs it) falls back to where the text starts.
-    if (place.cfi) await this.view.init({ lastLocation: place.cfi, showTextStart: true })
-    else if (place.fraction !== undefined && place.fraction > 0) await this.view.goToFraction(place.fraction)
+  /** To a fraction of the book, else where the text starts (past the cover and title). */
+  async start(place: { fraction?: number }) {
+    if (place.fraction !== undefined && place.fraction > 0) await this.view.goToFraction(place.fraction)
     else await this.view.goToTextStart()
+  }
+
+  /**
+   * To a place (a CFI: a saved page, or words found in this edition): the page its range begins on. foliate-js
+   * places a range by its first rectangle's left edge, and a range that begins a page can come out a subpixel
+   * short of it, on the page before; then it is placed again by a point inside its first character.
+   */
+  async startAt(cfi: string) {
+    // foliate-js says where it went once the page is laid out, which can be after `init` returns.
+    const placed = new Promise((resolve) => {
+      this.view.addEventListener('relocate', resolve, { once: true })
+      setTimeout(resolve, 2000)
+    })
+    // A CFI this edition cannot resolve (foliate-js logs it) falls back to where the text starts.
+    await this.view.init({ lastLocation: cfi, showTextStart: true })
+    await placed
+    const { index, anchor } = this.view.resolveCFI(cfi)
+    const doc = this.view.renderer.getContents().find((content) => content.index === index)?.doc
+    const visible = this.view.lastLocation?.range
+    if (!doc || !visible || visible.startContainer.ownerDocument !== doc) return
+    const target = anchor(doc)
+    // The page on screen ends after the place starts: it is the place's page.
+    if (visible.compareBoundaryPoints(Range.START_TO_END, target) > 0) return
+    const { startContainer: node, startOffset: offset } = target
+    if (node.nodeType !== Node.TEXT_NODE || offset + 1 > (node as Text).length) return void this.view.next()
+    const inside = doc.createRange()
+    inside.setStart(node, offset + 1)
+    await this.view.goTo(this.view.getCFI(index, inside))
   }
 
   turn(direction: 'left' | 'right' | 'prev' | 'next') {

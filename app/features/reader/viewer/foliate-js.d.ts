@@ -63,6 +63,7 @@ declare module 'foliate-js/view.js' {
     close(): void
     init(options: { lastLocation?: string; showTextStart?: boolean }): Promise<void>
     goTo(target: string | number): Promise<unknown>
+    resolveCFI(cfi: string): { index: number; anchor: (doc: Document) => Range }
     goToFraction(fraction: number): Promise<void>
     goToTextStart(): Promise<void>
     next(): Promise<void>
