@@ -76,7 +76,7 @@ async function logIn(email: string): Promise<string> {
 }
 
 /**
- * A long computer-science manuscript: 30 chapters of prose (varied words, so no two paragraphs are alike) with
+ * A long computer-science manuscript: 36 chapters of prose (varied words, so no two paragraphs are alike) with
  * a listing in each section — about 120,000 words, some 300 pages in the store's PDF.
  */
 function longManuscript(): string {
@@ -96,7 +96,7 @@ function longManuscript(): string {
     return Array.from({ length: 6 }, sentence).join(' ')
   }
   const chapters: string[] = []
-  for (let chapter = 1; chapter <= 30; chapter++) {
+  for (let chapter = 1; chapter <= 36; chapter++) {
     const sections: string[] = [`# Chapter ${chapter}: Views, models and caches, part ${chapter}`]
     for (let section = 1; section <= 6; section++) {
       sections.push(`## Section ${chapter}.${section}`)
@@ -214,6 +214,8 @@ async function pageTurns(page: Page): Promise<TurnTimes> {
       turn,
       { timeout: 30_000 },
     )
+    // foliate-js takes no turn for 100 ms after one (a held key turns pages at that pace).
+    await page.waitForTimeout(120)
   }
   const times = await page.evaluate(
     () => (window as unknown as { turnTimes: Array<[number, boolean]> }).turnTimes,

@@ -12,8 +12,13 @@ import { useTheme } from '#app/features/theme/theme.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import type { Route } from './+types/read'
 
-/** The reader itself: its own chunk, fetched by this page alone once it runs in the browser. */
-const BookReader = lazy(() => import('#app/features/reader/viewer/book-reader.tsx'))
+/**
+ * The reader itself: its own chunk, fetched by this page alone, as soon as this module runs in the browser
+ * (not once the page has hydrated and rendered the reader: on a slow network that is a round trip saved).
+ */
+const loadBookReader = () => import('#app/features/reader/viewer/book-reader.tsx')
+if (typeof document !== 'undefined') void loadBookReader()
+const BookReader = lazy(loadBookReader)
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
   if (!loaderData) return privatePageMeta('Book not found', 'We could not find that eBook.', { matches })
@@ -101,6 +106,7 @@ type ReaderData = Extract<Route.ComponentProps['loaderData'], { kind: 'reader' }
 function Reader({ mode, book, formats, hasSamplePdf }: ReaderData) {
   const hydrated = useHydrated()
   const storeTheme = useTheme()
+
   return (
     <>
       {hydrated ? (

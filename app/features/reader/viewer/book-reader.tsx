@@ -85,6 +85,8 @@ export default function BookReader({ mode, book, storeTheme }: BookReaderProps) 
               return null
             })
           : null,
+        // foliate-js's modules come beside the book, not one after another once it is here.
+        BookViewer.preload(),
       ])
       if (opening.signal.aborted || !containerRef.current) return
       opened = await BookViewer.open(containerRef.current, file, appearanceRef.current, {

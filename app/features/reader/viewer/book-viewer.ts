@@ -61,6 +61,21 @@ export class BookViewer {
     this.#appearance = appearance
   }
 
+  /**
+   * Starts fetching foliate-js's modules that opening an EPUB needs. foliate-js imports them one after another
+   * as it opens a book (the view, then zip, the EPUB parser and the paginator): on a slow network each is a
+   * round trip of its own, which this turns into one, beside the book's own download.
+   */
+  static preload() {
+    return Promise.all([
+      import('foliate-js/view.js'),
+      import('foliate-js/overlayer.js'),
+      import('foliate-js/vendor/zip.js'),
+      import('foliate-js/epub.js'),
+      import('foliate-js/paginator.js'),
+    ])
+  }
+
   static async open(
     container: HTMLElement,
     file: File,

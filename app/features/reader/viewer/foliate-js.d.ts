@@ -102,3 +102,8 @@ declare module 'foliate-js/overlayer.js' {
     static outline: Draw
   }
 }
+
+/** Loaded ahead by `BookViewer.preload` only; foliate-js's view uses them itself. */
+declare module 'foliate-js/vendor/zip.js'
+declare module 'foliate-js/epub.js'
+declare module 'foliate-js/paginator.js'
