@@ -11,6 +11,7 @@ import { action as triageAction, loader as triageLoader } from '#app/routes/admi
 import { loader as manuscriptLoader } from '#app/routes/admin/book-manuscript.tsx'
 import { action as bookAction, loader as bookLoader } from '#app/routes/book.tsx'
 import { publishBookFiles } from '#app/features/library/book-files.server.ts'
+import { ANNOTATIONS_PER_BOOK_MAX } from '#app/features/reader/annotations.server.ts'
 import { READER_OPENS_PER_DAY } from '#app/features/reader/reader-books.server.ts'
 import { action as errataAction } from '#app/routes/book-errata.ts'
 import { loader as epubLoader } from '#app/routes/read-epub.ts'
@@ -291,6 +292,31 @@ describe('bookmarks and highlights', () => {
     expect((await response.json()).errors.kind).toBe('The kind must be bookmark or highlight.')
     const empty = await add(buyer, { kind: 'highlight', edition: 1, cfi: cfi(1), quote: '' })
     expect((await empty.json()).errors.quote).toBe('A highlight needs the text it marks.')
+  })
+
+  test('a book holds at most 2,000: twelve additions of the last one at once, one of them lands', async () => {
+    const buyer = await createBuyer(database.db, [book.id])
+    await database.db.insert(annotations).values(
+      Array.from({ length: ANNOTATIONS_PER_BOOK_MAX - 1 }, (_, n) => ({
+        userId: buyer.userId,
+        bookId: book.id,
+        kind: 'bookmark' as const,
+        edition: 1,
+        cfi: cfi(n + 1),
+      })),
+    )
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, () => add(buyer, { kind: 'bookmark', edition: 1, cfi: cfi(1) })),
+    )
+    expect(answers.map((answer) => answer.status).sort()).toEqual([201, ...Array(11).fill(409)])
+    const refused = answers.find((answer) => answer.status === 409)!
+    expect((await refused.json()).error).toBe('A book holds at most 2000 bookmarks and highlights.')
+    expect(
+      await database.db.$count(
+        annotations,
+        and(eq(annotations.userId, buyer.userId), eq(annotations.bookId, book.id)),
+      ),
+    ).toBe(ANNOTATIONS_PER_BOOK_MAX)
   })
 })
 

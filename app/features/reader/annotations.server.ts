@@ -1,4 +1,4 @@
-import { and, asc, eq } from 'drizzle-orm'
+import { and, asc, eq, sql } from 'drizzle-orm'
 import { z } from 'zod'
 import type { Db, Transaction } from '#app/server/db/database.server.ts'
 import { annotations, books, readingPositions } from '#app/server/db/schema/index.server.ts'
@@ -96,21 +96,27 @@ export async function addAnnotation(
   reader: Reader,
   input: z.infer<typeof NewAnnotationSchema>,
 ): Promise<{ ok: true; annotation: Annotation } | { ok: false; status: 409; message: string }> {
-  const existing = await db.$count(
-    annotations,
-    and(eq(annotations.userId, reader.userId), eq(annotations.bookId, reader.bookId)),
-  )
-  if (existing >= ANNOTATIONS_PER_BOOK_MAX)
-    return {
-      ok: false,
-      status: 409,
-      message: `A book holds at most ${ANNOTATIONS_PER_BOOK_MAX} bookmarks and highlights.`,
-    }
-  const [row] = await db
-    .insert(annotations)
-    .values({ ...reader, ...input })
-    .returning(columns)
-  return { ok: true, annotation: toAnnotation(row!) }
+  return db.transaction(async (tx) => {
+    // One addition per reader and book at a time (a lock held to the transaction's end): two devices adding
+    // the last one allowed at once see each other's, so the cap holds.
+    const key = `annotations:${reader.userId}:${reader.bookId}`
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`)
+    const existing = await tx.$count(
+      annotations,
+      and(eq(annotations.userId, reader.userId), eq(annotations.bookId, reader.bookId)),
+    )
+    if (existing >= ANNOTATIONS_PER_BOOK_MAX)
+      return {
+        ok: false as const,
+        status: 409 as const,
+        message: `A book holds at most ${ANNOTATIONS_PER_BOOK_MAX} bookmarks and highlights.`,
+      }
+    const [row] = await tx
+      .insert(annotations)
+      .values({ ...reader, ...input })
+      .returning(columns)
+    return { ok: true as const, annotation: toAnnotation(row!) }
+  })
 }
 
 /** Changes the note or the place of one of the reader's own annotations; null when it is not theirs (or gone). */
