@@ -46,6 +46,23 @@ export function cookieHeader(from: SetCookies, previous = ''): string {
   return new CookieJar(previous).take(from).header()
 }
 
+/**
+ * The Cookie header a store's form post answers with (a login, a book added to the cart), as a browser would
+ * keep it; an answer other than a redirect with a cookie is an error.
+ */
+export async function cookieFromForm(storeUrl: string, path: string, form: URLSearchParams): Promise<string> {
+  const response = await fetch(`${storeUrl}${path}`, {
+    method: 'POST',
+    body: form,
+    redirect: 'manual',
+    headers: { Origin: storeUrl },
+  })
+  const cookie = cookieHeader(response)
+  if (response.status !== 303 || !cookie)
+    throw new Error(`POST ${path} answered ${response.status} without a cookie`)
+  return cookie
+}
+
 function headersOf(from: SetCookies): Headers {
   if (from instanceof Headers) return from
   if (from !== undefined && typeof from === 'object' && 'headers' in from) return from.headers

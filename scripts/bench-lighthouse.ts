@@ -27,6 +27,7 @@ import { computeMedianRun } from 'lighthouse/core/lib/median-run.js'
 import { chromiumFlags, chromiumPath } from '#harness/chromium.ts'
 import { listBooks } from '#app/features/catalog/catalog.server.ts'
 import { seedCatalog } from '#app/features/catalog/seed-catalog.server.ts'
+import { cookieFromForm } from '#harness/cookie-jar.ts'
 import { createBuyer, testPassword } from '#harness/factories/buyers.ts'
 import { startStoreWithAdmin } from '#harness/store-process.ts'
 import { ensureBuild } from './drills/lib.ts'
@@ -92,31 +93,16 @@ const { store } = await startStoreWithAdmin({}, async (db) => {
 })
 const cookies: Record<Visitor, string> = {
   anonymous: '',
-  'guest with a cart': await cookieFrom(
+  'guest with a cart': await cookieFromForm(
+    store.url,
     '/cart',
     new URLSearchParams({ intent: 'add', bookId: await bookId('the-future-of-design-systems') }),
   ),
-  'signed-in reader': await cookieFrom(
+  'signed-in reader': await cookieFromForm(
+    store.url,
     '/login',
     new URLSearchParams({ email: reader!.email, password: testPassword }),
   ),
-}
-
-/** The cookie a form post answers with, as a browser would keep it (name=value pairs). */
-async function cookieFrom(path: string, form: URLSearchParams): Promise<string> {
-  const response = await fetch(`${store.url}${path}`, {
-    method: 'POST',
-    body: form,
-    redirect: 'manual',
-    headers: { Origin: store.url },
-  })
-  const cookie = response.headers
-    .getSetCookie()
-    .map((header) => header.split(';')[0])
-    .join('; ')
-  if (response.status !== 303 || !cookie)
-    throw new Error(`POST ${path} answered ${response.status} without a cookie`)
-  return cookie
 }
 
 async function bookId(slug: string): Promise<string> {
@@ -131,7 +117,9 @@ const baselines = withBaselines
   : undefined
 const originUrl = (origin: Origin = 'store') => (origin === 'store' ? store.url : baselines![origin])
 const label = (page: string, origin: Origin = 'store') =>
-  origin === 'store' ? page : `${page} (${origin === 'bare' ? 'bare React Router' : 'the store without scripts'})`
+  origin === 'store'
+    ? page
+    : `${page} (${origin === 'bare' ? 'bare React Router' : 'the store without scripts'})`
 
 console.log(`load average before: ${load()} (${os.cpus().length} cores)`)
 // The busy loops: separate processes, so they compete with Chromium and the store as another program would.

@@ -25,6 +25,7 @@ import { eq } from 'drizzle-orm'
 import { seedCatalog } from '#app/features/catalog/seed-catalog.server.ts'
 import { books } from '#app/server/db/schema/index.server.ts'
 import { chromiumFlags, chromiumPath } from '#harness/chromium.ts'
+import { cookieFromForm } from '#harness/cookie-jar.ts'
 import { createBuyer, testPassword } from '#harness/factories/buyers.ts'
 import { startStoreWithAdmin } from '#harness/store-process.ts'
 import { ensureBuild } from './drills/lib.ts'
@@ -59,21 +60,9 @@ const { store, admin } = await startStoreWithAdmin({}, async (db) => {
   readerEmail = (await createBuyer(db, [bookId])).email
 })
 
-/** The session cookie a login answers with (name=value pairs). */
-async function logIn(email: string): Promise<string> {
-  const response = await fetch(`${store.url}/login`, {
-    method: 'POST',
-    body: new URLSearchParams({ email, password: testPassword }),
-    redirect: 'manual',
-    headers: { Origin: store.url },
-  })
-  const cookie = response.headers
-    .getSetCookie()
-    .map((header) => header.split(';')[0])
-    .join('; ')
-  if (response.status !== 303 || !cookie) throw new Error(`login answered ${response.status}`)
-  return cookie
-}
+/** The session cookie of `email` (the factories' password), from the login form. */
+const logIn = (email: string) =>
+  cookieFromForm(store.url, '/login', new URLSearchParams({ email, password: testPassword }))
 
 /**
  * A long computer-science manuscript: 36 chapters of prose (varied words, so no two paragraphs are alike) with
