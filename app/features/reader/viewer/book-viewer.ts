@@ -132,16 +132,24 @@ export class BookViewer {
     // A CFI this edition cannot resolve (foliate-js logs it) falls back to where the text starts.
     await this.view.init({ lastLocation: cfi, showTextStart: true })
     await placed
-    const { index, anchor } = this.view.resolveCFI(cfi)
-    const doc = this.view.renderer.getContents().find((content) => content.index === index)?.doc
+    let index: number
+    let target: Range
     const visible = this.view.lastLocation?.range
-    if (!doc || !visible || visible.startContainer.ownerDocument !== doc) return
-    const target = anchor(doc)
+    try {
+      const resolved = this.view.resolveCFI(cfi)
+      const doc = this.view.renderer.getContents().find((content) => content.index === resolved.index)?.doc
+      if (!doc || !visible || visible.startContainer.ownerDocument !== doc) return
+      index = resolved.index
+      target = resolved.anchor(doc)
+    } catch {
+      // Not a place in this edition: foliate-js has shown where the text starts.
+      return
+    }
     // The page on screen ends after the place starts: it is the place's page.
     if (visible.compareBoundaryPoints(Range.START_TO_END, target) > 0) return
     const { startContainer: node, startOffset: offset } = target
     if (node.nodeType !== Node.TEXT_NODE || offset + 1 > (node as Text).length) return void this.view.next()
-    const inside = doc.createRange()
+    const inside = node.ownerDocument!.createRange()
     inside.setStart(node, offset + 1)
     await this.view.goTo(this.view.getCFI(index, inside))
   }
