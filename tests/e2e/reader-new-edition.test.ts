@@ -6,7 +6,7 @@ import { books } from '#app/server/db/schema/index.server.ts'
 import { createBuyer, testPassword } from '#harness/factories/buyers.ts'
 import { expectHealthyPage, newPage, visit } from './browser.ts'
 import { ownStoreWithAdmin } from './own-store.ts'
-import { expectSectionWith, openReader, readerChrome, selectWords } from './reader-page.ts'
+import { expectSectionWith, highlightWithNote, openReader, readerChrome, selectWords } from './reader-page.ts'
 import { logIn } from './shopper.ts'
 
 /**
@@ -57,13 +57,8 @@ test('an erratum reported in the reader is fixed in edition 2; the reader’s pl
   await expectSectionWith(page, /Chapter 1/)
 
   // A highlight with a note, then an erratum, from selections in the chapter.
-  await selectWords(page, 30)
+  await highlightWithNote(page, 'Keep this note across editions')
   const selected = page.getByRole('region', { name: 'Selected text' })
-  await selected.getByRole('button', { name: 'Highlight with a note' }).click()
-  const highlightDialog = page.getByRole('dialog', { name: 'Highlight with a note' })
-  await highlightDialog.getByLabel('Note').fill('Keep this note across editions')
-  await highlightDialog.getByRole('button', { name: 'Save highlight' }).click()
-  await page.getByRole('status').filter({ hasText: 'Highlight saved.' }).waitFor()
   await selectWords(page, 40)
   await selected.getByRole('button', { name: 'Report an erratum' }).click()
   const erratum = page.getByRole('dialog', { name: 'Report an erratum' })

@@ -71,3 +71,16 @@ export async function selectWords(page: Page, length: number) {
     document.getSelection()!.addRange(range)
   }, length)
 }
+
+/** Selects words on the book's page and saves them as a highlight with `note`, through the reader's dialog. */
+export async function highlightWithNote(page: Page, note: string) {
+  await selectWords(page, 30)
+  await page
+    .getByRole('region', { name: 'Selected text' })
+    .getByRole('button', { name: 'Highlight with a note' })
+    .click()
+  const dialog = page.getByRole('dialog', { name: 'Highlight with a note' })
+  await dialog.getByLabel('Note').fill(note)
+  await dialog.getByRole('button', { name: 'Save highlight' }).click()
+  await page.getByRole('status').filter({ hasText: 'Highlight saved.' }).waitFor()
+}

@@ -9,7 +9,7 @@ import {
   readerChrome,
   readerReady,
   sectionText,
-  selectWords,
+  highlightWithNote,
 } from './reader-page.ts'
 import { bookA, logIn, registerAndBuy, shopperPassword, uniqueEmail } from './shopper.ts'
 
@@ -205,13 +205,8 @@ describe('the owner’s reader', () => {
     expect((await sectionText(other)).slice(0, 40)).toBe(placeText)
 
     // A highlight with a note, from a selection in the book's page.
-    await selectWords(other, 30)
+    await highlightWithNote(other, 'Check this against the Django docs')
     const selected = other.getByRole('region', { name: 'Selected text' })
-    await selected.getByRole('button', { name: 'Highlight with a note' }).click()
-    const highlightDialog = other.getByRole('dialog', { name: 'Highlight with a note' })
-    await highlightDialog.getByLabel('Note').fill('Check this against the Django docs')
-    await highlightDialog.getByRole('button', { name: 'Save highlight' }).click()
-    await other.getByRole('status').filter({ hasText: 'Highlight saved.' }).waitFor()
     await other.getByRole('button', { name: 'Notes', exact: true }).click()
     const notes = other.getByRole('complementary', { name: 'Notes' })
     await notes.getByText('Check this against the Django docs').waitFor()
