@@ -13,7 +13,11 @@ import {
   type Editions,
 } from '#app/features/library/editions/build-editions.server.ts'
 import { type BookInfo, parseManuscript, plainText } from '#app/features/library/editions/manuscript.ts'
-import { type EpubCover, renderBookEpub } from '#app/features/library/editions/render-epub.server.ts'
+import {
+  type EpubCover,
+  escapeXml,
+  renderBookEpub,
+} from '#app/features/library/editions/render-epub.server.ts'
 import { stampEpub, stampPdf } from '#app/features/library/editions/stamp.server.ts'
 import { findProjectRoot } from '#app/server/project-root.server.ts'
 
@@ -134,6 +138,40 @@ describe.each(cases)('$label', (testCase) => {
       }
     },
   )
+
+  const figures = manuscript.chapters.flatMap((chapter, index) =>
+    chapter.blocks.flatMap((block) => (block.type === 'image' ? [{ chapter: index, block }] : [])),
+  )
+  test
+    .runIf(figures.length > 0)
+    .concurrent(
+      'every figure is in the EPUB with its alt text and caption, and drawn in the PDF',
+      async () => {
+        const { editions } = await build(testCase)
+        const zip = await JSZip.loadAsync(editions.epub)
+        const opf = await zip.file('OEBPS/content.opf')!.async('string')
+        for (const [index, { chapter, block }] of figures.entries()) {
+          const xhtml = await zip.file(`OEBPS/chapter-${chapter + 1}.xhtml`)!.async('string')
+          const img = new RegExp(
+            `<img src="(images/[^"]+)" alt="${escapeRegExp(escapeXml(block.alt))}" width="${block.image.width}" height="${block.image.height}"/>`,
+          ).exec(xhtml)
+          expect(img, `figure ${index + 1}`).not.toBeNull()
+          expect(await zip.file(`OEBPS/${img![1]}`)!.async('uint8array')).toEqual(block.image.bytes)
+          expect(opf).toContain(`href="${img![1]}" media-type="${block.image.mediaType}"`)
+          if (block.caption) expect(xhtml).toContain(`<figcaption>${escapeXml(block.caption)}</figcaption>`)
+        }
+        expect(opf).toContain('<meta property="schema:accessibilityFeature">alternativeText</meta>')
+        // pdfimages lists every image the PDF draws, with its pixel size.
+        const pdf = writeTemp(`${testCase.label}-figures.pdf`, editions.pdf)
+        const { stdout } = await run('pdfimages', ['-list', pdf])
+        const sizes = stdout
+          .split('\n')
+          .slice(2)
+          .filter(Boolean)
+          .map((row) => row.trim().split(/\s+/).slice(3, 5).join('×'))
+        expect(sizes).toEqual(figures.map(({ block }) => `${block.image.width}×${block.image.height}`))
+      },
+    )
 
   test.concurrent('the zip starts with a stored mimetype, before and after stamping', async () => {
     const { editions, stampedEpub } = await build(testCase)

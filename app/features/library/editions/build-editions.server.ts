@@ -14,7 +14,7 @@ export type EditionKind = keyof Editions
  * Bump when the renderers change their output, so editions already in storage are rendered again
  * (publishEditions compares a fingerprint of this, the book and its manuscript).
  */
-export const editionFormatVersion = 3
+export const editionFormatVersion = 4
 
 const slugPattern = /^[a-z0-9][a-z0-9-]*$/
 

@@ -26,7 +26,7 @@ export function readContents(manuscript: Manuscript): EditionContents {
         count(block.text)
       } else if (block.type === 'paragraph') count(block.text)
       else if (block.type === 'list') block.items.forEach(count)
-      else block.lines.forEach(count)
+      else if (block.type === 'code') block.lines.forEach(count)
     }
     return { title: plainText(chapter.title), sections }
   })

@@ -59,7 +59,15 @@ export function inline(text: string, marks: { chars: number; page: number }[] = 
   )
 }
 
-export function renderBlock(block: Block, id: string | undefined, marks: Mark[] = []): string {
+/**
+ * A block as XHTML. `names.id`: a heading's id (its link from the contents); `names.imageFile`: where an
+ * image block's picture is in the EPUB.
+ */
+export function renderBlock(
+  block: Block,
+  names: { id?: string; imageFile?: string },
+  marks: Mark[] = [],
+): string {
   const before = marks
     .filter((mark) => mark.at === undefined)
     .map((mark) => `${pageBreakMarker(mark.page)}\n`)
@@ -72,7 +80,7 @@ export function renderBlock(block: Block, id: string | undefined, marks: Mark[] 
     case 'paragraph':
       return `${before}<p>${inline(block.text, inText(0))}</p>`
     case 'heading':
-      return `${before}<h2 id="${id}">${inline(block.text)}</h2>`
+      return `${before}<h2 id="${names.id}">${inline(block.text)}</h2>`
     case 'list': {
       const items = block.items.map((item, index) => `  <li>${inline(item, inText(index))}</li>`)
       return `${before}<ul>\n${items.join('\n')}\n</ul>`
@@ -86,6 +94,11 @@ export function renderBlock(block: Block, id: string | undefined, marks: Mark[] 
         return markers.join('') + escapeXml(line)
       })
       return `${before}<pre><code${lang}>${lines.join('\n')}</code></pre>`
+    }
+    case 'image': {
+      const { width, height } = block.image
+      const caption = block.caption ? `\n  <figcaption>${escapeXml(block.caption)}</figcaption>` : ''
+      return `${before}<figure>\n  <img src="${names.imageFile}" alt="${escapeXml(block.alt)}" width="${width}" height="${height}"/>${caption}\n</figure>`
     }
   }
 }

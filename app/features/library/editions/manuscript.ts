@@ -2,11 +2,14 @@
  * The manuscript format behind every edition (content/books/<slug>.md), a deliberately small Markdown subset:
  * `# Title` starts a chapter, `## Heading` a section, blank lines separate paragraphs (which may span several
  * lines and hold inline `code`), `- item` lines make a list, and ```lang fences hold code (≤ 80 columns, ASCII).
- * Images are not supported yet; an image without alt text is refused as such, since the EPUBs promise a text
- * alternative for every image.
+ * `![what the image shows](data:image/png;base64,…)` on a line of its own is a figure (PNG or JPEG, embedded so
+ * the manuscript is the whole book; `"a caption"` may follow the data). Its alt text is required: the EPUBs
+ * promise a text alternative for every image (EPUB Accessibility, WCAG 1.1.1), so a missing one is an error.
  * Text is limited to characters the PDF standard fonts can encode (WinAnsi), so an edition never silently drops
  * a character: anything else is an error naming the file and line.
  */
+
+import { decodeImageDataUri, type ManuscriptImage } from './manuscript-image.ts'
 
 export type BookInfo = { slug: string; title: string; author: string }
 
@@ -15,6 +18,7 @@ export type Block =
   | { type: 'heading'; text: string }
   | { type: 'list'; items: string[] }
   | { type: 'code'; lang: string; lines: string[] }
+  | { type: 'image'; alt: string; caption: string | null; image: ManuscriptImage }
 
 export type Chapter = { title: string; blocks: Block[] }
 
@@ -166,18 +170,10 @@ export function parseManuscript(source: string, fileName = 'manuscript'): Manusc
       continue
     }
 
-    const image = /!\[([^\]]*)\]\(([^)]*)\)/.exec(line)
-    if (image) {
-      // Every image needs a text alternative (EPUB Accessibility, WCAG 1.1.1): a missing one is the first thing
-      // said, so the rule is known before images are.
-      const [, alt = '', src = ''] = image
-      if (alt.trim() === '') {
-        fail(
-          lineNumber,
-          `image ${JSON.stringify(src)} has no alt text: write ![what the image shows](${src})`,
-        )
-      }
-      fail(lineNumber, 'images are not supported yet: describe what the image shows in the text instead')
+    if (/!\[[^\]]*\]\(/.test(line)) {
+      flush()
+      currentChapter(lineNumber).blocks.push(parseImage(line, lineNumber, fail))
+      continue
     }
     if (/^(\s*[*+] |\s*\d+[.)] |\s*>|\s*\||\s*(-\s*){3,}$|\s*- )/.test(line) || line === '-') {
       fail(
@@ -195,4 +191,41 @@ export function parseManuscript(source: string, fileName = 'manuscript'): Manusc
   const last = chapters.at(-1)!
   if (last.blocks.length === 0) fail(lines.length, `chapter "${last.title}" has no text`)
   return { chapters }
+}
+
+/** Longest alt text: a sentence or two; a longer description belongs in the text around the figure. */
+export const maxAltLength = 300
+
+/** `![alt](data:… "caption")` on a line of its own, alt text required. */
+function parseImage(
+  line: string,
+  lineNumber: number,
+  fail: (lineNumber: number, message: string) => never,
+): Block {
+  // Every image needs a text alternative (EPUB Accessibility, WCAG 1.1.1): said before anything else about it.
+  const [, looseAlt = '', looseSrc = ''] = /!\[([^\]]*)\]\(([^)\s]*)/.exec(line) ?? []
+  const nameOf = (src: string) => (src.startsWith('data:') ? `${src.slice(0, 22)}…` : src)
+  if (looseAlt.trim() === '') {
+    fail(
+      lineNumber,
+      `image ${JSON.stringify(nameOf(looseSrc))} has no alt text: write ![what the image shows](…)`,
+    )
+  }
+  const match = /^!\[([^\]]*)\]\((\S*)(?:\s+"([^"]*)")?\)$/.exec(line.trim())
+  if (!match) {
+    return fail(
+      lineNumber,
+      'an image goes on a line of its own: ![what the image shows](data:image/png;base64,…) with an optional "caption"',
+    )
+  }
+  const [, alt = '', src = '', caption] = match
+  if (alt.length > maxAltLength) {
+    fail(
+      lineNumber,
+      `alt text is ${alt.length} characters long (at most ${maxAltLength}): say the rest in the text`,
+    )
+  }
+  const image = decodeImageDataUri(src)
+  if (typeof image === 'string') return fail(lineNumber, `image ${JSON.stringify(nameOf(src))}: ${image}`)
+  return { type: 'image', alt: alt.trim(), caption: caption?.trim() || null, image }
 }

@@ -1,6 +1,13 @@
 import { createHash } from 'node:crypto'
 import JSZip from 'jszip'
-import { type BookInfo, chapterLabel, chapterPrefix, type Manuscript, plainText } from './manuscript.ts'
+import {
+  type Block,
+  type BookInfo,
+  chapterLabel,
+  chapterPrefix,
+  type Manuscript,
+  plainText,
+} from './manuscript.ts'
 import { accessibilityCertifier, epubAccessibility, epubConformance } from './accessibility.ts'
 import {
   chapterPageStarts,
@@ -63,6 +70,17 @@ export async function renderBookEpub(
         .map((block, sectionIndex) => ({ id: `section-${sectionIndex + 1}`, title: block.text })),
     }),
   )
+  // Figures, numbered by chapter, in the order they appear.
+  const figures = chapters.flatMap(({ chapter, index }) =>
+    chapter.blocks
+      .filter((block) => block.type === 'image')
+      .map((block, figure) => ({
+        block,
+        id: `figure-${index + 1}-${figure + 1}`,
+        file: `images/figure-${index + 1}-${figure + 1}.${block.image.mediaType === 'image/png' ? 'png' : 'jpg'}`,
+      })),
+  )
+  const figureFile = new Map<Block, string>(figures.map((figure) => [figure.block, figure.file]))
   const pageFile = (start: PageStart): string => {
     switch (start.part) {
       case 'title':
@@ -80,7 +98,10 @@ export async function renderBookEpub(
       .filter((page) => page.start.part === part)
       .map((page) => `${pageBreakMarker(page.number)}\n`)
       .join('')
-  const accessibility = epubAccessibility({ images: cover !== undefined, pageList: pages.length > 0 })
+  const accessibility = epubAccessibility({
+    images: cover !== undefined || figures.length > 0,
+    pageList: pages.length > 0,
+  })
 
   const manifest = [
     ...(cover && coverFile
@@ -90,6 +111,9 @@ export async function renderBookEpub(
         ]
       : []),
     `<item id="nav" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav"/>`,
+    ...figures.map(
+      ({ id, file, block }) => `<item id="${id}" href="${file}" media-type="${block.image.mediaType}"/>`,
+    ),
     `<item id="style" href="style.css" media-type="text/css"/>`,
     `<item id="title-page" href="title.xhtml" media-type="application/xhtml+xml"/>`,
     ...chapters.map(
@@ -215,6 +239,7 @@ ${pageListNav(pages.map((page) => ({ number: page.number, file: pageFile(page.st
     { path: 'META-INF/container.xml', data: containerXml },
     { path: opfPath, data: opf },
     ...coverEntries,
+    ...figures.map(({ file, block }) => ({ path: `OEBPS/${file}`, data: block.image.bytes })),
     { path: navPath, data: nav },
     { path: 'OEBPS/style.css', data: stylesheet },
     { path: 'OEBPS/title.xhtml', data: titlePage },
@@ -224,7 +249,7 @@ ${pageListNav(pages.map((page) => ({ number: page.number, file: pageFile(page.st
       const blocks = chapter.blocks.map((block, blockIndex) =>
         renderBlock(
           block,
-          block.type === 'heading' ? sections[section++]!.id : undefined,
+          block.type === 'heading' ? { id: sections[section++]!.id } : { imageFile: figureFile.get(block) },
           starts.get(blockIndex),
         ),
       )
@@ -323,5 +348,8 @@ li { margin: 0.2em 0; }
 .cover { margin: 0; padding: 0; text-align: center; height: 100%; }
 .end-of-sample { text-align: center; margin-top: 30%; font-style: italic; }
 .cover img { max-width: 100%; max-height: 100%; height: auto; }
+figure { margin: 1.2em 0; text-align: center; page-break-inside: avoid; break-inside: avoid; }
+figure img { max-width: 100%; height: auto; }
+figcaption { font-size: 0.85em; font-style: italic; margin-top: 0.4em; text-align: center; }
 .prepared-for p { text-align: center; }
 `

@@ -1,4 +1,5 @@
-import { PDFDocument, PDFHexString, PDFName, type PDFPage, type PDFRef } from 'pdf-lib'
+import { PDFDocument, PDFHexString, type PDFImage, PDFName, type PDFPage, type PDFRef } from 'pdf-lib'
+import type { ManuscriptImage } from './manuscript-image.ts'
 import {
   type Block,
   type BookInfo,
@@ -28,6 +29,8 @@ const body = { size: 10.5, leading: 15, gap: 7 }
 const code = { size: 8, leading: 10.5, padding: 8, background: [0.94, 0.94, 0.94] as const }
 const heading = { size: 12.5, leading: 17, before: 12, after: 5 }
 const bullet = { indent: 16, gap: 3 }
+/** Figures: 96 pixels to the inch at most (never enlarged), then shrunk to the text's width or the page. */
+const figure = { pointsPerPixel: 0.75, captionSize: 9, captionLeading: 12, captionGap: 6, gap: 12 }
 
 type TocEntry = { title: string; level: 1 | 2; page: PDFPage }
 type Cursor = { at: PageStart }
@@ -67,6 +70,12 @@ async function layOutBookPdf(
 
   drawTitlePage(writer, book, sampleOnly)
   const chapters = sampleOnly ? manuscript.chapters.slice(0, 1) : manuscript.chapters
+  const images = new Map<ManuscriptImage, PDFImage>()
+  for (const block of chapters.flatMap((chapter) => chapter.blocks)) {
+    if (block.type !== 'image' || images.has(block.image)) continue
+    const { mediaType, bytes } = block.image
+    images.set(block.image, mediaType === 'image/png' ? await doc.embedPng(bytes) : await doc.embedJpg(bytes))
+  }
   const toc: TocEntry[] = []
   chapters.forEach((chapter, index) => {
     cursor.at = { part: 'chapter', chapter: index, block: -1 }
@@ -80,7 +89,7 @@ async function layOutBookPdf(
     }
     writer.y -= 18
     chapter.blocks.forEach((block, blockIndex) =>
-      drawBlock(writer, block, toc, (at) => {
+      drawBlock(writer, block, { toc, images }, (at) => {
         cursor.at = { part: 'chapter', chapter: index, block: blockIndex, ...(at ? { at } : {}) }
       }),
     )
@@ -153,7 +162,12 @@ function pieces(text: string, font: 'body' | 'bold' = 'body'): Piece[] {
   return inlineSpans(text).map((span) => ({ text: span.text, font: span.code ? 'mono' : font }))
 }
 
-function drawBlock(writer: PdfWriter, block: Block, toc: TocEntry[], mark: MarkPosition) {
+function drawBlock(
+  writer: PdfWriter,
+  block: Block,
+  { toc, images }: { toc: TocEntry[]; images: Map<ManuscriptImage, PDFImage> },
+  mark: MarkPosition,
+) {
   mark()
   switch (block.type) {
     case 'paragraph': {
@@ -227,6 +241,38 @@ function drawBlock(writer: PdfWriter, block: Block, toc: TocEntry[], mark: MarkP
         })
         writer.y -= height + body.gap
       }
+      return
+    }
+    case 'image': {
+      // The picture, centred, with its caption under it, kept together on one page.
+      const captionLines = block.caption
+        ? writer.wrap([{ text: block.caption, font: 'italic' }], figure.captionSize, textWidth)
+        : []
+      const captionHeight =
+        captionLines.length > 0 ? figure.captionGap + captionLines.length * figure.captionLeading : 0
+      const { width: pixelsWide, height: pixelsHigh } = block.image
+      const scale = Math.min(
+        figure.pointsPerPixel,
+        textWidth / pixelsWide,
+        (pageSize.height - margin.top - margin.bottom - captionHeight) / pixelsHigh,
+      )
+      const width = pixelsWide * scale
+      const height = pixelsHigh * scale
+      writer.ensure(height + captionHeight)
+      writer.page.drawImage(images.get(block.image)!, {
+        x: margin.left + (textWidth - width) / 2,
+        y: writer.y - height,
+        width,
+        height,
+      })
+      writer.y -= height
+      if (captionLines.length > 0) writer.y -= figure.captionGap
+      for (const line of captionLines) {
+        const x = margin.left + (textWidth - line.width) / 2
+        writer.drawLine(line, { x, y: writer.y - figure.captionSize, size: figure.captionSize })
+        writer.y -= figure.captionLeading
+      }
+      writer.y -= figure.gap
       return
     }
   }
