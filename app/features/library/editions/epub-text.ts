@@ -60,8 +60,8 @@ export function inline(text: string, marks: { chars: number; page: number }[] = 
 }
 
 /**
- * A block as XHTML. `names.id`: a heading's id (its link from the contents); `names.imageFile`: where an
- * image block's picture is in the EPUB.
+ * A block as XHTML. `names.id`: a heading's or figure's id (a heading's is its link from the contents);
+ * `names.imageFile`: where an image block's picture is in the EPUB.
  */
 export function renderBlock(
   block: Block,
@@ -98,7 +98,7 @@ export function renderBlock(
     case 'image': {
       const { width, height } = block.image
       const caption = block.caption ? `\n  <figcaption>${escapeXml(block.caption)}</figcaption>` : ''
-      return `${before}<figure>\n  <img src="${names.imageFile}" alt="${escapeXml(block.alt)}" width="${width}" height="${height}"/>${caption}\n</figure>`
+      return `${before}<figure id="${names.id}">\n  <img src="${names.imageFile}" alt="${escapeXml(block.alt)}" width="${width}" height="${height}"/>${caption}\n</figure>`
     }
   }
 }

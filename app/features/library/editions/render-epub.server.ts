@@ -80,7 +80,9 @@ export async function renderBookEpub(
         file: `images/figure-${index + 1}-${figure + 1}.${block.image.mediaType === 'image/png' ? 'png' : 'jpg'}`,
       })),
   )
-  const figureFile = new Map<Block, string>(figures.map((figure) => [figure.block, figure.file]))
+  const figureOf = new Map<Block, { id: string; file: string }>(
+    figures.map((figure) => [figure.block, figure]),
+  )
   const pageFile = (start: PageStart): string => {
     switch (start.part) {
       case 'title':
@@ -249,7 +251,9 @@ ${pageListNav(pages.map((page) => ({ number: page.number, file: pageFile(page.st
       const blocks = chapter.blocks.map((block, blockIndex) =>
         renderBlock(
           block,
-          block.type === 'heading' ? { id: sections[section++]!.id } : { imageFile: figureFile.get(block) },
+          block.type === 'heading'
+            ? { id: sections[section++]!.id }
+            : { id: figureOf.get(block)?.id, imageFile: figureOf.get(block)?.file },
           starts.get(blockIndex),
         ),
       )

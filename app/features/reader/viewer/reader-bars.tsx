@@ -71,8 +71,13 @@ export function PageBar({
       </button>
       <div className="flex min-w-0 flex-1 flex-col items-center gap-1 text-sm">
         <p className="max-w-full truncate">{chapter}</p>
-        <div className="flex items-center gap-2">
-          <progress max={100} value={percent} aria-label="Read so far" className={progressBar} />
+        <div className="flex w-full max-w-44 items-center justify-center gap-2">
+          <progress
+            max={100}
+            value={percent}
+            aria-label="Read so far"
+            className={`${progressBar} min-w-0 flex-1`}
+          />
           <span className="tabular-nums">{percent}%</span>
         </div>
       </div>
