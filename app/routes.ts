@@ -54,6 +54,7 @@ export default [
   route('read/:slug/annotations/:id', 'routes/read-annotation.ts'),
   route('books/:slug/errata', 'routes/book-errata.ts'),
   // For crawlers and link previews (docs/decisions/020-seo.md): robots, the sitemaps, Open Graph images.
+  route('opds/*', 'routes/opds.ts'),
   route('robots.txt', 'routes/robots-txt.ts'),
   route('sitemap.xml', 'routes/sitemap-index.ts'),
   route('sitemaps/:file', 'routes/sitemap-page.ts'),

@@ -6,8 +6,12 @@ import { readStoreSettings } from '#app/features/settings/store-settings.server.
 import { storeJsonLd } from '#app/features/seo/json-ld.ts'
 import { pageMeta, publicOrigin } from '#app/features/seo/meta.ts'
 import { getAppContext } from '#app/server/context.server.ts'
+import { catalogueLinks } from '#app/features/opds/opds-links.ts'
 import { BookGrid } from '#app/compositions/book-grid.tsx'
 import type { Route } from './+types/home'
+
+/** Reading apps and browsers find the OPDS catalogue and its search from the home page (issue 33). */
+export const links: Route.LinksFunction = () => catalogueLinks
 
 export const meta: Route.MetaFunction = (args) => {
   const origin = publicOrigin(args.matches)

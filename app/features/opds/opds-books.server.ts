@@ -1,0 +1,166 @@
+import { and, asc, desc, eq, gt, inArray, lt, or, sql, type SQL } from 'drizzle-orm'
+import { findPublishedTopic, listTopics } from '#app/features/catalog/browse.server.ts'
+import { isPublished } from '#app/features/catalog/catalog.server.ts'
+import { plainText } from '#app/features/catalog/markdown.ts'
+import { searchBooks } from '#app/features/search/search.server.ts'
+import type { Db } from '#app/server/db/database.server.ts'
+import { authors, bookEditions, books, bookTopics, topics } from '#app/server/db/schema/index.server.ts'
+import type { OpdsBook } from './opds-feeds.ts'
+
+/*
+ * The books the OPDS catalogue lists (issue 33): published ones only, a page at a time. Pages of the long
+ * lists are keyset-paged (the last book's sort key is the next page's cursor), so page 2,000 of 100,000 books
+ * costs what page 1 does.
+ */
+
+export const OPDS_PAGE_SIZE = 50
+/** The best-seller list is a list, not the catalogue: its top books, one page. */
+export const BEST_SELLERS = 50
+
+export type BookPage = { books: OpdsBook[]; next: string | null }
+
+/** Thrown for a cursor the store did not make: the route answers 400. */
+export class BadCursorError extends Error {
+  override name = 'BadCursorError'
+}
+
+const newestEdition = sql<Date | null>`(select max(${bookEditions.publishedAt}) from ${bookEditions} where ${bookEditions.bookId} = ${books.id})`
+
+const columns = {
+  id: books.id,
+  slug: books.slug,
+  title: books.title,
+  author: books.author,
+  authorSlug: authors.slug,
+  description: books.description,
+  priceCents: books.priceCents,
+  currency: books.currency,
+  coverPath: books.coverPath,
+  cover: books.cover,
+  createdAt: books.createdAt,
+  updatedAt: books.updatedAt,
+  newestEdition,
+}
+
+async function readBooks(db: Db, where: SQL | undefined, order: SQL[], limit: number): Promise<OpdsBook[]> {
+  const rows = await db
+    .select(columns)
+    .from(books)
+    .leftJoin(authors, eq(authors.id, books.authorId))
+    .where(and(isPublished, where))
+    .orderBy(...order)
+    .limit(limit)
+  const topicRows =
+    rows.length === 0
+      ? []
+      : await db
+          .select({ bookId: bookTopics.bookId, slug: topics.slug, name: topics.name })
+          .from(bookTopics)
+          .innerJoin(topics, eq(topics.id, bookTopics.topicId))
+          .where(
+            inArray(
+              bookTopics.bookId,
+              rows.map((row) => row.id),
+            ),
+          )
+          .orderBy(asc(bookTopics.position))
+  return rows.map((row) => {
+    const edition = row.newestEdition ? new Date(row.newestEdition) : null
+    return {
+      id: row.id,
+      slug: row.slug,
+      title: row.title,
+      author: { name: row.author, slug: row.authorSlug },
+      summary: plainText(row.description),
+      priceCents: row.priceCents,
+      currency: row.currency,
+      coverPath: row.coverPath,
+      cover: row.cover,
+      topics: topicRows.filter((t) => t.bookId === row.id).map(({ slug, name }) => ({ slug, name })),
+      published: row.createdAt,
+      updated: edition && edition > row.updatedAt ? edition : row.updatedAt,
+    }
+  })
+}
+
+/** The newest books first. */
+export async function newBooks(db: Db, after: string | null): Promise<BookPage> {
+  const cursor = after === null ? null : decodeCursor(after)
+  const at = cursor ? new Date(cursor.key) : null
+  if (at && Number.isNaN(at.getTime())) throw new BadCursorError('not a date')
+  const where =
+    cursor && at
+      ? or(lt(books.createdAt, at), and(eq(books.createdAt, at), lt(books.id, cursor.id)))
+      : undefined
+  const found = await readBooks(db, where, [desc(books.createdAt), desc(books.id)], OPDS_PAGE_SIZE + 1)
+  return pageOf(found, (book) => encodeCursor(book.published.toISOString(), book.id))
+}
+
+/** Every published book (or a topic's) by title. */
+export async function booksByTitle(db: Db, after: string | null, topicSlug?: string): Promise<BookPage> {
+  const cursor = after === null ? null : decodeCursor(after)
+  const where = and(
+    cursor
+      ? or(gt(books.title, cursor.key), and(eq(books.title, cursor.key), gt(books.id, cursor.id)))
+      : undefined,
+    topicSlug === undefined
+      ? undefined
+      : inArray(
+          books.id,
+          db
+            .select({ id: bookTopics.bookId })
+            .from(bookTopics)
+            .innerJoin(topics, eq(topics.id, bookTopics.topicId))
+            .where(eq(topics.slug, topicSlug)),
+        ),
+  )
+  const found = await readBooks(db, where, [asc(books.title), asc(books.id)], OPDS_PAGE_SIZE + 1)
+  return pageOf(found, (book) => encodeCursor(book.title, book.id))
+}
+
+/** The best-selling books: copies sold in paid orders, most first. */
+export async function bestSellers(db: Db): Promise<OpdsBook[]> {
+  return readBooks(db, undefined, [desc(books.salesCount), asc(books.title), asc(books.id)], BEST_SELLERS)
+}
+
+/** A search's results, ranked as the store's search page ranks them (at most 100, 20 a page). */
+export async function searchResults(
+  db: Db,
+  q: string,
+  page: number,
+): Promise<{ books: OpdsBook[]; total: number; page: number; pageCount: number }> {
+  const found = await searchBooks(db, q, { page })
+  const ids = found.books.map((book) => book.id)
+  const read =
+    ids.length === 0 ? [] : await readBooks(db, inArray(books.id, ids), [asc(books.id)], ids.length)
+  const byId = new Map(read.map((book) => [book.id, book]))
+  return {
+    books: ids.flatMap((id) => byId.get(id) ?? []),
+    total: found.total,
+    page: found.page,
+    pageCount: found.pageCount,
+  }
+}
+
+export { findPublishedTopic, listTopics }
+
+function pageOf(found: OpdsBook[], cursorOf: (book: OpdsBook) => string): BookPage {
+  const books = found.slice(0, OPDS_PAGE_SIZE)
+  return { books, next: found.length > OPDS_PAGE_SIZE ? cursorOf(books.at(-1)!) : null }
+}
+
+function encodeCursor(key: string, id: string): string {
+  return Buffer.from(JSON.stringify([key, id])).toString('base64url')
+}
+
+function decodeCursor(cursor: string): { key: string; id: string } {
+  try {
+    if (cursor.length > 1000) throw new Error('too long')
+    const [key, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[]
+    if (typeof key !== 'string' || typeof id !== 'string' || !/^[0-9a-f-]{36}$/.test(id))
+      throw new Error('shape')
+    return { key, id }
+  } catch (error) {
+    throw new BadCursorError('This page link is not one the catalogue made.', { cause: error })
+  }
+}
