@@ -8,7 +8,8 @@
  * connection) are measured too. Prints wall-clock p50/p99 per case, the p99 of the process's CPU time per call
  * (PGlite runs in the process: the call's own cost, without the waits another busy process on the machine
  * causes) and the machine's load; asserts nothing.
- * Budget (issue 13): p99 ≤ 50 ms for every case.
+ * The OPDS feeds' keyset pages (issue 33) are timed the same way, the first and the 1,000th.
+ * Budget (issue 13, issue 33): p99 ≤ 50 ms for every case.
  */
 import os from 'node:os'
 import { performance } from 'node:perf_hooks'
@@ -20,6 +21,15 @@ import {
 } from '#app/features/catalog/facet-index.server.ts'
 import { NO_FILTERS, type CatalogFilters, type CatalogQuery } from '#app/features/catalog/facets.ts'
 import { searchCatalog } from '#app/features/search/catalog-search.server.ts'
+import {
+  bestSellers,
+  booksByTitle,
+  encodeCursor,
+  newBooks,
+  OPDS_PAGE_SIZE,
+} from '#app/features/opds/opds-books.server.ts'
+import { asc, desc, eq, sql } from 'drizzle-orm'
+import { books } from '#app/server/db/schema/index.server.ts'
 import { openBenchCatalogue } from './bench-catalogue.ts'
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 100)
@@ -90,6 +100,44 @@ try {
   ])
   cases.push(['search "djnago" (corrected)', () => searchCatalog(db, 'djnago', state())])
   cases.push(['topics index (listTopics)', () => listTopics(db)])
+
+  // The OPDS feeds (issue 33): keyset pages, so a deep page costs what the first does. The cursor of page
+  // 1,000 is the 49,950th book's sort key, as the feed's own 'next' link would carry it.
+  const deep = (1000 - 1) * OPDS_PAGE_SIZE - 1
+  const published = eq(books.status, 'published')
+  const [newest] = await db
+    .select({
+      createdAt: sql<string>`to_char(${books.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
+      id: books.id,
+    })
+    .from(books)
+    .where(published)
+    .orderBy(desc(books.createdAt), desc(books.id))
+    .offset(deep)
+    .limit(1)
+  const [byTitle] = await db
+    .select({ title: books.title, id: books.id })
+    .from(books)
+    .where(published)
+    .orderBy(asc(books.title), asc(books.id))
+    .offset(deep)
+    .limit(1)
+  const opds = (label: string, run: () => Promise<{ books: unknown[] } | unknown[]>) =>
+    cases.push([
+      label,
+      async () => {
+        const found = await run()
+        return { total: Array.isArray(found) ? found.length : found.books.length }
+      },
+    ])
+  opds('OPDS new, page 1', () => newBooks(db, null))
+  opds('OPDS new, page 1,000 (keyset)', () => newBooks(db, encodeCursor(newest!.createdAt, newest!.id)))
+  opds('OPDS all by title, page 1', () => booksByTitle(db, null))
+  opds('OPDS all by title, page 1,000 (keyset)', () =>
+    booksByTitle(db, encodeCursor(byTitle!.title, byTitle!.id)),
+  )
+  opds('OPDS topic (go), page 1', () => booksByTitle(db, null, 'go'))
+  opds('OPDS best sellers', () => bestSellers(db))
 
   // Warm up: plan each query shape, read the pages, let V8 compile.
   for (let round = 0; round < 3; round++) for (const [, run] of cases) await run()

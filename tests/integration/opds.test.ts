@@ -1,10 +1,11 @@
 import { createRequire } from 'node:module'
 import type * as XmlDom from '@xmldom/xmldom'
-import { and, asc, eq } from 'drizzle-orm'
+import { and, asc, eq, sql } from 'drizzle-orm'
 import { describe, expect } from 'vitest'
 import { seedBooks } from '#app/features/catalog/seed-books.ts'
 import { OPDS_PAGE_SIZE } from '#app/features/opds/opds-books.server.ts'
 import { bookEditions, books, bookTopics, topics } from '#app/server/db/schema/index.server.ts'
+import * as home from '#app/routes/home.tsx'
 import * as opds from '#app/routes/opds.ts'
 import type { TestDatabase } from '#tests/db.ts'
 import { test } from '#tests/fixtures.ts'
@@ -137,6 +138,29 @@ describe('the root and the navigation', () => {
       (l) => l.rel === 'search',
     )
     expect(templated).toMatchObject({ href: `${ORIGIN}/opds/v2/search{?query}`, templated: true })
+  })
+
+  test('the home page advertises both catalogues and the search with <link rel>', () => {
+    expect(home.links()).toEqual([
+      {
+        rel: 'alternate',
+        type: 'application/atom+xml;profile=opds-catalog;kind=navigation',
+        href: '/opds',
+        title: 'CodeBook catalogue (OPDS 1.2)',
+      },
+      {
+        rel: 'alternate',
+        type: 'application/opds+json',
+        href: '/opds/v2',
+        title: 'CodeBook catalogue (OPDS 2.0)',
+      },
+      {
+        rel: 'search',
+        type: 'application/opensearchdescription+xml',
+        href: '/opds/opensearch.xml',
+        title: 'CodeBook',
+      },
+    ])
   })
 
   test('the OpenSearch description gives the search URL template', async () => {
@@ -291,6 +315,10 @@ describe('acquisition feeds', () => {
         createdAt: new Date(base + Math.floor(n / 3) * 1000),
       })),
     )
+    // Apart by microseconds, within one millisecond: the newest-first cursor must keep them apart.
+    await database.db.execute(
+      sql`update books set created_at = timestamptz '2020-01-01 00:00:00+00' + (substring(slug from 11)::int / 3) * interval '1 microsecond' where slug like 'opds-book-%'`,
+    )
     const total = seedBooks.length + extra
     for (const [path, expected] of [
       ['/opds/books', 'title'],
@@ -315,7 +343,11 @@ describe('acquisition feeds', () => {
       expect(pages, path).toBe(Math.ceil(total / OPDS_PAGE_SIZE))
       expect(new Set(seen).size, path).toBe(total)
       const rows = await database.db
-        .select({ id: books.id, title: books.title, createdAt: books.createdAt })
+        .select({
+          id: books.id,
+          title: books.title,
+          createdAt: sql<string>`to_char(${books.createdAt}, 'YYYYMMDDHH24MISSUS')`,
+        })
         .from(books)
         .where(eq(books.status, 'published'))
       const sorted = [...rows].sort((a, b) =>
@@ -327,7 +359,7 @@ describe('acquisition feeds', () => {
               : a.id < b.id
                 ? -1
                 : 1
-          : b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1),
+          : b.createdAt.localeCompare(a.createdAt) || (a.id < b.id ? 1 : -1),
       )
       expect(seen, path).toEqual(sorted.map((row) => `urn:uuid:${row.id}`))
     }

@@ -1,5 +1,6 @@
-import { and, asc, desc, eq, gt, inArray, lt, or, sql, type SQL } from 'drizzle-orm'
+import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm'
 import { findPublishedTopic, listTopics } from '#app/features/catalog/browse.server.ts'
+import { readFacetIndex } from '#app/features/catalog/facet-index.server.ts'
 import { isPublished } from '#app/features/catalog/catalog.server.ts'
 import { plainText } from '#app/features/catalog/markdown.ts'
 import { searchBooks } from '#app/features/search/search.server.ts'
@@ -38,6 +39,8 @@ const columns = {
   coverPath: books.coverPath,
   cover: books.cover,
   createdAt: books.createdAt,
+  /** With its microseconds (a Date keeps milliseconds): the newest-first cursor must be exact. */
+  createdAtKey: sql<string>`to_char(${books.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
   updatedAt: books.updatedAt,
   newestEdition,
 }
@@ -78,6 +81,7 @@ async function readBooks(db: Db, where: SQL | undefined, order: SQL[], limit: nu
       cover: row.cover,
       topics: topicRows.filter((t) => t.bookId === row.id).map(({ slug, name }) => ({ slug, name })),
       published: row.createdAt,
+      publishedKey: row.createdAtKey,
       updated: edition && edition > row.updatedAt ? edition : row.updatedAt,
     }
   })
@@ -86,23 +90,22 @@ async function readBooks(db: Db, where: SQL | undefined, order: SQL[], limit: nu
 /** The newest books first. */
 export async function newBooks(db: Db, after: string | null): Promise<BookPage> {
   const cursor = after === null ? null : decodeCursor(after)
-  const at = cursor ? new Date(cursor.key) : null
-  if (at && Number.isNaN(at.getTime())) throw new BadCursorError('not a date')
-  const where =
-    cursor && at
-      ? or(lt(books.createdAt, at), and(eq(books.createdAt, at), lt(books.id, cursor.id)))
-      : undefined
+  if (cursor && !/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/.test(cursor.key)) {
+    throw new BadCursorError('This page link is not one the catalogue made.')
+  }
+  // A row comparison, so PostgreSQL reads the (status, created_at, id) index from the cursor on.
+  const where = cursor
+    ? sql`(${books.createdAt}, ${books.id}) < (${cursor.key}::timestamptz, ${cursor.id}::uuid)`
+    : undefined
   const found = await readBooks(db, where, [desc(books.createdAt), desc(books.id)], OPDS_PAGE_SIZE + 1)
-  return pageOf(found, (book) => encodeCursor(book.published.toISOString(), book.id))
+  return pageOf(found, (book) => encodeCursor(book.publishedKey, book.id))
 }
 
 /** Every published book (or a topic's) by title. */
 export async function booksByTitle(db: Db, after: string | null, topicSlug?: string): Promise<BookPage> {
   const cursor = after === null ? null : decodeCursor(after)
   const where = and(
-    cursor
-      ? or(gt(books.title, cursor.key), and(eq(books.title, cursor.key), gt(books.id, cursor.id)))
-      : undefined,
+    cursor ? sql`(${books.title}, ${books.id}) > (${cursor.key}, ${cursor.id}::uuid)` : undefined,
     topicSlug === undefined
       ? undefined
       : inArray(
@@ -118,9 +121,14 @@ export async function booksByTitle(db: Db, after: string | null, topicSlug?: str
   return pageOf(found, (book) => encodeCursor(book.title, book.id))
 }
 
-/** The best-selling books: copies sold in paid orders, most first. */
+/** The best-selling books, as the catalogue's best-selling sort orders them (copies sold in paid orders). */
 export async function bestSellers(db: Db): Promise<OpdsBook[]> {
-  return readBooks(db, undefined, [desc(books.salesCount), asc(books.title), asc(books.id)], BEST_SELLERS)
+  const index = await readFacetIndex(db)
+  const top = index.orders['best-selling'].subarray(0, BEST_SELLERS)
+  return readBooksInOrder(
+    db,
+    Array.from(top, (position) => index.ids[position]!),
+  )
 }
 
 /** A search's results, ranked as the store's search page ranks them (at most 100, 20 a page). */
@@ -130,12 +138,11 @@ export async function searchResults(
   page: number,
 ): Promise<{ books: OpdsBook[]; total: number; page: number; pageCount: number }> {
   const found = await searchBooks(db, q, { page })
-  const ids = found.books.map((book) => book.id)
-  const read =
-    ids.length === 0 ? [] : await readBooks(db, inArray(books.id, ids), [asc(books.id)], ids.length)
-  const byId = new Map(read.map((book) => [book.id, book]))
   return {
-    books: ids.flatMap((id) => byId.get(id) ?? []),
+    books: await readBooksInOrder(
+      db,
+      found.books.map((book) => book.id),
+    ),
     total: found.total,
     page: found.page,
     pageCount: found.pageCount,
@@ -144,12 +151,22 @@ export async function searchResults(
 
 export { findPublishedTopic, listTopics }
 
+/** These books, in this order (a published one each). */
+async function readBooksInOrder(db: Db, ids: string[]): Promise<OpdsBook[]> {
+  if (ids.length === 0) return []
+  const byId = new Map(
+    (await readBooks(db, inArray(books.id, ids), [asc(books.id)], ids.length)).map((b) => [b.id, b]),
+  )
+  return ids.flatMap((id) => byId.get(id) ?? [])
+}
+
 function pageOf(found: OpdsBook[], cursorOf: (book: OpdsBook) => string): BookPage {
   const books = found.slice(0, OPDS_PAGE_SIZE)
   return { books, next: found.length > OPDS_PAGE_SIZE ? cursorOf(books.at(-1)!) : null }
 }
 
-function encodeCursor(key: string, id: string): string {
+/** A page's cursor: the last book's sort key and id (exported for bench:catalog's deep pages). */
+export function encodeCursor(key: string, id: string): string {
   return Buffer.from(JSON.stringify([key, id])).toString('base64url')
 }
 

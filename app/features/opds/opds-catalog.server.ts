@@ -5,6 +5,7 @@ import { PAGE_SIZE as SEARCH_PAGE_SIZE } from '#app/features/search/search.serve
 import type { Db } from '#app/server/db/database.server.ts'
 import { bookEditions, books } from '#app/server/db/schema/index.server.ts'
 import {
+  BadCursorError,
   bestSellers,
   booksByTitle,
   findPublishedTopic,
@@ -64,7 +65,7 @@ export async function readFeed(db: Db, path: string, query: URLSearchParams): Pr
     try {
       return await read()
     } catch (error) {
-      if (error instanceof Error && error.name === 'BadCursorError') throw new FeedRequestError(error.message)
+      if (error instanceof BadCursorError) throw new FeedRequestError(error.message)
       throw error
     }
   }

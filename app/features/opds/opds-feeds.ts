@@ -27,6 +27,8 @@ export type OpdsBook = {
   topics: { slug: string; name: string }[]
   /** When the book entered the store. */
   published: Date
+  /** The same, to the microsecond, as the newest-first feed's cursor carries it. */
+  publishedKey: string
   /** Its newest edition's date, or the book's own last change when that is later (a new price, a new cover). */
   updated: Date
 }
