@@ -1,6 +1,7 @@
 import { recordEvent } from '#app/features/analytics/record.server.ts'
 import { prepareDownload, probeDownload } from '#app/features/library/downloads.server.ts'
 import { getSessionUser } from '#app/features/identity/session.server.ts'
+import { refusedSignIn, signInApp } from '#app/features/opds/opds-auth.server.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import {
   downloadHeaders,
@@ -22,14 +23,33 @@ const slugPattern = /^[a-z0-9][a-z0-9-]{0,99}$/
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const format = fileNamePattern.exec(params.file)?.[1] as 'pdf' | 'epub' | undefined
   if (!format || !slugPattern.test(params.slug)) return problemPage(404, 'There is no such eBook file.')
+  const app = getAppContext(context)
+  // A reading app downloads with the reader's email and an app password (issue 33); a browser with its session.
+  if (request.headers.has('Authorization')) {
+    const signIn = await signInApp(app.db, request, app.clientIp)
+    if (!signIn.ok) return refusedSignIn(signIn, app.env.publicUrl.origin)
+    return sendCopy(request, app, {
+      userId: signIn.user.id,
+      email: signIn.user.email,
+      slug: params.slug,
+      format,
+    })
+  }
   const user = await getSessionUser({ request, context })
   if (!user || user.isGuest)
     return problemPage(403, 'Please log in with the account that bought this eBook to download it.', {
       href: `/login?${new URLSearchParams({ redirectTo: '/account/library' })}`,
       label: 'Log in',
     })
-  const app = getAppContext(context)
-  const wanted = { userId: user.id, email: user.email, slug: params.slug, format }
+  return sendCopy(request, app, { userId: user.id, email: user.email, slug: params.slug, format })
+}
+
+/** The owner's copy, whoever signed them in: what HEAD may probe and GET streams, counted the same way. */
+async function sendCopy(
+  request: Request,
+  app: ReturnType<typeof getAppContext>,
+  wanted: { userId: string; email: string; slug: string; format: 'pdf' | 'epub' },
+): Promise<Response> {
   if (request.method === 'HEAD') {
     // Only whether it may be downloaded now, and as what: a probe is neither stamped nor counted.
     const probe = await probeDownload(app.db, app.storage, wanted)
@@ -50,10 +70,16 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   )
   if (!download.ok) return download.status === 416 ? rangeNotSatisfiable(download.size) : refused(download)
   app.logger.info(
-    { slug: params.slug, format, cached: download.cached, range: download.range, counted: download.counted },
+    {
+      slug: wanted.slug,
+      format: wanted.format,
+      cached: download.cached,
+      range: download.range,
+      counted: download.counted,
+    },
     'download',
   )
-  if (download.counted) recordEvent(app, request, { name: 'download', bookSlug: params.slug })
+  if (download.counted) recordEvent(app, request, { name: 'download', bookSlug: wanted.slug })
   return new Response(download.stream, {
     status: download.range ? 206 : 200,
     headers: downloadHeaders(download, { cacheControl: 'private, no-store', range: download.range }),

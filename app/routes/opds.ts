@@ -1,4 +1,10 @@
-import { FeedRequestError, readFeed } from '#app/features/opds/opds-catalog.server.ts'
+import {
+  authenticationDocument,
+  opdsAuthType,
+  refusedSignIn,
+  signInApp,
+} from '#app/features/opds/opds-auth.server.ts'
+import { FeedRequestError, readFeed, readLibraryFeed } from '#app/features/opds/opds-catalog.server.ts'
 import { opds1Xml, opds2Json, openSearchXml } from '#app/features/opds/opds-feeds.ts'
 import { atomAcquisition, atomNavigation, opds2Type, openSearchType } from '#app/features/opds/opds-links.ts'
 import { getAppContext } from '#app/server/context.server.ts'
@@ -9,7 +15,7 @@ import type { Route } from './+types/opds'
  * (issue 33). Public and the same for everyone, so any origin may read it and caches may keep it a few minutes.
  */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
-  const { db, env } = getAppContext(context)
+  const { db, env, clientIp } = getAppContext(context)
   const origin = env.publicUrl.origin
   const query = new URL(request.url).searchParams
   const parts = (params['*'] ?? '').split('/').filter(Boolean)
@@ -17,6 +23,25 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const path = (version === 2 ? parts.slice(1) : parts).map((part) => `/${part}`).join('')
   const headers = { 'Cache-Control': 'public, max-age=300', 'Access-Control-Allow-Origin': '*' }
 
+  if (version === 1 && path === '/auth.json') {
+    return Response.json(authenticationDocument(origin), {
+      headers: { ...headers, 'Content-Type': `${opdsAuthType}; charset=utf-8` },
+    })
+  }
+  if (path === '/library') {
+    // The reader's own books: an app signs in with the reader's email and an app password; never cached.
+    const signIn = await signInApp(db, request, clientIp)
+    if (!signIn.ok) return refusedSignIn(signIn, origin)
+    const feed = await readLibraryFeed(db, signIn.user.id)
+    const privateHeaders = { 'Cache-Control': 'private, no-store' }
+    return version === 2
+      ? new Response(JSON.stringify(opds2Json(feed, origin)), {
+          headers: { ...privateHeaders, 'Content-Type': `${opds2Type}; charset=utf-8` },
+        })
+      : new Response(opds1Xml(feed, origin), {
+          headers: { ...privateHeaders, 'Content-Type': `${atomAcquisition};charset=utf-8` },
+        })
+  }
   if (version === 1 && path === '/opensearch.xml') {
     return new Response(openSearchXml(origin), {
       headers: { ...headers, 'Content-Type': `${openSearchType}; charset=utf-8` },

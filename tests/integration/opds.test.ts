@@ -102,7 +102,7 @@ const hrefsOf = (links: { Href: string }[]) => links.map((link) => link.Href)
 const relOf = (link: R2Link) => link.Rel?.[0]
 
 describe('the root and the navigation', () => {
-  test('/opds is a navigation feed leading to new, best sellers, all books and topics', async () => {
+  test('/opds is a navigation feed leading to new, best sellers, all books, your library and topics', async () => {
     const { response, feed } = await opds1('/opds')
     expect(response.headers.get('Content-Type')).toBe(
       'application/atom+xml;profile=opds-catalog;kind=navigation;charset=utf-8',
@@ -119,6 +119,7 @@ describe('the root and the navigation', () => {
       `${ORIGIN}/opds/new`,
       `${ORIGIN}/opds/best-sellers`,
       `${ORIGIN}/opds/books`,
+      `${ORIGIN}/opds/library`,
       `${ORIGIN}/opds/topics`,
     ])
     const search = feed.Links.find((link) => link.Rel === 'search')
@@ -132,6 +133,7 @@ describe('the root and the navigation', () => {
       `${ORIGIN}/opds/v2/new`,
       `${ORIGIN}/opds/v2/best-sellers`,
       `${ORIGIN}/opds/v2/books`,
+      `${ORIGIN}/opds/v2/library`,
       `${ORIGIN}/opds/v2/topics`,
     ])
     const templated = (v2.json.links as { rel: string; href: string; templated?: boolean }[]).find(

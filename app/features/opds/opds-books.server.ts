@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm'
 import { findPublishedTopic, listTopics } from '#app/features/catalog/browse.server.ts'
 import { readFacetIndex } from '#app/features/catalog/facet-index.server.ts'
+import { listLibrary } from '#app/features/library/library.server.ts'
 import { isPublished } from '#app/features/catalog/catalog.server.ts'
 import { plainText } from '#app/features/catalog/markdown.ts'
 import { searchBooks } from '#app/features/search/search.server.ts'
@@ -45,12 +46,18 @@ const columns = {
   newestEdition,
 }
 
-async function readBooks(db: Db, where: SQL | undefined, order: SQL[], limit: number): Promise<OpdsBook[]> {
+async function readBooks(
+  db: Db,
+  where: SQL | undefined,
+  order: SQL[],
+  limit: number,
+  { publishedOnly = true }: { publishedOnly?: boolean } = {},
+): Promise<OpdsBook[]> {
   const rows = await db
     .select(columns)
     .from(books)
     .leftJoin(authors, eq(authors.id, books.authorId))
-    .where(and(isPublished, where))
+    .where(and(publishedOnly ? isPublished : undefined, where))
     .orderBy(...order)
     .limit(limit)
   const topicRows =
@@ -129,6 +136,49 @@ export async function bestSellers(db: Db): Promise<OpdsBook[]> {
     db,
     Array.from(top, (position) => index.ids[position]!),
   )
+}
+
+/**
+ * The reader's library (as /account/library lists it, an archived book included: owners keep theirs), each book
+ * with the files they download and its editions. A book's `updated` is its newest edition's date, so an app
+ * sees the update.
+ */
+export async function libraryBooks(db: Db, userId: string): Promise<OpdsBook[]> {
+  const library = await listLibrary(db, userId)
+  if (library.length === 0) return []
+  const ids = library.map((item) => item.bookId)
+  const details = new Map(
+    (await readBooks(db, inArray(books.id, ids), [asc(books.id)], ids.length, { publishedOnly: false })).map(
+      (book) => [book.id, book],
+    ),
+  )
+  const editions = await db
+    .select({
+      bookId: bookEditions.bookId,
+      number: bookEditions.number,
+      publishedAt: bookEditions.publishedAt,
+    })
+    .from(bookEditions)
+    .where(inArray(bookEditions.bookId, ids))
+    .orderBy(desc(bookEditions.number))
+  return library.flatMap((item) => {
+    const book = details.get(item.bookId)
+    if (!book) return []
+    const edition = item.edition
+    return [
+      {
+        ...book,
+        updated: edition && edition.publishedAt > book.updated ? edition.publishedAt : book.updated,
+        owned: {
+          files: item.files,
+          edition,
+          earlierEditions: editions
+            .filter((row) => row.bookId === item.bookId && row.number !== edition?.number)
+            .map(({ number, publishedAt }) => ({ number, publishedAt })),
+        },
+      },
+    ]
+  })
 }
 
 /** A search's results, ranked as the store's search page ranks them (at most 100, 20 a page). */

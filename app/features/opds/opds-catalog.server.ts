@@ -9,6 +9,7 @@ import {
   bestSellers,
   booksByTitle,
   findPublishedTopic,
+  libraryBooks,
   listTopics,
   newBooks,
   OPDS_PAGE_SIZE,
@@ -48,6 +49,13 @@ const rootEntries: NavigationEntry[] = [
     title: 'All books',
     path: '/books',
     description: 'Every book in the store, by title.',
+    leadsTo: 'acquisition',
+  },
+  {
+    id: 'library',
+    title: 'Your library',
+    path: '/library',
+    description: 'The books you bought, to download: sign in with your email and an app password.',
     leadsTo: 'acquisition',
   },
   {
@@ -163,6 +171,18 @@ export async function readFeed(db: Db, path: string, query: URLSearchParams): Pr
     })
   }
   return null
+}
+
+/** The reader's library: every book they own, with their downloads. */
+export async function readLibraryFeed(db: Db, userId: string): Promise<Feed> {
+  const owned = await libraryBooks(db, userId)
+  return acquisition({
+    id: 'library',
+    title: 'Your library',
+    path: '/library',
+    books: owned,
+    itemsPerPage: Math.max(owned.length, 1),
+  })
 }
 
 function acquisition(feed: {

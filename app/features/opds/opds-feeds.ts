@@ -31,6 +31,12 @@ export type OpdsBook = {
   publishedKey: string
   /** Its newest edition's date, or the book's own last change when that is later (a new price, a new cover). */
   updated: Date
+  /** In the reader's library feed: the files they download (the newest edition's) and the editions before it. */
+  owned?: {
+    files: { format: 'pdf' | 'epub'; sizeBytes: number }[]
+    edition: { number: number; publishedAt: Date } | null
+    earlierEditions: { number: number; publishedAt: Date }[]
+  }
 }
 
 export type NavigationEntry = {
@@ -66,6 +72,7 @@ const rel = {
   thumbnail: 'http://opds-spec.org/image/thumbnail',
   buy: 'http://opds-spec.org/acquisition/buy',
   sample: 'http://opds-spec.org/acquisition/sample',
+  acquisition: 'http://opds-spec.org/acquisition',
 }
 
 export function xmlEscape(text: string): string {
@@ -109,6 +116,29 @@ function bookLinks(origin: string, book: OpdsBook) {
     samplePdf: `${origin}/books/${book.slug}/sample.pdf`,
     author: book.author.slug ? `${origin}/authors/${book.author.slug}` : null,
   }
+}
+
+const fileTypes = { pdf: 'application/pdf', epub: 'application/epub+zip' } as const
+
+/** What an owned book's entry says of its editions. */
+function editionsText(owned: NonNullable<OpdsBook['owned']>): string {
+  const day = (date: Date) => date.toISOString().slice(0, 10)
+  const current = owned.edition
+    ? `Edition ${owned.edition.number}, published ${day(owned.edition.publishedAt)}.`
+    : ''
+  const earlier = owned.earlierEditions.map((edition) => `${edition.number} (${day(edition.publishedAt)})`)
+  return [current, earlier.length > 0 ? `Earlier editions: ${earlier.join(', ')}.` : '']
+    .filter(Boolean)
+    .join(' ')
+}
+
+/** An owned book's downloads: the reader's stamped copies, in the newest edition. */
+function ownedLinks(origin: string, book: OpdsBook) {
+  return (book.owned?.files ?? []).map((file) => ({
+    href: `${origin}/library/${book.slug}/download.${file.format}`,
+    type: fileTypes[file.format],
+    title: `${file.format.toUpperCase()}${book.owned?.edition ? `, edition ${book.owned.edition.number}` : ''}`,
+  }))
 }
 
 /** OPDS 1.2: an Atom feed. */
@@ -160,13 +190,7 @@ ${book.topics.map((topic) => `    <category scheme="${xmlEscape(`${origin}/topic
     <link rel="${rel.image}" href="${xmlEscape(covers.image.href)}" type="${covers.image.type}"/>
     <link rel="${rel.thumbnail}" href="${xmlEscape(covers.thumbnail.href)}" type="${covers.thumbnail.type}"/>
     <link rel="alternate" href="${xmlEscape(links.page)}" type="text/html" title="${xmlEscape(book.title)} at CodeBook"/>
-    <link rel="${rel.buy}" href="${xmlEscape(links.page)}" type="text/html">
-      <opds:price currencycode="${xmlEscape(book.currency)}">${priceValue(book.priceCents).toFixed(2)}</opds:price>
-      <opds:indirectAcquisition type="application/epub+zip"/>
-      <opds:indirectAcquisition type="application/pdf"/>
-    </link>
-    <link rel="${rel.sample}" href="${xmlEscape(links.sampleEpub)}" type="application/epub+zip" title="Free sample (EPUB)"/>
-    <link rel="${rel.sample}" href="${xmlEscape(links.samplePdf)}" type="application/pdf" title="Free sample (PDF)"/>
+${book.owned ? ownedXml(origin, book) : forSaleXml(book, links)}
   </entry>`
         })
   return `<?xml version="1.0" encoding="UTF-8"?>
@@ -180,6 +204,26 @@ ${book.topics.map((topic) => `    <category scheme="${xmlEscape(`${origin}/topic
   ${entries.join('\n  ')}
 </feed>
 `
+}
+
+function forSaleXml(book: OpdsBook, links: ReturnType<typeof bookLinks>): string {
+  return `    <link rel="${rel.buy}" href="${xmlEscape(links.page)}" type="text/html">
+      <opds:price currencycode="${xmlEscape(book.currency)}">${priceValue(book.priceCents).toFixed(2)}</opds:price>
+      <opds:indirectAcquisition type="application/epub+zip"/>
+      <opds:indirectAcquisition type="application/pdf"/>
+    </link>
+    <link rel="${rel.sample}" href="${xmlEscape(links.sampleEpub)}" type="application/epub+zip" title="Free sample (EPUB)"/>
+    <link rel="${rel.sample}" href="${xmlEscape(links.samplePdf)}" type="application/pdf" title="Free sample (PDF)"/>`
+}
+
+function ownedXml(origin: string, book: OpdsBook): string {
+  return [
+    `    <content type="text">${xmlEscape(editionsText(book.owned!))}</content>`,
+    ...ownedLinks(origin, book).map(
+      (link) =>
+        `    <link rel="${rel.acquisition}" href="${xmlEscape(link.href)}" type="${link.type}" title="${xmlEscape(link.title)}"/>`,
+    ),
+  ].join('\n')
 }
 
 /** OPDS 2.0: the same feed as JSON. */
@@ -245,7 +289,7 @@ export function opds2Publication(book: OpdsBook, origin: string) {
       language: 'en',
       published: book.published.toISOString(),
       modified: book.updated.toISOString(),
-      description: book.summary,
+      description: book.owned ? `${book.summary} ${editionsText(book.owned)}`.trim() : book.summary,
       subject: book.topics.map((topic) => ({
         name: topic.name,
         code: topic.slug,
@@ -255,17 +299,26 @@ export function opds2Publication(book: OpdsBook, origin: string) {
     },
     links: [
       { rel: 'alternate', href: links.page, type: 'text/html', title: `${book.title} at CodeBook` },
-      {
-        rel: rel.buy,
-        href: links.page,
-        type: 'text/html',
-        properties: {
-          price: { currency: book.currency, value: priceValue(book.priceCents) },
-          indirectAcquisition: [{ type: 'application/epub+zip' }, { type: 'application/pdf' }],
-        },
-      },
-      { rel: rel.sample, href: links.sampleEpub, type: 'application/epub+zip', title: 'Free sample (EPUB)' },
-      { rel: rel.sample, href: links.samplePdf, type: 'application/pdf', title: 'Free sample (PDF)' },
+      ...(book.owned
+        ? ownedLinks(origin, book).map((link) => ({ rel: rel.acquisition, ...link }))
+        : [
+            {
+              rel: rel.buy,
+              href: links.page,
+              type: 'text/html',
+              properties: {
+                price: { currency: book.currency, value: priceValue(book.priceCents) },
+                indirectAcquisition: [{ type: 'application/epub+zip' }, { type: 'application/pdf' }],
+              },
+            },
+            {
+              rel: rel.sample,
+              href: links.sampleEpub,
+              type: 'application/epub+zip',
+              title: 'Free sample (EPUB)',
+            },
+            { rel: rel.sample, href: links.samplePdf, type: 'application/pdf', title: 'Free sample (PDF)' },
+          ]),
     ],
     images: [
       {

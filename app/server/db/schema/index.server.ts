@@ -4,6 +4,7 @@
  * (docs/decisions/002).
  */
 export * from './analytics.server.ts'
+export * from './app-passwords.server.ts'
 export * from './audit.server.ts'
 export * from './authors.server.ts'
 export * from './cart.server.ts'
