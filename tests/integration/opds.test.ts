@@ -113,6 +113,7 @@ describe('the root and the navigation', () => {
       'New books',
       'Best sellers',
       'All books',
+      'Your library',
       'Topics',
     ])
     expect(feed.Entries.flatMap((entry) => hrefsOf(entry.Links))).toEqual([
