@@ -24,6 +24,12 @@ import {
 import { EmailField, PasswordField } from '#app/features/identity/components/credential-fields.tsx'
 import { UnverifiedEmailNotice } from '#app/features/identity/components/unverified-email-notice.tsx'
 import { requireUser } from '#app/features/identity/session.server.ts'
+import {
+  createAppPasswordFor,
+  listAppPasswords,
+  revokeAppPasswordOf,
+} from '#app/features/identity/app-passwords-form.server.ts'
+import { AppPasswordsPanel } from '#app/features/identity/components/app-passwords-panel.tsx'
 import { getAppContext } from '#app/server/context.server.ts'
 import { readForm } from '#app/server/form.server.ts'
 import { passOnRetryAfter } from '#app/sign-in.server.ts'
@@ -41,11 +47,18 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 
 export async function loader({ request, context, url }: Route.LoaderArgs) {
   const user = await requireUser({ request, context, url })
+  const { db, env } = getAppContext(context)
   return {
     email: user.email,
     emailVerified: user.emailVerified,
-    sessions: await listAccountSessions(getAppContext(context).db, user),
+    sessions: await listAccountSessions(db, user),
     passwordChanged: url.searchParams.has('passwordChanged'),
+    appPasswords: (await listAppPasswords(db, user.id)).map((row) => ({
+      ...row,
+      createdAt: row.createdAt.toISOString(),
+      lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+    })),
+    libraryFeedUrl: `${env.publicUrl.origin}/opds/library`,
   }
 }
 
@@ -65,8 +78,23 @@ export async function action({ request, context, url }: Route.ActionArgs) {
           ? await revokeSession(visit, user, String(form.get('sessionId') ?? ''))
           : intent === 'revoke-other-sessions'
             ? await revokeOtherSessions(visit)
-            : ({ ok: false, status: 400, formError: 'Please use one of the forms on this page.' } as const)
+            : intent === 'create-app-password'
+              ? await createAppPasswordFor(visit, user, form)
+              : intent === 'revoke-app-password'
+                ? await revokeAppPasswordOf(visit, user, form)
+                : ({
+                    ok: false,
+                    status: 400,
+                    formError: 'Please use one of the forms on this page.',
+                  } as const)
   if (!outcome.ok) return refused(outcome, { intent })
+  if ('appPassword' in outcome) {
+    return data({
+      intent,
+      notice: outcome.notice,
+      appPassword: outcome.appPassword,
+    } satisfies AccountFormData)
+  }
   if (outcome.setCookies?.length) {
     // A new password comes with a new session: its cookie travels on the redirect, the notice in the URL.
     const headers = new Headers()
@@ -86,7 +114,10 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
     <div className="mx-auto flex max-w-3xl flex-col gap-8 px-4 py-12">
       <SectionHeading level={1}>Account settings</SectionHeading>
       {emailVerified ? null : <UnverifiedEmailNotice email={email} />}
-      {answer && !answer.intent?.startsWith('change-') && !answer.intent?.startsWith('revoke-') ? (
+      {answer &&
+      !answer.intent?.startsWith('change-') &&
+      !answer.intent?.startsWith('revoke-') &&
+      !answer.intent?.startsWith('create-') ? (
         answer.formError ? (
           <FormError>{answer.formError}</FormError>
         ) : null
@@ -207,6 +238,16 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
         )}
       </Panel>
 
+      <Panel title="Reading apps" id="app-passwords">
+        <AppPasswordsPanel
+          email={email}
+          feedUrl={loaderData.libraryFeedUrl}
+          appPasswords={loaderData.appPasswords}
+          created={answered('create-app-password')}
+          revoked={answered('revoke-app-password')}
+        />
+      </Panel>
+
       <Panel title="Your data">
         <ul className="flex flex-wrap gap-x-6 gap-y-2">
           <li>
@@ -225,9 +266,12 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
   )
 }
 
-function Panel({ title, children }: { title: string; children: ReactNode }) {
+function Panel({ title, id, children }: { title: string; id?: string; children: ReactNode }) {
   return (
-    <section className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm dark:border-gray-700 dark:bg-gray-900">
+    <section
+      id={id}
+      className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm dark:border-gray-700 dark:bg-gray-900"
+    >
       <h2 className="mb-4 text-xl font-semibold">{title}</h2>
       {children}
     </section>

@@ -5,6 +5,7 @@ import { exportErrataOf, forgetErrataReporter } from '#app/features/errata/errat
 import { deleteLibraryOf, exportLibraryOf } from '#app/features/library/library.server.ts'
 import { exportOrdersOf } from '#app/features/orders/order-history.server.ts'
 import { deleteReadingOf, exportReadingOf } from '#app/features/reader/annotations.server.ts'
+import { listAppPasswords } from './app-passwords.server.ts'
 import { deleteReaderReviews, exportReviewsOf } from '#app/features/reviews/reviews.server.ts'
 import { z } from 'zod'
 import type { AppContext } from '#app/server/context.server.ts'
@@ -228,12 +229,13 @@ export async function exportAccountData(db: Db, userId: string, now = new Date()
     })
     .from(user)
     .where(eq(user.id, userId))
-  const [orderRows, library, reviewRows, reading, errataRows] = await Promise.all([
+  const [orderRows, library, reviewRows, reading, errataRows, apps] = await Promise.all([
     exportOrdersOf(db, userId),
     exportLibraryOf(db, userId),
     exportReviewsOf(db, userId),
     exportReadingOf(db, userId),
     exportErrataOf(db, userId),
+    listAppPasswords(db, userId),
   ])
   const providers = await db
     .select({ providerId: account.providerId, linkedAt: account.createdAt })
@@ -251,5 +253,7 @@ export async function exportAccountData(db: Db, userId: string, now = new Date()
     reviews: reviewRows,
     reading,
     errata: errataRows,
+    // Names and dates only: the passwords themselves are kept as hashes and were shown once.
+    appPasswords: apps.map(({ name, createdAt, lastUsedAt }) => ({ name, createdAt, lastUsedAt })),
   }
 }

@@ -4,7 +4,7 @@ import { EMAIL_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './cr
  * The account lifecycle's forms (decision 017): their fields, what their actions answer, and their words.
  * The rules for an email and a new password are registration's (credentials.ts).
  */
-export type AccountField = 'email' | 'newEmail' | 'currentPassword' | 'newPassword'
+export type AccountField = 'email' | 'newEmail' | 'currentPassword' | 'newPassword' | 'appPasswordName'
 
 /** What an account form's action answers when it does not redirect. */
 export type AccountFormData = {
@@ -16,6 +16,8 @@ export type AccountFormData = {
   notice?: string
   /** The email typed, shown again (never a password). */
   email?: string
+  /** A new app password: the only time its text is shown (issue 33). */
+  appPassword?: { name: string; password: string }
 }
 
 export const newPasswordHint = `${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters. A long phrase you can remember is best; very common passwords are refused.`
