@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module'
 import { eq } from 'drizzle-orm'
 import JSZip from 'jszip'
 import { describe, expect } from 'vitest'
@@ -20,6 +19,7 @@ import * as opds from '#app/routes/opds.ts'
 import { createBuyer } from '#harness/factories/buyers.ts'
 import type { TestDatabase } from '#tests/db.ts'
 import { test } from '#tests/fixtures.ts'
+import { readOpds1, readOpds2 } from '#tests/readium-opds.ts'
 import { routeArgs, servicesFor, thrownBy } from '#tests/route-args.ts'
 
 /**
@@ -27,34 +27,6 @@ import { routeArgs, servicesFor, thrownBy } from '#tests/route-args.ts'
  * lists their books and downloads their stamped copy — and nothing else. Read as Thorium reads it
  * (Readium's r2-opds-js).
  */
-
-const require = createRequire(import.meta.url)
-const { DOMParser } = require('@xmldom/xmldom') as {
-  DOMParser: new () => { parseFromString(xml: string, type: string): unknown }
-}
-const r2 = {
-  ...(require('r2-opds-js/dist/es8-es2017/src/opds/init-globals') as {
-    initGlobalConverters_OPDS(): void
-    initGlobalConverters_GENERIC(): void
-  }),
-  ...(require('r2-opds-js/dist/es8-es2017/src/opds/opds1/opds') as { OPDS: new () => unknown }),
-  ...(require('r2-opds-js/dist/es8-es2017/src/opds/opds2/opds2') as { OPDSFeed: new () => unknown }),
-  ...(require('r2-utils-js/dist/es8-es2017/src/_utils/xml-js-mapper') as {
-    XML: { deserialize(doc: unknown, type: unknown): Opds1 }
-  }),
-  ...(require('r2-lcp-js/dist/es8-es2017/src/serializable') as {
-    TaJsonDeserialize(json: unknown, type: unknown): Opds2
-  }),
-}
-r2.initGlobalConverters_GENERIC()
-r2.initGlobalConverters_OPDS()
-type Opds1 = { Entries?: { Title: string; Links: { Rel: string; Href: string; Type: string }[] }[] }
-type Opds2 = {
-  Publications?: {
-    Metadata: { Title: string }
-    Links: { Href: string; TypeLink: string; Rel?: string[] }[]
-  }[]
-}
 
 let database: TestDatabase
 let catalogue: Awaited<ReturnType<typeof listBooks>>
@@ -88,10 +60,7 @@ async function feed(path: string, authorization?: string, clientIp = freshIp()):
 async function libraryTitles(authorization: string): Promise<string[]> {
   const response = await feed('/opds/library', authorization)
   expect(response.status).toBe(200)
-  const parsed = r2.XML.deserialize(
-    new DOMParser().parseFromString(await response.text(), 'application/xml'),
-    r2.OPDS,
-  )
+  const parsed = readOpds1(await response.text()).feed
   return (parsed.Entries ?? []).map((entry) => entry.Title)
 }
 
@@ -129,10 +98,7 @@ describe('the library feed', () => {
 
     const response = await feed('/opds/library', authorization)
     expect(response.headers.get('Cache-Control')).toBe('private, no-store')
-    const parsed = r2.XML.deserialize(
-      new DOMParser().parseFromString(await response.text(), 'application/xml'),
-      r2.OPDS,
-    )
+    const parsed = readOpds1(await response.text()).feed
     expect(parsed.Entries!.map((entry) => entry.Title).sort()).toEqual([first!.title, second!.title].sort())
     const links = parsed
       .Entries!.find((entry) => entry.Title === first!.title)!
@@ -143,7 +109,7 @@ describe('the library feed', () => {
     ])
 
     const v2 = await feed('/opds/v2/library', authorization)
-    const publications = r2.TaJsonDeserialize(await v2.json(), r2.OPDSFeed).Publications!
+    const publications = readOpds2(await v2.json()).Publications!
     expect(publications.map((p) => p.Metadata.Title).sort()).toEqual([first!.title, second!.title].sort())
     const [row] = await listAppPasswords(database.db, buyer.userId)
     expect(row!.lastUsedAt).not.toBeNull()

@@ -1,5 +1,3 @@
-import { createRequire } from 'node:module'
-import type * as XmlDom from '@xmldom/xmldom'
 import { and, asc, eq, sql } from 'drizzle-orm'
 import { describe, expect } from 'vitest'
 import { seedBooks } from '#app/features/catalog/seed-books.ts'
@@ -9,62 +7,13 @@ import * as home from '#app/routes/home.tsx'
 import * as opds from '#app/routes/opds.ts'
 import type { TestDatabase } from '#tests/db.ts'
 import { test } from '#tests/fixtures.ts'
+import { readOpds1, readOpds2, type R2Link } from '#tests/readium-opds.ts'
 import { routeArgs } from '#tests/route-args.ts'
 
 /**
  * Issue 33's public catalogue feeds, read as a reading app reads them: every OPDS 1.2 feed is parsed by Readium's
  * parser (r2-opds-js, what Thorium uses) and converted to OPDS 2 by it, every OPDS 2.0 feed deserialised by it.
  */
-
-// r2-opds-js is CommonJS with global converters to register once.
-const require = createRequire(import.meta.url)
-const { DOMParser } = require('@xmldom/xmldom') as typeof XmlDom
-const r2 = {
-  ...(require('r2-opds-js/dist/es8-es2017/src/opds/init-globals') as {
-    initGlobalConverters_OPDS(): void
-    initGlobalConverters_GENERIC(): void
-  }),
-  ...(require('r2-opds-js/dist/es8-es2017/src/opds/opds1/opds') as { OPDS: new () => unknown }),
-  ...(require('r2-opds-js/dist/es8-es2017/src/opds/opds2/opds2') as { OPDSFeed: new () => unknown }),
-  ...(require('r2-opds-js/dist/es8-es2017/src/opds/converter') as {
-    convertOpds1ToOpds2(feed: unknown): R2Feed
-  }),
-  ...(require('r2-utils-js/dist/es8-es2017/src/_utils/xml-js-mapper') as {
-    XML: { deserialize(doc: unknown, type: unknown): R2Opds1 }
-  }),
-  ...(require('r2-lcp-js/dist/es8-es2017/src/serializable') as {
-    TaJsonDeserialize(json: unknown, type: unknown): R2Feed
-  }),
-}
-r2.initGlobalConverters_GENERIC()
-r2.initGlobalConverters_OPDS()
-
-type R2Link = {
-  Href: string
-  TypeLink: string
-  Rel?: string[]
-  Properties?: { Price?: { Currency: string; Value: number } }
-}
-type R2Publication = {
-  Metadata: { Title: string; Identifier: string; Modified?: Date; Author?: { Name: string }[] }
-  Links: R2Link[]
-  Images: R2Link[]
-}
-type R2Feed = {
-  Metadata: { Title: string; NumberOfItems?: number }
-  Links: R2Link[]
-  Publications?: R2Publication[]
-  Navigation?: R2Link[]
-}
-type R2Opds1 = {
-  Title: string
-  Entries: {
-    Title: string
-    Id: string
-    Links: { Rel: string; Href: string; Type: string; OpdsPrice?: number; OpdsPriceCurrencyCode?: string }[]
-  }[]
-  Links: { Rel: string; Href: string; Type: string }[]
-}
 
 let database: TestDatabase
 test.beforeAll(({ database: fileDatabase }) => {
@@ -84,9 +33,7 @@ async function opds1(path: string) {
   const response = await get(path)
   expect(response.status, path).toBe(200)
   const xml = await response.text()
-  const doc = new DOMParser().parseFromString(xml, 'application/xml')
-  const feed = r2.XML.deserialize(doc, r2.OPDS)
-  return { response, xml, feed, converted: r2.convertOpds1ToOpds2(feed) }
+  return { response, xml, ...readOpds1(xml) }
 }
 
 /** An OPDS 2.0 feed as Readium reads it. */
@@ -95,7 +42,7 @@ async function opds2(path: string) {
   expect(response.status, path).toBe(200)
   expect(response.headers.get('Content-Type')).toBe('application/opds+json; charset=utf-8')
   const json = (await response.json()) as Record<string, unknown>
-  return { json, feed: r2.TaJsonDeserialize(json, r2.OPDSFeed) }
+  return { json, feed: readOpds2(json) }
 }
 
 const hrefsOf = (links: { Href: string }[]) => links.map((link) => link.Href)
@@ -109,14 +56,14 @@ describe('the root and the navigation', () => {
     )
     expect(response.headers.get('Access-Control-Allow-Origin')).toBe('*')
     expect(feed.Title).toBe('CodeBook')
-    expect(feed.Entries.map((entry) => entry.Title)).toEqual([
+    expect(feed.Entries!.map((entry) => entry.Title)).toEqual([
       'New books',
       'Best sellers',
       'All books',
       'Your library',
       'Topics',
     ])
-    expect(feed.Entries.flatMap((entry) => hrefsOf(entry.Links))).toEqual([
+    expect(feed.Entries!.flatMap((entry) => hrefsOf(entry.Links))).toEqual([
       `${ORIGIN}/opds/new`,
       `${ORIGIN}/opds/best-sellers`,
       `${ORIGIN}/opds/books`,
@@ -176,7 +123,7 @@ describe('the root and the navigation', () => {
 
   test('topics list each topic with its count, and lead to its books', async () => {
     const { feed } = await opds1('/opds/topics')
-    const go = feed.Entries.find((entry) => entry.Title === 'Go')
+    const go = feed.Entries!.find((entry) => entry.Title === 'Go')
     expect(go?.Links[0]?.Href).toBe(`${ORIGIN}/opds/topics/go`)
     const { feed: topic } = await opds1('/opds/topics/go')
     const goBooks = await database.db
@@ -187,7 +134,7 @@ describe('the root and the navigation', () => {
       .where(and(eq(topics.slug, 'go'), eq(books.status, 'published')))
       .orderBy(asc(books.title))
     expect(goBooks.length).toBeGreaterThan(0)
-    expect(topic.Entries.map((entry) => entry.Title)).toEqual(goBooks.map((book) => book.title))
+    expect(topic.Entries!.map((entry) => entry.Title)).toEqual(goBooks.map((book) => book.title))
     expect((await get('/opds/topics/no-such-topic')).status).toBe(404)
     expect((await get('/opds/v2/topics/no-such-topic')).status).toBe(404)
     expect((await get('/opds/nothing-here')).status).toBe(404)
@@ -207,7 +154,7 @@ describe('acquisition feeds', () => {
     })
     const { feed, converted } = await opds1('/opds/books')
     expect(feed.Entries).toHaveLength(seedBooks.length)
-    const entry = feed.Entries.find((e) => e.Title === book!.title)!
+    const entry = feed.Entries!.find((e) => e.Title === book!.title)!
     expect(entry.Id).toBe(`urn:uuid:${book!.id}`)
     const buy = entry.Links.find((link) => link.Rel === 'http://opds-spec.org/acquisition/buy')!
     expect(buy).toMatchObject({
@@ -281,7 +228,7 @@ describe('acquisition feeds', () => {
 
   test('search finds books in both versions; no words or a forged page link is a 400', async () => {
     const { feed, xml } = await opds1('/opds/search?q=django')
-    expect(feed.Entries.map((entry) => entry.Title)).toContain('Django Framework')
+    expect(feed.Entries!.map((entry) => entry.Title)).toContain('Django Framework')
     expect(xml).toMatch(/<opensearch:totalResults>\d+<\/opensearch:totalResults>/)
     const v2 = await opds2('/opds/v2/search?query=django')
     expect(v2.feed.Publications!.map((p) => p.Metadata.Title)).toContain('Django Framework')
@@ -339,7 +286,7 @@ describe('acquisition feeds', () => {
           next = feed.Links.find((link) => relOf(link) === 'next')?.Href.replace(ORIGIN, '')
         } else {
           const { feed } = await opds1(next)
-          seen.push(...feed.Entries.map((entry) => entry.Id))
+          seen.push(...feed.Entries!.map((entry) => entry.Id))
           next = feed.Links.find((link) => link.Rel === 'next')?.Href.replace(ORIGIN, '')
         }
       }
