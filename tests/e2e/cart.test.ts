@@ -14,9 +14,11 @@ const cartLink = (page: Page) =>
 
 async function expectBadge(page: Page, count: number) {
   const name = `Cart, ${count} ${count === 1 ? 'book' : 'books'}`
+  // The button shows the new state at once (optimistic); the badge follows when the action and the page's
+  // revalidation have answered, which on a loaded CI machine took over 5 s once.
   await page
     .getByRole('link', { name, exact: true })
-    .waitFor({ timeout: 5_000 })
+    .waitFor({ timeout: 15_000 })
     .catch(async (error: Error) => {
       throw new Error(`${error.message}\nthe badge says: ${await cartLink(page).getAttribute('aria-label')}`)
     })
