@@ -142,10 +142,12 @@ const allowedWrites: Record<string, string[]> = {
   'routes/logout.tsx': ['session'],
   'routes/forgot-password.tsx': ['verification', 'email_outbox'],
   'routes/reset-password.tsx': [...identity, 'email_outbox'],
-  'routes/account.tsx': [...identity, 'email_outbox'],
+  // App passwords (issue 33) are made and revoked on the account page, and go with a deleted account.
+  'routes/account.tsx': [...identity, 'email_outbox', 'app_passwords'],
   'routes/account-verify-email.tsx': [...identity, 'email_outbox'],
   'routes/account-delete.tsx': [
     ...identity,
+    'app_passwords',
     ...buying,
     'reviews',
     'review_votes',
