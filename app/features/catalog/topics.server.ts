@@ -120,6 +120,20 @@ export async function listBookTopics(db: Executor, bookId: string): Promise<Topi
 }
 
 /** The current slug of the topic that had `slug` before (its old URL answers 301 to the new one). */
+/** The topics of several books in one query, each book's in its order. */
+export async function listTopicsOfBooks(db: Executor, bookIds: string[]): Promise<Map<string, TopicRef[]>> {
+  const byBook = new Map<string, TopicRef[]>(bookIds.map((id) => [id, []]))
+  if (bookIds.length === 0) return byBook
+  const rows = await db
+    .select({ bookId: bookTopics.bookId, slug: topics.slug, name: topics.name })
+    .from(bookTopics)
+    .innerJoin(topics, eq(topics.id, bookTopics.topicId))
+    .where(inArray(bookTopics.bookId, bookIds))
+    .orderBy(asc(bookTopics.position))
+  for (const { bookId, slug, name } of rows) byBook.get(bookId)?.push({ slug, name })
+  return byBook
+}
+
 export async function findRenamedTopicSlug(db: Db, slug: string): Promise<string | undefined> {
   const [row] = await db
     .select({ slug: topics.slug })

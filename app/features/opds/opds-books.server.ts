@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm'
 import { findPublishedTopic, listTopics } from '#app/features/catalog/browse.server.ts'
 import { readFacetIndex } from '#app/features/catalog/facet-index.server.ts'
+import { listTopicsOfBooks } from '#app/features/catalog/topics.server.ts'
 import { listLibrary } from '#app/features/library/library.server.ts'
 import { isPublished } from '#app/features/catalog/catalog.server.ts'
 import { plainText } from '#app/features/catalog/markdown.ts'
@@ -60,20 +61,10 @@ async function readBooks(
     .where(and(publishedOnly ? isPublished : undefined, where))
     .orderBy(...order)
     .limit(limit)
-  const topicRows =
-    rows.length === 0
-      ? []
-      : await db
-          .select({ bookId: bookTopics.bookId, slug: topics.slug, name: topics.name })
-          .from(bookTopics)
-          .innerJoin(topics, eq(topics.id, bookTopics.topicId))
-          .where(
-            inArray(
-              bookTopics.bookId,
-              rows.map((row) => row.id),
-            ),
-          )
-          .orderBy(asc(bookTopics.position))
+  const topicsOf = await listTopicsOfBooks(
+    db,
+    rows.map((row) => row.id),
+  )
   return rows.map((row) => {
     const edition = row.newestEdition ? new Date(row.newestEdition) : null
     return {
@@ -86,7 +77,7 @@ async function readBooks(
       currency: row.currency,
       coverPath: row.coverPath,
       cover: row.cover,
-      topics: topicRows.filter((t) => t.bookId === row.id).map(({ slug, name }) => ({ slug, name })),
+      topics: topicsOf.get(row.id) ?? [],
       published: row.createdAt,
       publishedKey: row.createdAtKey,
       updated: edition && edition > row.updatedAt ? edition : row.updatedAt,
