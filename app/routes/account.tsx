@@ -2,7 +2,7 @@ import type { ReactNode } from 'react'
 import { data, Form, Link, redirect } from 'react-router'
 import { primaryButton } from '#app/components/ui/button-styles.ts'
 import { SectionHeading } from '#app/components/ui/section-heading.tsx'
-import { refused } from '#app/features/identity/account-outcome.server.ts'
+import { refused, type AccountOutcome, type Visit } from '#app/features/identity/account-outcome.server.ts'
 import {
   changeEmail,
   changePassword,
@@ -28,8 +28,17 @@ import {
   createAppPasswordFor,
   listAppPasswords,
   revokeAppPasswordOf,
+  type AppPasswordCreated,
 } from '#app/features/identity/app-passwords-form.server.ts'
 import { AppPasswordsPanel } from '#app/features/identity/components/app-passwords-panel.tsx'
+import { formatFileSize } from '#app/features/catalog/format.ts'
+import { KindlePanel } from '#app/features/library/components/kindle-panel.tsx'
+import {
+  removeKindleAddressFor,
+  saveKindleAddressFor,
+  senderAddress,
+} from '#app/features/library/kindle-form.server.ts'
+import { getKindleAddress } from '#app/features/library/kindle.server.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import { readForm } from '#app/server/form.server.ts'
 import { passOnRetryAfter } from '#app/sign-in.server.ts'
@@ -59,34 +68,43 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
       lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
     })),
     libraryFeedUrl: `${env.publicUrl.origin}/opds/library`,
+    kindle: {
+      address: await getKindleAddress(db, user.id),
+      sender: senderAddress(env.MAIL_FROM),
+      maxSize: formatFileSize(env.MAIL_MAX_ATTACHMENT_MB * 1024 * 1024),
+    },
   }
 }
 
 export const headers: Route.HeadersFunction = passOnRetryAfter
+
+type AccountUser = Awaited<ReturnType<typeof requireUser>>
+
+/** The page's forms, by the intent each posts. */
+const accountForms: Record<
+  string,
+  (visit: Visit, user: AccountUser, form: FormData) => Promise<AccountOutcome | AppPasswordCreated>
+> = {
+  'change-email': changeEmail,
+  'change-password': changePassword,
+  'revoke-session': (visit, user, form) => revokeSession(visit, user, String(form.get('sessionId') ?? '')),
+  'revoke-other-sessions': (visit) => revokeOtherSessions(visit),
+  'create-app-password': createAppPasswordFor,
+  'revoke-app-password': revokeAppPasswordOf,
+  'save-kindle-address': (visit, user, form) =>
+    saveKindleAddressFor(getAppContext(visit.context).db, user, form),
+  'remove-kindle-address': (visit, user) => removeKindleAddressFor(getAppContext(visit.context).db, user),
+}
 
 export async function action({ request, context, url }: Route.ActionArgs) {
   const visit = { request, context }
   const user = await requireUser({ ...visit, url })
   const form = await readForm(request)
   const intent = String(form.get('intent'))
-  const outcome =
-    intent === 'change-email'
-      ? await changeEmail(visit, user, form)
-      : intent === 'change-password'
-        ? await changePassword(visit, user, form)
-        : intent === 'revoke-session'
-          ? await revokeSession(visit, user, String(form.get('sessionId') ?? ''))
-          : intent === 'revoke-other-sessions'
-            ? await revokeOtherSessions(visit)
-            : intent === 'create-app-password'
-              ? await createAppPasswordFor(visit, user, form)
-              : intent === 'revoke-app-password'
-                ? await revokeAppPasswordOf(visit, user, form)
-                : ({
-                    ok: false,
-                    status: 400,
-                    formError: 'Please use one of the forms on this page.',
-                  } as const)
+  const handle = accountForms[intent]
+  const outcome: AccountOutcome | AppPasswordCreated = handle
+    ? await handle(visit, user, form)
+    : { ok: false, status: 400, formError: 'Please use one of the forms on this page.' }
   if (!outcome.ok) return refused(outcome, { intent })
   if ('appPassword' in outcome) {
     return data({
@@ -117,7 +135,8 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
       {answer &&
       !answer.intent?.startsWith('change-') &&
       !answer.intent?.startsWith('revoke-') &&
-      !answer.intent?.startsWith('create-') ? (
+      !answer.intent?.startsWith('create-') &&
+      !answer.intent?.endsWith('-kindle-address') ? (
         answer.formError ? (
           <FormError>{answer.formError}</FormError>
         ) : null
@@ -245,6 +264,14 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
           appPasswords={loaderData.appPasswords}
           created={answered('create-app-password')}
           revoked={answered('revoke-app-password')}
+        />
+      </Panel>
+
+      <Panel title="Send to Kindle" id="kindle">
+        <KindlePanel
+          {...loaderData.kindle}
+          saved={answered('save-kindle-address')}
+          removed={answered('remove-kindle-address')}
         />
       </Panel>
 

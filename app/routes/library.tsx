@@ -1,9 +1,18 @@
-import { Link } from 'react-router'
+import { data, Link } from 'react-router'
 import { primaryButton } from '#app/components/ui/button-styles.ts'
 import { SectionHeading } from '#app/components/ui/section-heading.tsx'
 import { formatFileSize } from '#app/features/catalog/format.ts'
 import { requireUser } from '#app/features/identity/session.server.ts'
 import { listLibrary } from '#app/features/library/library.server.ts'
+import {
+  getKindleAddress,
+  listKindleDeliveries,
+  sendToKindle,
+  type KindleDelivery,
+} from '#app/features/library/kindle.server.ts'
+import { KindleStatus } from '#app/features/library/components/kindle-status.tsx'
+import { readForm } from '#app/server/form.server.ts'
+import { passOnRetryAfter } from '#app/sign-in.server.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import type { Route } from './+types/library'
 import { privatePageMeta } from '#app/features/seo/meta.ts'
@@ -14,13 +23,59 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 
 export async function loader({ request, context, url }: Route.LoaderArgs) {
   const user = await requireUser({ request, context, url })
-  return { books: await listLibrary(getAppContext(context).db, user.id), email: user.email }
+  const { db } = getAppContext(context)
+  const [books, kindleAddress, deliveries] = await Promise.all([
+    listLibrary(db, user.id),
+    getKindleAddress(db, user.id),
+    listKindleDeliveries(db, user.id),
+  ])
+  return {
+    books: books.map((book) => ({ ...book, kindle: serialize(deliveries.get(book.bookId)) })),
+    email: user.email,
+    kindleAddress,
+  }
+}
+
+function serialize(delivery: KindleDelivery | undefined) {
+  if (!delivery) return null
+  return delivery.state === 'sent'
+    ? { state: delivery.state, at: delivery.sentAt.toISOString() }
+    : delivery.state === 'failed'
+      ? { state: delivery.state, at: delivery.failedAt.toISOString(), error: delivery.error }
+      : { state: delivery.state, at: delivery.queuedAt.toISOString(), retrying: delivery.lastError !== null }
+}
+
+export const headers: Route.HeadersFunction = passOnRetryAfter
+
+const slugPattern = /^[a-z0-9][a-z0-9-]{0,99}$/
+
+/** 'Send to Kindle' on a book (issue 33): its stamped EPUB is queued for the reader's Kindle. */
+export async function action({ request, context, url }: Route.ActionArgs) {
+  const user = await requireUser({ request, context, url })
+  const form = await readForm(request)
+  const slug = String(form.get('slug') ?? '')
+  if (form.get('intent') !== 'send-to-kindle' || !slugPattern.test(slug)) {
+    return data({ slug, error: 'Please use the Send to Kindle button of a book.' }, { status: 400 })
+  }
+  const app = getAppContext(context)
+  const sent = await sendToKindle(
+    app,
+    { userId: user.id, email: user.email },
+    { slug, maxBytes: app.env.MAIL_MAX_ATTACHMENT_MB * 1024 * 1024 },
+  )
+  if (!sent.ok) {
+    const headers =
+      sent.retryAfterSeconds === undefined ? undefined : { 'Retry-After': String(sent.retryAfterSeconds) }
+    return data({ slug, error: sent.message }, { status: sent.status, headers })
+  }
+  app.kickOutbox()
+  return data({ slug, notice: `“${sent.title}” is on its way to ${sent.address}.` })
 }
 
 const formatNames = { pdf: 'PDF', epub: 'EPUB' } as const
 
-export default function Library({ loaderData }: Route.ComponentProps) {
-  const { books, email } = loaderData
+export default function Library({ loaderData, actionData }: Route.ComponentProps) {
+  const { books, email, kindleAddress } = loaderData
   return (
     <section className="mx-auto max-w-4xl px-4 py-12">
       <SectionHeading level={1}>My Library</SectionHeading>
@@ -109,6 +164,15 @@ export default function Library({ loaderData }: Route.ComponentProps) {
                           </li>
                         ))}
                       </ul>
+                      {book.files.some((file) => file.format === 'epub') ? (
+                        <KindleStatus
+                          slug={book.slug}
+                          title={book.title}
+                          address={kindleAddress}
+                          delivery={book.kindle}
+                          answer={actionData?.slug === book.slug ? actionData : undefined}
+                        />
+                      ) : null}
                     </>
                   )}
                 </div>

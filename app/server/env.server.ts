@@ -65,6 +65,15 @@ export const EnvSchema = z.object({
     .regex(/^smtps?:\/\/\S+$/, 'expected an smtp:// or smtps:// URL')
     .optional(),
   MAIL_FROM: z.string().trim().min(3).default('CodeBook <orders@codebook.localhost>'),
+  /**
+   * The largest file the store mails (Send to Kindle), in MB. Base64 makes a message a third larger than its
+   * files: 20 MB keeps it within the 25–35 MB most mail servers take (Amazon's Kindle service takes 50 MB).
+   */
+  MAIL_MAX_ATTACHMENT_MB: z.coerce
+    .number({ error: 'expected a number of megabytes' })
+    .positive('expected more than 0 MB')
+    .max(50, "expected at most 50 MB: Amazon's limit for a document mailed to a Kindle")
+    .default(20),
   /** Comma-separated emails: these accounts are made admins (the back office, /admin) at start-up. */
   ADMIN_EMAILS: z
     .string()

@@ -1,4 +1,5 @@
 import type { ByteRange, FileStorage } from './storage.server.ts'
+import { escapeHtml } from '#app/server/escape-html.ts'
 
 /**
  * Headers for a file sent as a download: its type, its exact length and the name to save it under, that parts
@@ -155,10 +156,6 @@ export function problemPage(
     status,
     headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', ...headers },
   })
-}
-
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
 }
 
 const imageTypes = { avif: 'image/avif', webp: 'image/webp', jpeg: 'image/jpeg', png: 'image/png' } as const

@@ -3,7 +3,15 @@ import path from 'node:path'
 import nodemailer from 'nodemailer'
 import type { Logger } from './logger.server.ts'
 
-export type MailMessage = { to: string; subject: string; text: string; html: string }
+export type MailAttachment = { fileName: string; contentType: string; content: Uint8Array }
+
+export type MailMessage = {
+  to: string
+  subject: string
+  text: string
+  html: string
+  attachments?: MailAttachment[]
+}
 
 export type Mailer = {
   /** 'smtp': handed to the SMTP server at SMTP_URL; 'files': written as .eml files (no SMTP_URL). */
@@ -61,7 +69,7 @@ export function createMailer(options: MailerOptions): Mailer {
       kind: 'smtp',
       async send(message) {
         try {
-          const info = await transport.sendMail({ from, ...message })
+          const info = await transport.sendMail(envelopeOf(from, message))
           return { messageId: info.messageId }
         } catch (error) {
           throw toMailError(error, [password, url.password])
@@ -77,7 +85,7 @@ export function createMailer(options: MailerOptions): Mailer {
     async send(message) {
       let info
       try {
-        info = await transport.sendMail({ from, ...message })
+        info = await transport.sendMail(envelopeOf(from, message))
       } catch (error) {
         throw toMailError(error, [])
       }
@@ -89,6 +97,19 @@ export function createMailer(options: MailerOptions): Mailer {
       logger.info({ file: path.join(outboxDir, name) }, 'mail written to the outbox folder')
       return { messageId: info.messageId }
     },
+  }
+}
+
+/** The message as nodemailer takes it: attachments as Buffers under its own names. */
+function envelopeOf(from: string, { attachments = [], ...message }: MailMessage) {
+  return {
+    from,
+    ...message,
+    attachments: attachments.map(({ fileName, contentType, content }) => ({
+      filename: fileName,
+      contentType,
+      content: Buffer.from(content.buffer, content.byteOffset, content.byteLength),
+    })),
   }
 }
 

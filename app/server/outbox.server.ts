@@ -1,11 +1,13 @@
 import { and, asc, eq, inArray, isNull, lt, lte, sql } from 'drizzle-orm'
 import type { Db, Transaction } from './db/database.server.ts'
-import { emailOutbox } from './db/schema/index.server.ts'
+import { emailAttachments, emailOutbox } from './db/schema/index.server.ts'
 import type { Logger } from './logger.server.ts'
-import type { MailMessage, Mailer } from './mail.server.ts'
+import { MailError, type MailAttachment, type MailMessage, type Mailer } from './mail.server.ts'
 
 /** What `db.transaction(async (tx) => …)` hands its callback. */
-export type OutboxEmail = MailMessage & {
+export type OutboxEmail = Omit<MailMessage, 'attachments'> & {
+  /** Files sent with it, kept with the mail until it is sent or given up. */
+  attachments?: MailAttachment[]
   /** What sort of mail: 'receipt', … */
   kind: string
   /** What it is about (an order id): one mail per kind and subject, however often it is queued. */
@@ -32,7 +34,15 @@ const leaseMs = 15 * 60_000
  * replayed payment confirmation queues no second receipt.
  */
 export async function enqueueEmail(db: Db | Transaction, email: OutboxEmail): Promise<boolean> {
-  const { kind, subjectKey, to, subject, text, html } = email
+  return (await enqueueEmailReturningId(db, email)) !== null
+}
+
+/** As `enqueueEmail`, returning the queued mail's id (null when this kind and subject was queued already). */
+export async function enqueueEmailReturningId(
+  db: Db | Transaction,
+  email: OutboxEmail,
+): Promise<string | null> {
+  const { kind, subjectKey, to, subject, text, html, attachments = [] } = email
   const inserted = await db
     .insert(emailOutbox)
     // Due as of the app's clock, the one deliverDueEmails compares with; the column's default (the
@@ -40,7 +50,37 @@ export async function enqueueEmail(db: Db | Transaction, email: OutboxEmail): Pr
     .values({ kind, subjectKey, to, subject, text, html, nextAttemptAt: new Date() })
     .onConflictDoNothing({ target: [emailOutbox.kind, emailOutbox.subjectKey] })
     .returning({ id: emailOutbox.id })
-  return inserted.length > 0
+  const id = inserted[0]?.id
+  if (!id) return null
+  if (attachments.length > 0) {
+    await db.insert(emailAttachments).values(
+      attachments.map(({ fileName, contentType, content }) => ({
+        emailId: id,
+        fileName,
+        contentType,
+        content,
+      })),
+    )
+  }
+  return id
+}
+
+/** Where a queued mail stands, for whoever queued it (the reader's 'Send to Kindle'). */
+export type EmailState =
+  | { state: 'queued'; queuedAt: Date; lastError: string | null }
+  | { state: 'sent'; sentAt: Date }
+  | { state: 'failed'; failedAt: Date; error: string }
+
+export function emailStateOf(row: {
+  createdAt: Date
+  sentAt: Date | null
+  failedAt: Date | null
+  lastError: string | null
+}): EmailState {
+  if (row.sentAt) return { state: 'sent', sentAt: row.sentAt }
+  if (row.failedAt)
+    return { state: 'failed', failedAt: row.failedAt, error: row.lastError ?? 'unknown error' }
+  return { state: 'queued', queuedAt: row.createdAt, lastError: row.lastError }
 }
 
 export type DeliveryOptions = {
@@ -129,21 +169,38 @@ type OutboxRow = typeof emailOutbox.$inferSelect
 async function deliverEmail(db: Db, mailer: Mailer, email: OutboxRow, clock: () => Date, logger: Logger) {
   const log = { emailId: email.id, kind: email.kind, subjectKey: email.subjectKey, attempt: email.attempts }
   const { to, subject, text, html } = email
-  const outcome = await mailer.send({ to, subject, text, html }).then(
+  const attachments = await db
+    .select({
+      fileName: emailAttachments.fileName,
+      contentType: emailAttachments.contentType,
+      content: emailAttachments.content,
+    })
+    .from(emailAttachments)
+    .where(eq(emailAttachments.emailId, email.id))
+  const outcome = await mailer.send({ to, subject, text, html, attachments }).then(
     ({ messageId }) => ({ messageId }),
     (error: unknown) => ({ error }),
   )
   if ('error' in outcome) {
     const retryAt = new Date(clock().getTime() + retryDelayMs(email.attempts))
+    const refused = outcome.error instanceof MailError && isRefusedForGood(outcome.error)
+    const givenUp = refused || email.attempts >= maxEmailAttempts
     await db
       .update(emailOutbox)
-      .set({ lastError: summarize(outcome.error), nextAttemptAt: retryAt })
+      .set({
+        lastError: summarize(outcome.error),
+        nextAttemptAt: retryAt,
+        ...(givenUp ? { failedAt: clock(), attempts: Math.max(email.attempts, maxEmailAttempts) } : {}),
+      })
       // A run whose lease ran out may have sent it meanwhile; that success stands.
       .where(and(eq(emailOutbox.id, email.id), isNull(emailOutbox.sentAt)))
-    if (email.attempts >= maxEmailAttempts) {
+    if (givenUp) {
+      await db.delete(emailAttachments).where(eq(emailAttachments.emailId, email.id))
       logger.error(
         { ...log, err: outcome.error },
-        `email not sent after ${email.attempts} attempts; giving up`,
+        refused
+          ? 'email refused by the mail server; giving up'
+          : `email not sent after ${email.attempts} attempts; giving up`,
       )
     } else {
       logger.warn({ ...log, err: outcome.error, retryAt }, 'email not sent; will retry')
@@ -152,7 +209,12 @@ async function deliverEmail(db: Db, mailer: Mailer, email: OutboxRow, clock: () 
   }
   // Not counted as a failure to send if it throws: the mail went out. The run fails (and is logged), and
   // the lease brings the mail round again: at least once, never silently lost.
-  await db.update(emailOutbox).set({ sentAt: clock(), lastError: null }).where(eq(emailOutbox.id, email.id))
+  await db
+    .update(emailOutbox)
+    .set({ sentAt: clock(), lastError: null, failedAt: null })
+    .where(eq(emailOutbox.id, email.id))
+  // Sent: its files (a reader's stamped copy) need not be kept.
+  await db.delete(emailAttachments).where(eq(emailAttachments.emailId, email.id))
   logger.info({ ...log, messageId: outcome.messageId }, 'email sent')
   return true
 }
@@ -177,6 +239,17 @@ async function claimDueEmails(db: Db, now: Date, limit: number) {
     .where(inArray(emailOutbox.id, due))
     .returning()
   return claimed.toSorted((a, b) => a.createdAt.getTime() - b.createdAt.getTime())
+}
+
+/**
+ * The server's last word on this message, which sending it again cannot change: a 5xx reply to its envelope or
+ * its data (no such mailbox, too large), or a size over the one the server announced. A 5xx to the store's
+ * own sign-in (a wrong SMTP password) is not: the mail goes once the operator fixes it.
+ */
+function isRefusedForGood({ code, responseCode }: MailError) {
+  if (code !== 'EENVELOPE' && code !== 'EMESSAGE') return false
+  if (responseCode === undefined) return code === 'EMESSAGE'
+  return responseCode >= 500 && responseCode < 600
 }
 
 function retryDelayMs(attempts: number) {

@@ -8,6 +8,7 @@ import { enqueueEmail } from '#app/server/outbox.server.ts'
 import { recordAudit, type Actor } from '#app/features/admin/audit.server.ts'
 import { readSeller } from '#app/features/settings/store-settings.server.ts'
 import { listErrataForTriage, type AdminErratum } from './errata.server.ts'
+import { escapeHtml } from '#app/server/escape-html.ts'
 
 export const TriageSchema = z.discriminatedUnion('decision', [
   z.strictObject({ decision: z.literal('confirm'), id: z.uuid('This erratum is unknown.') }),
@@ -185,8 +186,4 @@ function erratumFixedEmail(input: {
 <p>— ${escapeHtml(store)}</p>
 </body></html>`
   return { subject, text, html }
-}
-
-function escapeHtml(value: string) {
-  return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
 }

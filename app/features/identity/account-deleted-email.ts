@@ -1,3 +1,5 @@
+import { escapeHtml } from '#app/server/escape-html.ts'
+
 /** The mail sent to the address an account had, once it is deleted. */
 export function accountDeletedEmail(store: string): { subject: string; text: string; html: string } {
   const subject = `Your ${store} account has been deleted`
@@ -17,8 +19,4 @@ requires, but they no longer carry your email address.</p>
 <p>If you did not ask for this, reply to this mail.</p>
 </body></html>`
   return { subject, text, html }
-}
-
-function escapeHtml(value: string) {
-  return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
 }

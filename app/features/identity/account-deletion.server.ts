@@ -2,10 +2,11 @@ import { and, eq } from 'drizzle-orm'
 import { deleteCartOf, forgetCarts } from '#app/features/cart/cart.server.ts'
 import { invalidateCatalog } from '#app/features/catalog/catalog-cache.server.ts'
 import { exportErrataOf, forgetErrataReporter } from '#app/features/errata/errata.server.ts'
+import { deleteKindleOf, exportKindleOf } from '#app/features/library/kindle.server.ts'
 import { deleteLibraryOf, exportLibraryOf } from '#app/features/library/library.server.ts'
 import { exportOrdersOf } from '#app/features/orders/order-history.server.ts'
 import { deleteReadingOf, exportReadingOf } from '#app/features/reader/annotations.server.ts'
-import { listAppPasswords } from './app-passwords.server.ts'
+import { deleteAppPasswordsOf, listAppPasswords } from './app-passwords.server.ts'
 import { deleteReaderReviews, exportReviewsOf } from '#app/features/reviews/reviews.server.ts'
 import { z } from 'zod'
 import type { AppContext } from '#app/server/context.server.ts'
@@ -180,8 +181,8 @@ async function signOut(request: Request, app: AppContext): Promise<Headers> {
 
 /**
  * One transaction: the confirmation mail is queued to the address the account had, then everything personal
- * goes — sessions, password and provider links, the cart, the library (its download counts), the reader's
- * reviews (the books' ratings follow by trigger) and their helpful votes and reports (the counts they added
+ * goes — sessions, password and provider links, app passwords, the cart, the library (its download counts),
+ * their Kindle address and sends (a book still waiting to go is not sent), the reader's reviews (the books' ratings follow by trigger) and their helpful votes and reports (the counts they added
  * taken back), their reading positions, bookmarks and highlights, their name on errata they reported, pending email verifications — and the user row is kept as a tombstone (`deleted-<id>@invalid`, no name) because its
  * orders are kept for accounting and reference it.
  */
@@ -194,6 +195,8 @@ export async function deleteAccount(app: AppContext, { userId, email }: { userId
     await tx.delete(account).where(eq(account.userId, userId))
     await deleteCartOf(tx, userId)
     await deleteLibraryOf(tx, userId)
+    await deleteKindleOf(tx, userId)
+    await deleteAppPasswordsOf(tx, userId)
     await deleteReaderReviews(tx, userId)
     await deleteReadingOf(tx, userId)
     await forgetErrataReporter(tx, userId)
@@ -229,9 +232,10 @@ export async function exportAccountData(db: Db, userId: string, now = new Date()
     })
     .from(user)
     .where(eq(user.id, userId))
-  const [orderRows, library, reviewRows, reading, errataRows, apps] = await Promise.all([
+  const [orderRows, library, kindle, reviewRows, reading, errataRows, apps] = await Promise.all([
     exportOrdersOf(db, userId),
     exportLibraryOf(db, userId),
+    exportKindleOf(db, userId),
     exportReviewsOf(db, userId),
     exportReadingOf(db, userId),
     exportErrataOf(db, userId),
@@ -250,6 +254,7 @@ export async function exportAccountData(db: Db, userId: string, now = new Date()
     })),
     orders: orderRows,
     library,
+    kindle,
     reviews: reviewRows,
     reading,
     errata: errataRows,

@@ -1,3 +1,5 @@
+import { escapeHtml } from '#app/server/escape-html.ts'
+
 /**
  * The account mails' words (decision 017): plain text and a small HTML version of each, naming the store by
  * its settings' name (`store`).
@@ -92,8 +94,4 @@ function page(heading: string, body: string) {
 <h1 style="font-size:20px">${escapeHtml(heading)}</h1>
 ${body}
 </body></html>`
-}
-
-function escapeHtml(value: string) {
-  return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
 }

@@ -4,7 +4,8 @@ import { EMAIL_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './cr
  * The account lifecycle's forms (decision 017): their fields, what their actions answer, and their words.
  * The rules for an email and a new password are registration's (credentials.ts).
  */
-export type AccountField = 'email' | 'newEmail' | 'currentPassword' | 'newPassword' | 'appPasswordName'
+export type AccountField =
+  'email' | 'newEmail' | 'currentPassword' | 'newPassword' | 'appPasswordName' | 'kindleAddress'
 
 /** What an account form's action answers when it does not redirect. */
 export type AccountFormData = {

@@ -12,13 +12,13 @@ import {
 
 export { listAppPasswords }
 
-type Created = { ok: true; notice: string; appPassword: { name: string; password: string } }
+export type AppPasswordCreated = { ok: true; notice: string; appPassword: { name: string; password: string } }
 
 export async function createAppPasswordFor(
   visit: Visit,
   user: { id: string },
   form: FormData,
-): Promise<AccountOutcome | Created> {
+): Promise<AccountOutcome | AppPasswordCreated> {
   const app = getAppContext(visit.context)
   const tooMany = await limit(app, [])
   if (tooMany) return tooMany
@@ -34,7 +34,7 @@ export async function createAppPasswordFor(
       ok: true,
       notice: `“${name}” can now open your library. Copy its password now: it is shown only this once.`,
       appPassword: { name, password: made.password },
-    } satisfies Created
+    } satisfies AppPasswordCreated
   })
 }
 

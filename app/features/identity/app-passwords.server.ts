@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { and, asc, count, eq, isNull, lt, or, sql } from 'drizzle-orm'
 import { z } from 'zod'
-import type { Db } from '#app/server/db/database.server.ts'
+import type { Db, Transaction } from '#app/server/db/database.server.ts'
 import { appPasswords, user } from '#app/server/db/schema/index.server.ts'
 
 /*
@@ -34,7 +34,13 @@ export const AppPasswordNameSchema = z
       .refine((name) => !/[\p{Cc}\p{Cs}]/u.test(name), appPasswordMessages.nameRequired),
   )
 
-export type AppPasswordRow = { id: string; name: string; hint: string; createdAt: Date; lastUsedAt: Date | null }
+export type AppPasswordRow = {
+  id: string
+  name: string
+  hint: string
+  createdAt: Date
+  lastUsedAt: Date | null
+}
 
 /** A new password, in the form the reader types: `xxxx-xxxx-xxxx-xxxx-xxxx`. */
 function newSecret(): string {
@@ -92,6 +98,11 @@ export async function revokeAppPassword(db: Db, userId: string, id: string): Pro
     .where(and(eq(appPasswords.id, id), eq(appPasswords.userId, userId)))
     .returning({ id: appPasswords.id })
   return deleted.length > 0
+}
+
+/** Every app password of the reader, inside the account deletion's transaction. */
+export async function deleteAppPasswordsOf(tx: Transaction, userId: string): Promise<void> {
+  await tx.delete(appPasswords).where(eq(appPasswords.userId, userId))
 }
 
 export type AppPasswordUser = { id: string; email: string; appPasswordId: string }

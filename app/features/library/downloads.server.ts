@@ -42,7 +42,9 @@ export type DownloadFile = StoredFileStream & { fileName: string; contentType: s
 type NotAllowed = { ok: false; status: 403 | 404; message: string }
 type NotNow = { ok: false; status: 429 | 503; message: string; retryAfterSeconds: number }
 type TooMany = NotNow & { status: 429 }
-type Refusal = NotAllowed | NotNow
+/** The copy is larger than the caller can take (`maxBytes`: a mail's attachment). */
+type TooLarge = { ok: false; status: 413; message: string; size: number }
+type Refusal = NotAllowed | NotNow | TooLarge
 /** The range asked for starts past the end of the copy, `size` bytes long. */
 type NotInFile = { ok: false; status: 416; size: number }
 
@@ -81,6 +83,8 @@ export async function prepareDownload(
      * it is not a download — neither counted in the library nor against the daily limit.
      */
     count?: boolean
+    /** A copy larger than this is refused (413) before it is counted: Send to Kindle's mail limit. */
+    maxBytes?: number
   },
   logger: Logger,
 ): Promise<DownloadResult> {
@@ -104,6 +108,10 @@ export async function prepareDownload(
 
   const copy = await openStampedCopy(db, storage, { key, stamp, file }, logger)
   if (!copy.ok) return copy
+  if (request.maxBytes !== undefined && copy.size > request.maxBytes) {
+    await copy.stream.cancel()
+    return { ok: false, status: 413, message: 'This eBook is too large to send.', size: copy.size }
+  }
   let { stream } = copy
   let part: ByteRange | null = null
   if (range) {

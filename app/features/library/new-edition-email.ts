@@ -1,3 +1,5 @@
+import { escapeHtml } from '#app/server/escape-html.ts'
+
 /** The mail telling an owner that a new edition of their book is in their library, as text and HTML. */
 export function newEditionEmail(input: {
   title: string
@@ -27,8 +29,4 @@ export function newEditionEmail(input: {
 <p>Your copy is prepared for you, like the first; the earlier edition you downloaded stays yours.</p>
 </body></html>`
   return { subject, text, html }
-}
-
-function escapeHtml(value: string) {
-  return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
 }

@@ -1,5 +1,6 @@
 import { formatPrice } from '#app/features/catalog/format.ts'
 import { sellerBlock, type Seller } from '#app/features/settings/store-settings.ts'
+import { escapeHtml } from '#app/server/escape-html.ts'
 
 export type ReceiptInput = {
   number: number
@@ -47,8 +48,4 @@ export function receiptEmail(
 <p>Your eBooks are in your ${escapeHtml(store)} library, ready to download.</p>
 ${block.html}</body></html>`
   return { subject, text, html }
-}
-
-function escapeHtml(value: string) {
-  return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
 }

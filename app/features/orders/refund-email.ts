@@ -1,5 +1,6 @@
 import { formatPrice } from '#app/features/catalog/format.ts'
 import { sellerBlock, type Seller } from '#app/features/settings/store-settings.ts'
+import { escapeHtml } from '#app/server/escape-html.ts'
 
 export type RefundEmailInput = {
   number: number
@@ -42,8 +43,4 @@ export function refundEmail(
 <p>Your bank may take a few days to show the money.</p>
 ${block.html}</body></html>`
   return { subject, text, html }
-}
-
-function escapeHtml(value: string) {
-  return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
 }

@@ -1,5 +1,6 @@
 import { useRouteLoaderData } from 'react-router'
 import { defaultTestimonials, type Testimonial } from './default-testimonials.ts'
+import { escapeHtml } from '#app/server/escape-html.ts'
 
 export type { Testimonial }
 
@@ -151,10 +152,6 @@ export function sellerBlock(seller: Seller): { text: string; html: string } {
     text: ['Seller:', ...lines].join('\n'),
     html: `<p style="color:#475569;font-size:14px">Seller:<br>${html}</p>\n`,
   }
-}
-
-function escapeHtml(value: string) {
-  return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
 }
 
 export type RootStoreData = { store: StoreIdentity }

@@ -5,6 +5,7 @@ import { timestamps } from './columns.server.ts'
 import { books } from './catalog.server.ts'
 import { user } from './identity.server.ts'
 import { orders } from './orders.server.ts'
+import { emailOutbox } from './outbox.server.ts'
 
 /** The books a reader owns, each once: the (user, book) key is what stops a book being charged twice. */
 export const libraryItems = pgTable(
@@ -121,4 +122,34 @@ export const bookContents = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [check('book_contents_word_count_check', sql`${table.wordCount} >= 0`)],
+)
+
+/** Where a reader's books go when they send them to their Kindle (issue 33): their @kindle.com address. */
+export const kindleAddresses = pgTable('kindle_addresses', {
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => user.id, { onDelete: 'cascade' }),
+  address: text('address').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+})
+
+/**
+ * Each time a reader sent a book to their Kindle: the mail in the outbox says whether it is queued, sent or
+ * failed; the newest row of a book is what once-an-hour is counted from.
+ */
+export const kindleDeliveries = pgTable(
+  'kindle_deliveries',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    bookId: uuid('book_id')
+      .notNull()
+      .references(() => books.id, { onDelete: 'cascade' }),
+    emailId: uuid('email_id').references(() => emailOutbox.id, { onDelete: 'set null' }),
+    address: text('address').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('kindle_deliveries_user_book_idx').on(table.userId, table.bookId, table.createdAt)],
 )

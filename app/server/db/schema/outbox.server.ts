@@ -1,6 +1,12 @@
 /** The mail outbox. */
 import { sql } from 'drizzle-orm'
-import { index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
+import { customType, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
+
+/** Bytes; node-postgres reads a Buffer, PGlite a Uint8Array: both are Uint8Arrays. */
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
+  dataType: () => 'bytea',
+  toDriver: (value) => Buffer.from(value.buffer, value.byteOffset, value.byteLength),
+})
 
 /**
  * Mail waiting to go out (receipts). A receipt is queued inside the purchase's transaction, so it exists
@@ -22,6 +28,11 @@ export const emailOutbox = pgTable(
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
     sentAt: timestamp('sent_at', { withTimezone: true }),
     lastError: text('last_error'),
+    /**
+     * When the outbox gave up on it: the mail server refused it for good (a 5xx reply, e.g. too large), or it
+     * failed `maxEmailAttempts` times. Null while it is queued or once it is sent.
+     */
+    failedAt: timestamp('failed_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
@@ -30,4 +41,22 @@ export const emailOutbox = pgTable(
       .on(table.nextAttemptAt)
       .where(sql`${table.sentAt} is null`),
   ],
+)
+
+/**
+ * Files sent with a queued mail (a stamped EPUB to a reader's Kindle), kept in the database so that whichever
+ * instance delivers the mail has them; deleted once the mail is sent or given up.
+ */
+export const emailAttachments = pgTable(
+  'email_attachments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    emailId: uuid('email_id')
+      .notNull()
+      .references(() => emailOutbox.id, { onDelete: 'cascade' }),
+    fileName: text('file_name').notNull(),
+    contentType: text('content_type').notNull(),
+    content: bytea('content').notNull(),
+  },
+  (table) => [index('email_attachments_email_id_idx').on(table.emailId)],
 )
