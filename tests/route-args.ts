@@ -48,3 +48,17 @@ export async function thrownBy(fn: () => unknown): Promise<unknown> {
   }
   throw new Error('expected the call to throw')
 }
+
+/** What a loader or action answered, read the same way whether it returned data, `data(…, init)` or a Response. */
+export async function answerOf(
+  pending: Promise<unknown>,
+): Promise<{ status: number; body: Record<string, unknown> | null; headers: Headers }> {
+  const result = await pending.catch((thrown: unknown) => thrown)
+  if (result instanceof Response) return { status: result.status, body: null, headers: result.headers }
+  if (result && typeof result === 'object' && 'type' in result && result.type === 'DataWithResponseInit') {
+    const { data, init } = result as unknown as { data: Record<string, unknown>; init?: ResponseInit }
+    return { status: init?.status ?? 200, body: data, headers: new Headers(init?.headers) }
+  }
+  if (result instanceof Error) throw result
+  return { status: 200, body: result as Record<string, unknown>, headers: new Headers() }
+}

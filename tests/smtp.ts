@@ -14,6 +14,8 @@ export type TestSmtpServer = {
   received: ReceivedMail[]
   /** Answer every RCPT TO with a temporary refusal. */
   refuseRecipients: boolean
+  /** Answer every message's DATA with this permanent refusal, e.g. '552 Message too large'. */
+  refuseMessages: string | undefined
   /** When set, AUTH must use this password (and any AUTH with another fails). */
   acceptedPassword: string | undefined
   /** How many messages have been held so far. */
@@ -31,6 +33,7 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
     port: 0,
     received: [],
     refuseRecipients: false,
+    refuseMessages: undefined,
     acceptedPassword: undefined,
     held: 0,
     holdNextMessage() {
@@ -58,6 +61,13 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
       } else callback()
     },
     onData(stream, session, callback) {
+      if (state.refuseMessages) {
+        const [code, ...words] = state.refuseMessages.split(' ')
+        const refusal = Object.assign(new Error(words.join(' ')), { responseCode: Number(code) })
+        stream.on('end', () => callback(refusal))
+        stream.resume()
+        return
+      }
       const hold = nextHold
       nextHold = undefined
       if (hold) state.held++

@@ -142,12 +142,15 @@ const allowedWrites: Record<string, string[]> = {
   'routes/logout.tsx': ['session'],
   'routes/forgot-password.tsx': ['verification', 'email_outbox'],
   'routes/reset-password.tsx': [...identity, 'email_outbox'],
-  // App passwords (issue 33) are made and revoked on the account page, and go with a deleted account.
-  'routes/account.tsx': [...identity, 'email_outbox', 'app_passwords'],
+  // App passwords and the Kindle address (issue 33) are set on the account page, and go with a deleted account.
+  'routes/account.tsx': [...identity, 'email_outbox', 'app_passwords', 'kindle_addresses'],
   'routes/account-verify-email.tsx': [...identity, 'email_outbox'],
   'routes/account-delete.tsx': [
     ...identity,
     'app_passwords',
+    'kindle_addresses',
+    'kindle_deliveries',
+    'email_attachments',
     ...buying,
     'reviews',
     'review_votes',
@@ -168,6 +171,14 @@ const allowedWrites: Record<string, string[]> = {
   'routes/book-errata.ts': ['errata'],
   'routes/admin/errata.tsx': ['errata', 'audit_log'],
   'routes/library-download.ts': ['library_items', 'book_files'],
+  // Send to Kindle (issue 33): the stamped EPUB is queued as a mail with its file, and counted as a download.
+  'routes/library.tsx': [
+    'library_items',
+    'book_files',
+    'kindle_deliveries',
+    'email_outbox',
+    'email_attachments',
+  ],
   'routes/admin/book-new.tsx': catalogue,
   'routes/admin/book-edit.tsx': [...catalogue, 'carts', 'cart_items'],
   'routes/admin/book-cover.ts': catalogue,

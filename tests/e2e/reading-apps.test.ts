@@ -8,7 +8,9 @@ import { bookA, newShopper, registerAndBuy, uniqueEmail } from './shopper.ts'
 /**
  * Issue 33 on the production build: a reader makes an app password on /account, copies it, and a scripted
  * reading app (plain HTTP, as KOReader does) finds the library feed, lists the book and downloads its EPUB,
- * stamped for this reader. Revoking it shuts the app out.
+ * stamped for this reader. Revoking it shuts the app out. Send to Kindle: the reader saves their Kindle's
+ * address and sends a book from the library (the mail itself, with its attachment, is read from an SMTP
+ * server in tests/integration/kindle.test.ts).
  */
 
 const baseURL = inject('baseURL')
@@ -84,5 +86,50 @@ test.each(themes)('the Reading apps panel with an error has no axe violations (%
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
     .analyze()
   expect(results.violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([])
+  await page.context().close()
+})
+
+test('Send to Kindle: the address is checked on /account; a library book is queued, sent, and not sent twice in an hour', async () => {
+  const page = await newShopper(browser, true)
+  await registerAndBuy(page, uniqueEmail('kindle-reader'), [bookA])
+
+  // Before an address is saved, the library says where to set it up.
+  await visit(page, `${baseURL}/account/library`)
+  await page.getByRole('link', { name: 'Set up Send to Kindle' }).click()
+  await page.waitForURL(/\/account#kindle$/)
+  const panel = page.locator('#kindle')
+  await panel.getByLabel('Your Kindle’s email address').fill('me@gmail.com')
+  await panel.getByRole('button', { name: 'Save Kindle address' }).click()
+  await expect
+    .poll(() => panel.getByLabel('Your Kindle’s email address').getAttribute('aria-invalid'))
+    .toBe('true')
+  expect(await panel.textContent()).toContain('it ends in @kindle.com')
+  await panel.getByLabel('Your Kindle’s email address').fill('Ada.Reader@kindle.com')
+  await panel.getByRole('button', { name: 'Save Kindle address' }).click()
+  await panel.getByRole('status').filter({ hasText: 'go to ada.reader@kindle.com' }).waitFor()
+  expect(await panel.textContent()).toContain('orders@')
+
+  await visit(page, `${baseURL}/account/library`)
+  const book = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: bookA }) })
+  await book.getByRole('button', { name: `Send to Kindle: ${bookA}` }).click()
+  await book.getByRole('status').filter({ hasText: 'is on its way to ada.reader@kindle.com' }).waitFor()
+  // The outbox sends it at once (this store writes its mail to files): a reload shows it sent.
+  await expect
+    .poll(async () => {
+      await visit(page, `${baseURL}/account/library`)
+      return book.textContent()
+    })
+    .toContain('Sent to your Kindle')
+  await expectHealthyPage(page)
+  for (const theme of themes) {
+    await page.emulateMedia({ colorScheme: theme })
+    const results = await new AxeBuilder({ page })
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
+      .analyze()
+    expect(results.violations.map((violation) => `${theme} ${violation.id}: ${violation.help}`)).toEqual([])
+  }
+
+  await book.getByRole('button', { name: `Send to Kindle: ${bookA}` }).click()
+  await book.getByRole('alert').filter({ hasText: 'less than an hour ago' }).waitFor()
   await page.context().close()
 })

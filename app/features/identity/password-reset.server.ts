@@ -112,6 +112,7 @@ export async function queueResetLink(db: Db, email: string, publicUrl: URL): Pro
           nextAttemptAt: instant(now, 'next_attempt_at'),
           sentAt: sql<Date | null>`null`.as('sent_at'),
           lastError: sql<string | null>`null`.as('last_error'),
+          failedAt: sql<Date | null>`null`.as('failed_at'),
           createdAt: instant(now, 'created_at'),
         })
         .from(user)
