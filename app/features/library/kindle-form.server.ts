@@ -15,7 +15,7 @@ export async function saveKindleAddressFor(db: Db, user: { id: string }, form: F
   await saveKindleAddress(db, user.id, parsed.data)
   return {
     ok: true,
-    notice: `Saved: books you send from your library go to ${parsed.data}. Check that Amazon accepts our address (below).`,
+    notice: `Saved: books you send from your library go to ${parsed.data}. Amazon must accept our address (see above).`,
   }
 }
 

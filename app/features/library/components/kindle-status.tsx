@@ -42,8 +42,8 @@ export function KindleStatus({
       <Form method="post">
         <input type="hidden" name="intent" value="send-to-kindle" />
         <input type="hidden" name="slug" value={slug} />
-        <button type="submit" className={textButton}>
-          Send to Kindle<span className="sr-only">: {title}</span>
+        <button type="submit" className={textButton} aria-label={`Send to Kindle: ${title}`}>
+          Send to Kindle
         </button>
       </Form>
       {answer?.notice ? (
