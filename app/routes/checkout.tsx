@@ -23,6 +23,7 @@ import {
   type CheckoutResult,
 } from '#app/features/orders/checkout.server.ts'
 import { checkoutWithRedirect } from '#app/features/orders/redirect-checkout.server.ts'
+import { checkoutFree } from '#app/features/orders/free-checkout.server.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import { readForm } from '#app/server/form.server.ts'
 import { accountFailure, passOnRetryAfter, signedInRedirect } from '#app/sign-in.server.ts'
@@ -75,7 +76,12 @@ export async function action({ request, context, url }: Route.ActionArgs) {
     return redirect('/checkout', 303)
   }
   let result: CheckoutResult
-  if (app.payments.kind === 'redirect') {
+  if (form.get('free') === '1') {
+    // Nothing to pay (a 100 % coupon): no card and no payment page.
+    const keys = parseCheckoutKeys(form)
+    if (!keys.ok) return data<CheckoutActionData>({ formError: keys.formError }, { status: 400 })
+    result = await checkoutFree(app, { userId: user.id, ...keys.data })
+  } else if (app.payments.kind === 'redirect') {
     const keys = parseCheckoutKeys(form)
     if (!keys.ok) return data<CheckoutActionData>({ formError: keys.formError }, { status: 400 })
     result = await checkoutWithRedirect(app, app.payments, { user, ...keys.data })
@@ -94,6 +100,7 @@ const refusalStatus: Record<CheckoutRefusal, number> = {
   'empty-cart': 409,
   'cart-changed': 409,
   'mixed-currencies': 409,
+  'coupon-used-up': 409,
   'closed-unpaid': 409,
   'provider-unreachable': 502,
 }

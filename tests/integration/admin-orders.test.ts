@@ -118,6 +118,7 @@ async function insertOrders(
       bookId: target.id,
       title: options.title ?? target.title,
       priceCents: target.priceCents,
+      listPriceCents: target.priceCents,
       currency: target.currency,
     })),
   )
@@ -650,6 +651,7 @@ describe('refunding with Stripe', () => {
         bookId: line.id,
         title: line.title,
         priceCents: line.priceCents,
+        listPriceCents: line.priceCents,
         currency: line.currency,
       })),
     )

@@ -833,6 +833,7 @@ describe('refunds', () => {
       bookId: catalogue[0]!.id,
       title: catalogue[0]!.title,
       priceCents: catalogue[0]!.priceCents,
+      listPriceCents: catalogue[0]!.priceCents,
       currency: catalogue[0]!.currency,
     })
 

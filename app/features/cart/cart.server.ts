@@ -284,3 +284,20 @@ export async function deleteAbandonedCarts(db: Db, now = new Date()): Promise<nu
 function touchCart(db: Db, cartId: string) {
   return db.update(carts).set({ updatedAt: new Date() }).where(eq(carts.id, cartId))
 }
+
+/** Puts a coupon code on the cart (or takes it off): checkout prices the cart with it and checks it again. */
+export async function setCartCoupon(db: Db, cartId: string, code: string | null): Promise<void> {
+  await db.update(carts).set({ couponCode: code }).where(eq(carts.id, cartId))
+  forgetCarts(db, cartId)
+}
+
+/** The coupon code on the cart, if any. */
+export async function getCartCoupon(db: Db | Transaction, cartId: string): Promise<string | null> {
+  const [row] = await db.select({ code: carts.couponCode }).from(carts).where(eq(carts.id, cartId))
+  return row?.code ?? null
+}
+
+/** Takes the coupon off the cart, inside the transaction of the order that used it. */
+export async function clearCartCoupon(tx: Transaction, cartId: string): Promise<void> {
+  await tx.update(carts).set({ couponCode: null }).where(eq(carts.id, cartId))
+}

@@ -10,6 +10,7 @@ import {
   type CheckoutResult,
   type NothingToBuy,
 } from './checkout.server.ts'
+import { releaseCoupon } from '#app/features/pricing/coupons.server.ts'
 import { orderUrl } from './order-history.server.ts'
 import { afterPaid, markPaid } from './payment-events.server.ts'
 import { paymentMessages, type CardDetails, type PaymentProvider } from './payments.server.ts'
@@ -57,12 +58,19 @@ export async function placeOrderWithCard(
     if (reservation.outcome !== 'reserved') return answer({ outcome: reservation.outcome })
 
     const { orderId, checkout } = reservation
+    if (checkout.totalCents === 0) {
+      // Nothing to pay (a 100 % coupon): no card is charged.
+      await markPaid(tx, orderId, { reference: `free-${orderId}`, orderUrl: input.orderUrl(orderId) })
+      return answer({ outcome: 'paid', orderId })
+    }
     const charge = await input.provider.charge({
       card: input.card,
       amountCents: checkout.totalCents,
       currency: checkout.currency,
     })
     if (!charge.ok) {
+      // The coupon's use, if any, is free for another order.
+      await releaseCoupon(tx, orderId)
       await tx
         .update(orders)
         .set({

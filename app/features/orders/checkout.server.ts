@@ -1,6 +1,17 @@
 import crypto from 'node:crypto'
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm'
 import { cartLineColumns, deleteOwnedCartItems } from '#app/features/cart/cart.server.ts'
+import { formatPrice } from '#app/features/catalog/format.ts'
+import {
+  checkCouponFor,
+  claimCoupon,
+  couponMessages,
+  findCoupon,
+  notAppliedMessages,
+  priceWithCoupon,
+  recordRedemption,
+  type Coupon,
+} from '#app/features/pricing/coupons.server.ts'
 import type { Db, Transaction as Tx } from '#app/server/db/database.server.ts'
 import {
   books,
@@ -13,15 +24,27 @@ import {
 } from '#app/server/db/schema/index.server.ts'
 import type { BookLine } from '#app/features/cart/book-line.ts'
 
+/** A line to pay for: `priceCents` is what is paid, its list price less the coupon's discount. */
+export type PricedBookLine = BookLine & { listPriceCents: number; discountCents: number }
+
+/** The coupon on the cart, and what it did: its discount, or why it took nothing off. */
+export type CheckoutCoupon = { code: string; applied: boolean; message: string | null }
+
 export type Checkout = {
-  /** The lines to pay for, at today's prices from the catalogue. */
-  lines: BookLine[]
+  /** The lines to pay for, at today's prices from the catalogue, less the coupon's discount. */
+  lines: PricedBookLine[]
   /** Books in the cart the buyer already owns: taken out at checkout, never charged twice. */
   alreadyOwned: BookLine[]
   /** Books withdrawn from sale since they were put in the cart: not sold, left in the cart. */
   unavailable: BookLine[]
+  /** The lines' list prices, what the coupon took off, and what is paid (their difference). */
+  listCents: number
+  discountCents: number
   totalCents: number
   currency: string
+  coupon: CheckoutCoupon | null
+  /** The coupon that priced the lines (null when none applies): claimed when the order is made. */
+  couponId: string | null
   /**
    * Names this cart as it is now (its id, books and last change): the form carries it, so a double click,
    * a retried post or a second tab on the same cart all name the same order.
@@ -36,13 +59,15 @@ export type Checkout = {
 export async function getCheckout(db: Db, userId: string): Promise<Checkout & { attemptId: string }> {
   const attemptId = crypto.randomUUID()
   const [cart] = await db
-    .select({ id: carts.id, updatedAt: carts.updatedAt })
+    .select({ id: carts.id, updatedAt: carts.updatedAt, couponCode: carts.couponCode })
     .from(carts)
     .where(eq(carts.userId, userId))
     .limit(1)
-  if (!cart) return { ...summarize([], 'empty'), attemptId }
+  if (!cart) return { ...(await summarize(db, userId, [], null, 'empty')), attemptId }
   return {
-    ...summarize(await readLines(db, userId, cart.id), (lines) => idempotencyKeyOf(cart, lines)),
+    ...(await summarize(db, userId, await readLines(db, userId, cart.id), cart.couponCode, (checkout) =>
+      idempotencyKeyOf(cart, checkout),
+    )),
     attemptId,
   }
 }
@@ -63,34 +88,87 @@ async function readLines(db: Db | Tx, userId: string, cartId: string) {
 
 type CartRow = BookLine & { owned: boolean; available: boolean }
 
-function summarize(rows: CartRow[], idempotencyKey: string | ((lines: BookLine[]) => string)): Checkout {
+/**
+ * The cart's rows as a checkout: the lines to pay for (not owned, still for sale) priced by `features/pricing`
+ * with the cart's coupon, if this buyer may use it now.
+ */
+async function summarize(
+  db: Db | Tx,
+  userId: string,
+  rows: CartRow[],
+  couponCode: string | null,
+  idempotencyKey: string | ((checkout: Omit<Checkout, 'idempotencyKey'>) => string),
+): Promise<Checkout> {
   const strip = ({ owned: _owned, available: _available, ...line }: CartRow): BookLine => line
-  const lines = rows.filter((row) => !row.owned && row.available).map(strip)
-  return {
+  const forSale = rows.filter((row) => !row.owned && row.available).map(strip)
+  const currency = forSale[0]?.currency ?? 'USD'
+  const { coupon, usable } = await cartCoupon(db, userId, couponCode)
+  const priced = await priceWithCoupon(
+    db,
+    forSale.map((line) => ({ bookId: line.bookId, listCents: line.priceCents, currency: line.currency })),
+    usable,
+  )
+  const lines = forSale.map((line, index) => {
+    const { listCents, discountCents, paidCents } = priced.lines[index]!
+    return { ...line, priceCents: paidCents, listPriceCents: listCents, discountCents }
+  })
+  const checkout = {
     lines,
     alreadyOwned: rows.filter((row) => row.owned).map(strip),
     unavailable: rows.filter((row) => !row.owned && !row.available).map(strip),
-    totalCents: lines.reduce((sum, line) => sum + line.priceCents, 0),
-    currency: lines[0]?.currency ?? 'USD',
-    idempotencyKey: typeof idempotencyKey === 'string' ? idempotencyKey : idempotencyKey(lines),
+    listCents: priced.listCents,
+    discountCents: priced.discountCents,
+    totalCents: priced.totalCents,
+    currency,
+    coupon: couponCode
+      ? {
+          code: couponCode,
+          applied: priced.discountCents > 0,
+          message: coupon.refusal
+            ? couponMessages[coupon.refusal]
+            : priced.notApplied === 'below-minimum'
+              ? notAppliedMessages['below-minimum'](formatPrice(usable!.terms.minOrderCents, currency))
+              : priced.notApplied
+                ? notAppliedMessages[priced.notApplied]
+                : null,
+        }
+      : null,
+    couponId: usable && priced.discountCents > 0 ? usable.id : null,
+  }
+  return {
+    ...checkout,
+    idempotencyKey: typeof idempotencyKey === 'string' ? idempotencyKey : idempotencyKey(checkout),
   }
 }
 
+/** The cart's coupon, and whether this buyer may use it now (`usable`), or why not. */
+async function cartCoupon(db: Db | Tx, userId: string, code: string | null) {
+  if (!code) return { coupon: { refusal: null }, usable: null }
+  const found = await findCoupon(db, code)
+  if (!found) return { coupon: { refusal: 'unknown' as const }, usable: null }
+  const refusal = await checkCouponFor(db, found, userId)
+  return { coupon: { refusal }, usable: refusal ? null : (found satisfies Coupon) }
+}
+
 /**
- * The checkout's identity: the cart, the books to be paid for with their prices, and the cart's last change.
- * The form carries it; an order is made only if the cart still gives the same key, so a buyer is never
- * charged for another cart or price than the page showed (a book added in another tab, a price changed).
+ * The checkout's identity: the cart, the books to be paid for with their prices (as paid, after the coupon),
+ * the coupon, and the cart's last change. The form carries it; an order is made only if the cart still gives
+ * the same key, so a buyer is never charged for another cart or price than the page showed (a book added in
+ * another tab, a price changed, a coupon that no longer applies).
  */
-function idempotencyKeyOf(cart: { id: string; updatedAt: Date }, lines: BookLine[]) {
-  const books = lines.map((line) => `${line.bookId}:${line.priceCents}:${line.currency}`).toSorted()
+function idempotencyKeyOf(
+  cart: { id: string; updatedAt: Date },
+  checkout: Pick<Checkout, 'lines' | 'couponId'>,
+) {
+  const books = checkout.lines.map((line) => `${line.bookId}:${line.priceCents}:${line.currency}`).toSorted()
   return crypto
     .createHash('sha256')
-    .update(`${cart.id}|${books.join(',')}|${cart.updatedAt.toISOString()}`)
+    .update(`${cart.id}|${books.join(',')}|${checkout.couponId ?? ''}|${cart.updatedAt.toISOString()}`)
     .digest('base64url')
 }
 
 /** Why a checkout made no order: nothing left to pay for, not the cart the page showed, or two currencies. */
-export type NothingToBuy = 'empty-cart' | 'cart-changed' | 'mixed-currencies'
+export type NothingToBuy = 'empty-cart' | 'cart-changed' | 'mixed-currencies' | 'coupon-used-up'
 
 /** Why a checkout post was refused: the route answers each with its status and the message. */
 export type CheckoutRefusal = NothingToBuy | 'declined' | 'closed-unpaid' | 'provider-unreachable'
@@ -108,6 +186,8 @@ const refusalMessages: Record<Exclude<CheckoutRefusal, 'declined'>, string> = {
   'cart-changed':
     'Your cart or its prices changed since this page was opened, so nothing was charged. Please check your order below and pay again.',
   'mixed-currencies': 'These eBooks are priced in different currencies and cannot be bought together.',
+  'coupon-used-up':
+    'The last use of your coupon went to another order a moment ago, so nothing was charged. Please check your order below: it is shown without the coupon.',
   'closed-unpaid':
     'That payment page was closed before it was paid, so nothing was charged. Please check your order below and pay again.',
   'provider-unreachable':
@@ -117,6 +197,9 @@ const refusalMessages: Record<Exclude<CheckoutRefusal, 'declined'>, string> = {
 export function refusedCheckout(reason: Exclude<CheckoutRefusal, 'declined'>): CheckoutResult {
   return { outcome: 'refused', reason, message: refusalMessages[reason] }
 }
+
+/** The provider name of an order with nothing to pay: completed at once, no payment asked for. */
+export const FREE_ORDER_PROVIDER = 'none'
 
 export type Reservation = {
   /**
@@ -141,10 +224,17 @@ export type Reservation = {
  */
 export async function reserveCheckout(
   tx: Tx,
-  input: { userId: string; idempotencyKey: string; attemptId: string; providerName: string },
+  input: {
+    userId: string
+    idempotencyKey: string
+    attemptId: string
+    providerName: string
+    /** The free checkout's form (no card): refused as changed if the cart now costs something. */
+    onlyIfFree?: boolean
+  },
 ): Promise<Reservation> {
   const [cart] = await tx
-    .select({ id: carts.id, updatedAt: carts.updatedAt })
+    .select({ id: carts.id, updatedAt: carts.updatedAt, couponCode: carts.couponCode })
     .from(carts)
     .where(eq(carts.userId, input.userId))
     .for('update')
@@ -158,13 +248,30 @@ export async function reserveCheckout(
     ))
   if (existing) return { outcome: 'existing', ...existing, changedCartId: null }
   if (!cart) return { outcome: 'empty-cart', changedCartId: null }
-  const checkout = summarize(await readLines(tx, input.userId, cart.id), input.idempotencyKey)
+  const checkout = await summarize(
+    tx,
+    input.userId,
+    await readLines(tx, input.userId, cart.id),
+    cart.couponCode,
+    input.idempotencyKey,
+  )
   await deleteOwnedCartItems(tx, cart.id)
   const refused = (outcome: NothingToBuy) => ({ outcome, changedCartId: cart.id })
   if (checkout.lines.length === 0) return refused('empty-cart')
-  if (idempotencyKeyOf(cart, checkout.lines) !== input.idempotencyKey) return refused('cart-changed')
+  if (idempotencyKeyOf(cart, checkout) !== input.idempotencyKey) return refused('cart-changed')
+  if (input.onlyIfFree && checkout.totalCents > 0) return refused('cart-changed')
   if (checkout.lines.some((line) => line.currency !== checkout.currency)) return refused('mixed-currencies')
+  // The coupon's use is claimed before anything is written: the last use raced for goes to one order.
+  if (checkout.couponId && !(await claimCoupon(tx, checkout.couponId))) return refused('coupon-used-up')
   const orderId = await insertOrder(tx, input.userId, checkout, input.attemptId, input.providerName)
+  if (checkout.couponId) {
+    await recordRedemption(tx, {
+      couponId: checkout.couponId,
+      orderId,
+      userId: input.userId,
+      discountCents: checkout.discountCents,
+    })
+  }
   return { outcome: 'reserved', orderId, checkout, changedCartId: cart.id }
 }
 
@@ -189,10 +296,13 @@ async function insertOrder(
     .values({
       userId,
       totalCents: checkout.totalCents,
+      discountCents: checkout.discountCents,
+      couponCode: checkout.couponId ? checkout.coupon!.code : null,
       currency: checkout.currency,
       idempotencyKey: checkout.idempotencyKey,
       attemptId,
-      paymentProvider: providerName,
+      // Nothing to pay (a 100 % coupon): no provider is asked (card-checkout, redirect-checkout).
+      paymentProvider: checkout.totalCents === 0 ? FREE_ORDER_PROVIDER : providerName,
     })
     .returning({ id: orders.id })
   await tx.insert(orderItems).values(
@@ -201,6 +311,8 @@ async function insertOrder(
       bookId: line.bookId,
       title: line.title,
       priceCents: line.priceCents,
+      listPriceCents: line.listPriceCents,
+      discountCents: line.discountCents,
       currency: line.currency,
     })),
   )

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm'
 import { recordPurchase } from '#app/features/analytics/record.server.ts'
-import { forgetCarts, removeBooks } from '#app/features/cart/cart.server.ts'
+import { clearCartCoupon, forgetCarts, removeBooks } from '#app/features/cart/cart.server.ts'
 import { grantBooks } from '#app/features/library/library.server.ts'
 import type { AppContext } from '#app/server/context.server.ts'
 import type { Db, Transaction as Tx } from '#app/server/db/database.server.ts'
@@ -10,6 +10,7 @@ import { orderUrl } from './order-history.server.ts'
 import type { PaymentProvider } from './payments.server.ts'
 import { readSeller } from '#app/features/settings/store-settings.server.ts'
 import { receiptEmail } from './receipt.ts'
+import { releaseCoupon } from '#app/features/pricing/coupons.server.ts'
 import { confirmRefund, failRefund } from './refunds.server.ts'
 
 /**
@@ -37,6 +38,7 @@ export async function markPaid(
       number: orders.number,
       totalCents: orders.totalCents,
       currency: orders.currency,
+      couponCode: orders.couponCode,
     })
   const lines = await tx
     .select({ bookId: orderItems.bookId, title: orderItems.title, priceCents: orderItems.priceCents })
@@ -45,6 +47,8 @@ export async function markPaid(
   const bookIds = lines.map((line) => line.bookId)
   const granted = await grantBooks(tx, { userId: order!.userId, orderId, bookIds })
   const cartId = await removeBooks(tx, order!.userId, bookIds)
+  // The coupon did its work: the next order does not try it again.
+  if (cartId && order!.couponCode) await clearCartCoupon(tx, cartId)
   const [buyer] = await tx.select({ email: user.email }).from(user).where(eq(user.id, order!.userId))
   await enqueueEmail(tx, {
     kind: 'receipt',
@@ -122,6 +126,8 @@ export async function failPendingOrder(
       .update(orders)
       .set({ status: 'failed', failureReason: input.reason })
       .where(eq(orders.id, input.orderId))
+    // Closed unpaid: the coupon's use, if any, is free for another order.
+    await releaseCoupon(tx, input.orderId)
     return 'failed' as const
   })
 }

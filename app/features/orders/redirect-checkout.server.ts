@@ -10,6 +10,7 @@ import {
   type NothingToBuy,
 } from './checkout.server.ts'
 import { getOrderForUser, orderUrl } from './order-history.server.ts'
+import { completeFreeOrder } from './free-checkout.server.ts'
 import { failPendingOrder } from './payment-events.server.ts'
 import type { PaymentProvider } from './payments.server.ts'
 
@@ -22,7 +23,7 @@ type RedirectProvider = Extract<PaymentProvider, { kind: 'redirect' }>
  * (payment-events.server.ts). The cart stays as it is until then.
  */
 export async function checkoutWithRedirect(
-  app: Pick<AppContext, 'db' | 'env' | 'logger'>,
+  app: Pick<AppContext, 'db' | 'env' | 'logger' | 'kickOutbox' | 'analytics'>,
   provider: RedirectProvider,
   input: { user: { id: string; email: string }; idempotencyKey: string; attemptId: string },
 ): Promise<CheckoutResult> {
@@ -38,6 +39,11 @@ export async function checkoutWithRedirect(
   if (pending.status === 'failed') return refusedCheckout('closed-unpaid')
   if (pending.status !== 'pending') return { outcome: 'order', orderId: pending.orderId }
   const order = (await getOrderForUser(app.db, input.user.id, pending.orderId))!
+  if (order.totalCents === 0) {
+    // Nothing to pay (a 100 % coupon): no payment page; the order is completed here.
+    await completeFreeOrder(app, order.id)
+    return { outcome: 'order', orderId: order.id }
+  }
   let session: { reference: string; url: string }
   try {
     session = await provider.startCheckout({

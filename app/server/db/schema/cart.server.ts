@@ -16,6 +16,8 @@ export const carts = pgTable(
     userId: text('user_id')
       .unique()
       .references(() => user.id, { onDelete: 'cascade' }),
+    /** The coupon code the buyer entered or followed a link with (upper case); checked again at checkout. */
+    couponCode: text('coupon_code'),
     ...timestamps,
   },
   (table) => [

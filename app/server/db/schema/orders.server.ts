@@ -37,7 +37,12 @@ export const orders = pgTable(
       .notNull()
       .references(() => user.id, { onDelete: 'restrict' }),
     status: text('status', { enum: ORDER_STATUSES }).notNull().default('pending'),
+    /** What the buyer paid: the sum of the lines' paid prices (features/pricing). */
     totalCents: integer('total_cents').notNull(),
+    /** What the coupon took off the lines' list prices (0 without one). */
+    discountCents: integer('discount_cents').notNull().default(0),
+    /** The coupon code the order was priced with, as it was (coupon_redemptions has the claim). */
+    couponCode: text('coupon_code'),
     currency: text('currency').notNull(),
     idempotencyKey: text('idempotency_key').notNull(),
     /** Orders made before attempts were recorded carry their own id here (migration 0006). */
@@ -73,6 +78,7 @@ export const orders = pgTable(
       .where(sql`${table.refundRequestedAt} is not null and ${table.refundedAt} is null`),
     check('orders_status_check', sql`${table.status} in ('pending', 'paid', 'failed', 'refunded')`),
     check('orders_total_check', sql`${table.totalCents} >= 0`),
+    check('orders_discount_check', sql`${table.discountCents} >= 0`),
     check('orders_currency_check', sql`${table.currency} ~ '^[A-Z]{3}$'`),
     check('orders_card_last4_check', sql`${table.cardLast4} is null or ${table.cardLast4} ~ '^[0-9]{4}$'`),
     check(
@@ -93,12 +99,20 @@ export const orderItems = pgTable(
       .notNull()
       .references(() => books.id, { onDelete: 'restrict' }),
     title: text('title').notNull(),
+    /** The price paid for the line: its list price less its discount. */
     priceCents: integer('price_cents').notNull(),
+    /** The book's price in the catalogue when it was bought. */
+    listPriceCents: integer('list_price_cents').notNull(),
+    discountCents: integer('discount_cents').notNull().default(0),
     currency: text('currency').notNull(),
   },
   (table) => [
     primaryKey({ columns: [table.orderId, table.bookId] }),
     index('order_items_book_id_idx').on(table.bookId),
     check('order_items_price_check', sql`${table.priceCents} >= 0`),
+    check(
+      'order_items_discount_check',
+      sql`${table.discountCents} >= 0 and ${table.priceCents} + ${table.discountCents} = ${table.listPriceCents}`,
+    ),
   ],
 )

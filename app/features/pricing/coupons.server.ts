@@ -1,0 +1,219 @@
+import { and, count, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm'
+import type { Db, Transaction } from '#app/server/db/database.server.ts'
+import {
+  bookTopics,
+  couponBooks,
+  couponRedemptions,
+  coupons,
+  couponTopics,
+  orders,
+} from '#app/server/db/schema/index.server.ts'
+import { hitRateLimit, ipSubject, type RateLimitRule } from '#app/server/rate-limit.server.ts'
+import { priceCart, type CouponTerms, type PricedCart, type PricingLine } from './price-cart.ts'
+
+/**
+ * Coupons (issue 30): found by their code (any case), checked against their dates, limits and the buyer, and
+ * claimed inside the order's transaction — `redeemed < max_redemptions` in the same UPDATE that counts the claim,
+ * so two buyers racing for the last use get one order and one message. A claim is given back when its order
+ * fails unpaid.
+ */
+
+/** Codes are letters, digits, '-' and '_', 3 to 32 of them, compared in upper case. */
+export const couponCodePattern = /^[A-Z0-9][A-Z0-9_-]{2,31}$/
+
+export function normalizeCouponCode(raw: unknown): string | null {
+  if (typeof raw !== 'string') return null
+  const code = raw.trim().toUpperCase()
+  return couponCodePattern.test(code) ? code : null
+}
+
+export type Coupon = {
+  id: string
+  code: string
+  terms: CouponTerms
+  startsAt: Date | null
+  endsAt: Date | null
+  maxRedemptions: number | null
+  perAccountLimit: number | null
+  firstPurchaseOnly: boolean
+  redeemed: number
+  active: boolean
+}
+
+export type CouponRefusal =
+  'unknown' | 'not-started' | 'expired' | 'used-up' | 'per-account' | 'first-purchase' | 'too-many-tries'
+
+export const couponMessages: Record<CouponRefusal, string> = {
+  unknown: 'We do not know that coupon code. Please check its spelling.',
+  'not-started': 'That coupon is not valid yet.',
+  expired: 'That coupon has expired.',
+  'used-up': 'That coupon has been used as many times as it can be.',
+  'per-account': 'You have already used that coupon as many times as it allows.',
+  'first-purchase': 'That coupon is for a first purchase only.',
+  'too-many-tries': 'Too many coupon codes tried. Please wait a few minutes and try again.',
+}
+
+export const notAppliedMessages = {
+  'below-minimum': (minimum: string) => `This coupon needs an order of at least ${minimum}.`,
+  'no-eligible-books': 'This coupon is not for the books in your cart.',
+  'other-currency': 'This coupon is not for the currency of your cart.',
+} as const
+
+/** Unknown codes tried from one address: 20 in 15 minutes, then refused, so codes cannot be guessed. */
+export const couponGuesses: RateLimitRule = { name: 'coupon-guesses', limit: 20, windowMs: 15 * 60 * 1000 }
+
+export async function findCoupon(db: Db | Transaction, code: string): Promise<Coupon | null> {
+  const [row] = await db.select().from(coupons).where(eq(coupons.code, code))
+  if (!row) return null
+  const [bookRows, topicRows] = await Promise.all([
+    db.select({ id: couponBooks.bookId }).from(couponBooks).where(eq(couponBooks.couponId, row.id)),
+    db.select({ id: couponTopics.topicId }).from(couponTopics).where(eq(couponTopics.couponId, row.id)),
+  ])
+  return {
+    id: row.id,
+    code: row.code,
+    terms: {
+      kind: row.kind,
+      value: row.value,
+      currency: row.currency,
+      bookIds: bookRows.map((book) => book.id),
+      topicIds: topicRows.map((topic) => topic.id),
+      minOrderCents: row.minOrderCents,
+    },
+    startsAt: row.startsAt,
+    endsAt: row.endsAt,
+    maxRedemptions: row.maxRedemptions,
+    perAccountLimit: row.perAccountLimit,
+    firstPurchaseOnly: row.firstPurchaseOnly,
+    redeemed: row.redeemed,
+    active: row.active,
+  }
+}
+
+/**
+ * A code typed or followed from a link, looked up for a visitor: unknown codes count against the address's
+ * guesses (`couponGuesses`), and once those are used up every code is refused for a while.
+ */
+export async function lookUpCoupon(
+  db: Db,
+  rawCode: unknown,
+  clientIp: string,
+  now = new Date(),
+): Promise<{ ok: true; coupon: Coupon } | { ok: false; reason: CouponRefusal }> {
+  const code = normalizeCouponCode(rawCode)
+  const coupon = code ? await findCoupon(db, code) : null
+  if (!coupon || !coupon.active) {
+    const guesses = await hitRateLimit(db, couponGuesses, ipSubject(clientIp), now)
+    return { ok: false, reason: guesses.allowed ? 'unknown' : 'too-many-tries' }
+  }
+  const refusal = checkDates(coupon, now) ?? (isUsedUp(coupon) ? 'used-up' : null)
+  return refusal ? { ok: false, reason: refusal } : { ok: true, coupon }
+}
+
+function checkDates(coupon: Coupon, now: Date): CouponRefusal | null {
+  if (coupon.startsAt && now < coupon.startsAt) return 'not-started'
+  if (coupon.endsAt && now >= coupon.endsAt) return 'expired'
+  return null
+}
+
+function isUsedUp(coupon: Coupon) {
+  return coupon.maxRedemptions !== null && coupon.redeemed >= coupon.maxRedemptions
+}
+
+/**
+ * Whether this buyer may use the coupon now: active, within its dates, not used up, within its per-account
+ * limit (orders paid or waiting to be, with it), and for a first-purchase coupon, no paid order yet.
+ */
+export async function checkCouponFor(
+  db: Db | Transaction,
+  coupon: Coupon,
+  userId: string | null,
+  now = new Date(),
+): Promise<CouponRefusal | null> {
+  if (!coupon.active) return 'unknown'
+  const refusal = checkDates(coupon, now) ?? (isUsedUp(coupon) ? 'used-up' : null)
+  if (refusal || !userId) return refusal
+  if (coupon.perAccountLimit !== null) {
+    const [used] = await db
+      .select({ n: count() })
+      .from(couponRedemptions)
+      .where(and(eq(couponRedemptions.couponId, coupon.id), eq(couponRedemptions.userId, userId)))
+    if (used!.n >= coupon.perAccountLimit) return 'per-account'
+  }
+  if (coupon.firstPurchaseOnly) {
+    const [paid] = await db
+      .select({ n: count() })
+      .from(orders)
+      .where(and(eq(orders.userId, userId), inArray(orders.status, ['paid', 'refunded'])))
+    if (paid!.n > 0) return 'first-purchase'
+  }
+  return null
+}
+
+/** The cart's lines priced with the coupon: the topics of its books read when the coupon names topics. */
+export async function priceWithCoupon(
+  db: Db | Transaction,
+  lines: readonly Omit<PricingLine, 'topicIds'>[],
+  coupon: Coupon | null,
+): Promise<PricedCart> {
+  if (!coupon) return priceCart(lines)
+  const topicsOf = new Map<string, string[]>()
+  if (coupon.terms.topicIds.length > 0 && lines.length > 0) {
+    const rows = await db
+      .select({ bookId: bookTopics.bookId, topicId: bookTopics.topicId })
+      .from(bookTopics)
+      .where(
+        inArray(
+          bookTopics.bookId,
+          lines.map((line) => line.bookId),
+        ),
+      )
+    for (const row of rows) topicsOf.set(row.bookId, [...(topicsOf.get(row.bookId) ?? []), row.topicId])
+  }
+  return priceCart(
+    lines.map((line) => ({ ...line, topicIds: topicsOf.get(line.bookId) ?? [] })),
+    coupon.terms,
+  )
+}
+
+/**
+ * Claims one use of the coupon, inside the order's transaction and before the order is written: the count goes
+ * up only while it is below the maximum (the row's lock makes a racing claim wait, then see the new count).
+ * False when the last use went to someone else first.
+ */
+export async function claimCoupon(tx: Transaction, couponId: string): Promise<boolean> {
+  const claimed = await tx
+    .update(coupons)
+    .set({ redeemed: sql`${coupons.redeemed} + 1` })
+    .where(
+      and(
+        eq(coupons.id, couponId),
+        eq(coupons.active, true),
+        or(isNull(coupons.maxRedemptions), lt(coupons.redeemed, coupons.maxRedemptions)),
+      ),
+    )
+    .returning({ id: coupons.id })
+  return claimed.length > 0
+}
+
+/** The order that claimed a use, recorded once it is written (per-account limits count these). */
+export async function recordRedemption(
+  tx: Transaction,
+  redemption: { couponId: string; orderId: string; userId: string; discountCents: number },
+): Promise<void> {
+  await tx.insert(couponRedemptions).values(redemption)
+}
+
+/** Gives back an order's claim (the order failed unpaid): the use is free for another order. */
+export async function releaseCoupon(tx: Db | Transaction, orderId: string): Promise<void> {
+  const released = await tx
+    .delete(couponRedemptions)
+    .where(eq(couponRedemptions.orderId, orderId))
+    .returning({ couponId: couponRedemptions.couponId })
+  for (const { couponId } of released) {
+    await tx
+      .update(coupons)
+      .set({ redeemed: sql`greatest(${coupons.redeemed} - 1, 0)` })
+      .where(eq(coupons.id, couponId))
+  }
+}
