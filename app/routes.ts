@@ -18,6 +18,8 @@ export default [
   route('search/suggest', 'routes/search-suggest.ts'),
   route('cart', 'routes/cart.tsx'),
   route('CartDetails', 'routes/legacy-cart-details.tsx'),
+  // A shareable coupon link: the code goes on the visitor's cart (issue 30).
+  route('c/:code', 'routes/coupon-link.ts'),
   route('theme', 'routes/theme.ts'),
   route('login', 'routes/login.tsx'),
   // The seed's /Register; /register matches too.

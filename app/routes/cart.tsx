@@ -9,9 +9,14 @@ import {
   addToCart,
   assertAddable,
   CartError,
+  getCartCoupon,
   listCartLines,
   removeFromCart,
+  setCartCoupon,
 } from '#app/features/cart/cart.server.ts'
+import { priceLines } from '#app/features/pricing/cart-pricing.server.ts'
+import { couponMessages, lookUpCoupon, type CouponRefusal } from '#app/features/pricing/coupons.server.ts'
+import { CouponForm } from '#app/features/pricing/components/coupon-form.tsx'
 import { CartButton } from '#app/features/cart/components/cart-button.tsx'
 import { useCartBookIds } from '#app/features/cart/use-cart.ts'
 import {
@@ -35,17 +40,63 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) =>
     matches,
   })
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ request, context, url }: Route.LoaderArgs) {
   const app = getAppContext(context)
   const user = await getSessionUser({ request, context })
   const cartId = await findVisitorCart(request, app, user?.id)
-  return { lines: cartId ? await listCartLines(app.db, cartId) : [] }
+  const lines = cartId ? await listCartLines(app.db, cartId) : []
+  const couponCode = cartId ? await getCartCoupon(app.db, cartId) : null
+  const priced = await priceLines(app.db, user?.id ?? null, lines, couponCode)
+  // A coupon link (/c/<CODE>) that could not be used says why here.
+  const linkRefusal = url.searchParams.get('couponError')
+  return {
+    lines: priced.lines,
+    pricing: { listCents: priced.listCents, discountCents: priced.discountCents, currency: priced.currency },
+    coupon: priced.coupon,
+    couponLinkError:
+      linkRefusal && linkRefusal in couponMessages ? couponMessages[linkRefusal as CouponRefusal] : null,
+  }
+}
+
+/** The coupon form of the cart page: a code applied to the cart, or taken off it. */
+async function couponAction(
+  request: Request,
+  context: Route.ActionArgs['context'],
+  form: FormData,
+): Promise<ReturnType<typeof data>> {
+  const app = getAppContext(context)
+  const user = await getSessionUser({ request, context })
+  if (form.get('intent') === 'remove-coupon') {
+    const cart = await findExistingVisitorCart(request, app, user?.id)
+    if (cart) await setCartCoupon(app.db, cart.cartId, null)
+    return data({ couponNotice: 'The coupon was removed from your cart.' })
+  }
+  const found = await lookUpCoupon(app.db, form.get('couponCode'), app.clientIp)
+  if (!found.ok) {
+    return data(
+      {
+        couponError: couponMessages[found.reason],
+        couponCode: String(form.get('couponCode') ?? '').slice(0, 40),
+      },
+      { status: found.reason === 'too-many-tries' ? 429 : 400 },
+    )
+  }
+  const { cartId, setCookie } = await requireVisitorCart(request, app, user?.id)
+  await setCartCoupon(app.db, cartId, found.coupon.code)
+  return data(
+    { couponNotice: `Coupon ${found.coupon.code} is on your cart.` },
+    { headers: setCookie ? { 'Set-Cookie': setCookie } : undefined },
+  )
 }
 
 export async function action({ request, url, context }: Route.ActionArgs) {
   const app = getAppContext(context)
   const fromScript = isDataRequest(request, url)
-  const parsed = CartFormSchema.safeParse(Object.fromEntries(await readForm(request)))
+  const form = await readForm(request)
+  const formIntent = form.get('intent')
+  if (formIntent === 'apply-coupon' || formIntent === 'remove-coupon')
+    return couponAction(request, context, form)
+  const parsed = CartFormSchema.safeParse(Object.fromEntries(form))
   if (!parsed.success) {
     return data({ error: parsed.error.issues[0]?.message ?? 'Invalid request.' }, { status: 400 })
   }
@@ -92,12 +143,15 @@ export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
   const inCart = useCartBookIds()
   const lines = loaderData.lines.filter((line) => inCart.has(line.bookId))
   const totals = cartTotals(lines)
+  const { pricing, coupon } = loaderData
+  const answer = actionData as
+    { error?: string; couponError?: string; couponNotice?: string; couponCode?: string } | undefined
   return (
     <section className="mx-auto max-w-4xl px-4 py-12">
       <SectionHeading level={1}>My Cart ({lines.length})</SectionHeading>
-      {actionData && 'error' in actionData ? (
+      {answer?.error ? (
         <p role="alert" className="mb-6 rounded-lg border border-red-300 bg-red-50 p-4 text-red-800">
-          {actionData.error}
+          {answer.error}
         </p>
       ) : null}
       {lines.length === 0 ? (
@@ -115,12 +169,28 @@ export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
             linkTitles
             action={(line) => <CartButton bookId={line.bookId} />}
           />
-          <dl className="mt-6 flex justify-end gap-4 text-xl">
-            <dt className="font-semibold">Total</dt>
-            {totals.map((total) => (
-              <dd key={total.currency}>{formatPrice(total.cents, total.currency)}</dd>
-            ))}
-          </dl>
+          <div className="mt-6 flex flex-wrap items-start justify-between gap-6">
+            <CouponForm
+              coupon={coupon}
+              error={answer?.couponError ?? loaderData.couponLinkError ?? undefined}
+              notice={answer?.couponNotice}
+              typed={answer?.couponCode}
+            />
+            <dl className="ml-auto grid grid-cols-[auto_auto] gap-x-4 gap-y-1 text-right text-xl">
+              {pricing.discountCents > 0 ? (
+                <>
+                  <dt>Subtotal</dt>
+                  <dd>{formatPrice(pricing.listCents, pricing.currency)}</dd>
+                  <dt>Coupon {coupon?.code}</dt>
+                  <dd>−{formatPrice(pricing.discountCents, pricing.currency)}</dd>
+                </>
+              ) : null}
+              <dt className="font-semibold">Total</dt>
+              {totals.map((total) => (
+                <dd key={total.currency}>{formatPrice(total.cents, total.currency)}</dd>
+              ))}
+            </dl>
+          </div>
           <div className="mt-6 flex justify-end">
             <Link to="/checkout" className={`${primaryButton} px-6 py-3 text-base`}>
               Checkout

@@ -188,10 +188,26 @@ function PayStep({
           <div>
             <h2 className="mb-4 text-xl font-semibold">Your order</h2>
             <OrderLines lines={checkout.lines} />
-            <dl className="mt-4 flex justify-between text-xl font-semibold">
-              <dt>Total</dt>
-              <dd>{price(checkout.totalCents)}</dd>
+            <dl className="mt-4 grid grid-cols-[1fr_auto] gap-y-1 text-xl">
+              {checkout.discountCents > 0 ? (
+                <>
+                  <dt>Subtotal</dt>
+                  <dd className="text-right">{price(checkout.listCents)}</dd>
+                  <dt>Coupon {checkout.coupon?.code}</dt>
+                  <dd className="text-right">−{price(checkout.discountCents)}</dd>
+                </>
+              ) : null}
+              <dt className="font-semibold">Total</dt>
+              <dd className="text-right font-semibold">{price(checkout.totalCents)}</dd>
             </dl>
+            {checkout.coupon?.message ? (
+              <p className="mt-2 text-sm text-red-700 dark:text-red-300">
+                Coupon {checkout.coupon.code}: {checkout.coupon.message}{' '}
+                <Link to="/cart#coupon" className="underline">
+                  Change it in your cart
+                </Link>
+              </p>
+            ) : null}
             <p className="mt-4 text-sm text-slate-600 dark:text-slate-300">
               The receipt goes to {email}. Your eBooks are in your library as soon as the payment goes
               through.
@@ -202,7 +218,12 @@ function PayStep({
             <input type="hidden" name="attemptId" value={checkout.attemptId} />
             <h2 className="text-xl font-semibold">Payment</h2>
             {actionData?.formError ? <FormError>{actionData.formError}</FormError> : null}
-            {provider === 'test' ? (
+            {checkout.totalCents === 0 ? (
+              <>
+                <input type="hidden" name="free" value="1" />
+                <p className="text-sm">Your coupon covers the whole order: there is nothing to pay.</p>
+              </>
+            ) : provider === 'test' ? (
               <>
                 <p className="rounded-lg border border-amber-700 bg-amber-50 p-3 text-sm font-semibold text-amber-900 dark:border-amber-400 dark:bg-amber-950 dark:text-amber-100">
                   Test mode — no real money. Use 4242 4242 4242 4242 with any future expiry and any CVC.
@@ -246,7 +267,13 @@ function PayStep({
               disabled={paying}
               aria-busy={paying}
             >
-              {paying ? 'Paying…' : `Pay ${price(checkout.totalCents)}`}
+              {checkout.totalCents === 0
+                ? paying
+                  ? 'Completing…'
+                  : 'Complete order'
+                : paying
+                  ? 'Paying…'
+                  : `Pay ${price(checkout.totalCents)}`}
             </button>
           </Form>
         </div>

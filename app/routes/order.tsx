@@ -86,8 +86,23 @@ export default function Order({ loaderData }: Route.ComponentProps) {
         </div>
         <div>
           <dt className="font-semibold">Paid with</dt>
-          <dd className="mt-1">{order.cardLast4 ? `${order.cardBrand} ending ${order.cardLast4}` : '—'}</dd>
+          <dd className="mt-1">
+            {order.cardLast4
+              ? `${order.cardBrand} ending ${order.cardLast4}`
+              : order.totalCents === 0 && order.paidAt
+                ? 'Nothing to pay'
+                : '—'}
+          </dd>
         </div>
+        {order.discountCents > 0 ? (
+          <div>
+            <dt className="font-semibold">Coupon {order.couponCode}</dt>
+            <dd className="mt-1">
+              −{price(order.discountCents)}
+              <span className="text-sm"> (list price {price(order.totalCents + order.discountCents)})</span>
+            </dd>
+          </div>
+        ) : null}
         <div>
           <dt className="font-semibold">Total</dt>
           <dd className="mt-1">{price(order.totalCents)}</dd>

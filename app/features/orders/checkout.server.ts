@@ -1,17 +1,12 @@
 import crypto from 'node:crypto'
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm'
 import { cartLineColumns, deleteOwnedCartItems } from '#app/features/cart/cart.server.ts'
-import { formatPrice } from '#app/features/catalog/format.ts'
 import {
-  checkCouponFor,
-  claimCoupon,
-  couponMessages,
-  findCoupon,
-  notAppliedMessages,
-  priceWithCoupon,
-  recordRedemption,
-  type Coupon,
-} from '#app/features/pricing/coupons.server.ts'
+  priceLines,
+  type CartCoupon,
+  type PricedBookLine,
+} from '#app/features/pricing/cart-pricing.server.ts'
+import { claimCoupon, recordRedemption } from '#app/features/pricing/coupons.server.ts'
 import type { Db, Transaction as Tx } from '#app/server/db/database.server.ts'
 import {
   books,
@@ -23,12 +18,6 @@ import {
   type OrderStatus,
 } from '#app/server/db/schema/index.server.ts'
 import type { BookLine } from '#app/features/cart/book-line.ts'
-
-/** A line to pay for: `priceCents` is what is paid, its list price less the coupon's discount. */
-export type PricedBookLine = BookLine & { listPriceCents: number; discountCents: number }
-
-/** The coupon on the cart, and what it did: its discount, or why it took nothing off. */
-export type CheckoutCoupon = { code: string; applied: boolean; message: string | null }
 
 export type Checkout = {
   /** The lines to pay for, at today's prices from the catalogue, less the coupon's discount. */
@@ -42,7 +31,7 @@ export type Checkout = {
   discountCents: number
   totalCents: number
   currency: string
-  coupon: CheckoutCoupon | null
+  coupon: CartCoupon | null
   /** The coupon that priced the lines (null when none applies): claimed when the order is made. */
   couponId: string | null
   /**
@@ -100,54 +89,21 @@ async function summarize(
   idempotencyKey: string | ((checkout: Omit<Checkout, 'idempotencyKey'>) => string),
 ): Promise<Checkout> {
   const strip = ({ owned: _owned, available: _available, ...line }: CartRow): BookLine => line
-  const forSale = rows.filter((row) => !row.owned && row.available).map(strip)
-  const currency = forSale[0]?.currency ?? 'USD'
-  const { coupon, usable } = await cartCoupon(db, userId, couponCode)
-  const priced = await priceWithCoupon(
+  const priced = await priceLines(
     db,
-    forSale.map((line) => ({ bookId: line.bookId, listCents: line.priceCents, currency: line.currency })),
-    usable,
+    userId,
+    rows.filter((row) => !row.owned && row.available).map(strip),
+    couponCode,
   )
-  const lines = forSale.map((line, index) => {
-    const { listCents, discountCents, paidCents } = priced.lines[index]!
-    return { ...line, priceCents: paidCents, listPriceCents: listCents, discountCents }
-  })
   const checkout = {
-    lines,
+    ...priced,
     alreadyOwned: rows.filter((row) => row.owned).map(strip),
     unavailable: rows.filter((row) => !row.owned && !row.available).map(strip),
-    listCents: priced.listCents,
-    discountCents: priced.discountCents,
-    totalCents: priced.totalCents,
-    currency,
-    coupon: couponCode
-      ? {
-          code: couponCode,
-          applied: priced.discountCents > 0,
-          message: coupon.refusal
-            ? couponMessages[coupon.refusal]
-            : priced.notApplied === 'below-minimum'
-              ? notAppliedMessages['below-minimum'](formatPrice(usable!.terms.minOrderCents, currency))
-              : priced.notApplied
-                ? notAppliedMessages[priced.notApplied]
-                : null,
-        }
-      : null,
-    couponId: usable && priced.discountCents > 0 ? usable.id : null,
   }
   return {
     ...checkout,
     idempotencyKey: typeof idempotencyKey === 'string' ? idempotencyKey : idempotencyKey(checkout),
   }
-}
-
-/** The cart's coupon, and whether this buyer may use it now (`usable`), or why not. */
-async function cartCoupon(db: Db | Tx, userId: string, code: string | null) {
-  if (!code) return { coupon: { refusal: null }, usable: null }
-  const found = await findCoupon(db, code)
-  if (!found) return { coupon: { refusal: 'unknown' as const }, usable: null }
-  const refusal = await checkCouponFor(db, found, userId)
-  return { coupon: { refusal }, usable: refusal ? null : (found satisfies Coupon) }
 }
 
 /**

@@ -27,7 +27,11 @@ export type OrderSummary = {
   paidAt: Date | null
   cardBrand: string | null
   cardLast4: string | null
-  lines: BookLine[]
+  /** What the coupon took off, and its code (0 and null without one). */
+  discountCents: number
+  couponCode: string | null
+  /** Each line as bought: its list price, discount and the price paid (`priceCents`). */
+  lines: (BookLine & { listPriceCents: number; discountCents: number })[]
 }
 
 /** One order, if it is this buyer's; anyone else gets nothing (the route answers 404 either way). */
@@ -63,6 +67,8 @@ async function listOrders(
       paidAt: orders.paidAt,
       cardBrand: orders.cardBrand,
       cardLast4: orders.cardLast4,
+      discountCents: orders.discountCents,
+      couponCode: orders.couponCode,
     })
     .from(orders)
     .where(
@@ -82,6 +88,8 @@ async function listOrders(
       title: orderItems.title,
       coverPath: books.coverPath,
       priceCents: orderItems.priceCents,
+      listPriceCents: orderItems.listPriceCents,
+      discountCents: orderItems.discountCents,
       currency: orderItems.currency,
     })
     .from(orderItems)

@@ -39,9 +39,16 @@ export async function markPaid(
       totalCents: orders.totalCents,
       currency: orders.currency,
       couponCode: orders.couponCode,
+      discountCents: orders.discountCents,
     })
   const lines = await tx
-    .select({ bookId: orderItems.bookId, title: orderItems.title, priceCents: orderItems.priceCents })
+    .select({
+      bookId: orderItems.bookId,
+      title: orderItems.title,
+      priceCents: orderItems.priceCents,
+      listPriceCents: orderItems.listPriceCents,
+      discountCents: orderItems.discountCents,
+    })
     .from(orderItems)
     .where(eq(orderItems.orderId, orderId))
   const bookIds = lines.map((line) => line.bookId)
@@ -59,6 +66,8 @@ export async function markPaid(
         number: order!.number,
         lines,
         totalCents: order!.totalCents,
+        discountCents: order!.discountCents,
+        couponCode: order!.couponCode,
         currency: order!.currency,
         orderUrl: payment.orderUrl,
       },

@@ -4,8 +4,11 @@ import { escapeHtml } from '#app/server/escape-html.ts'
 
 export type ReceiptInput = {
   number: number
-  lines: { title: string; priceCents: number }[]
+  lines: { title: string; priceCents: number; listPriceCents: number; discountCents: number }[]
   totalCents: number
+  /** What the coupon took off the list prices, and its code. */
+  discountCents: number
+  couponCode: string | null
   currency: string
   orderUrl: string
 }
@@ -25,8 +28,17 @@ export function receiptEmail(
   const text = [
     `Thank you for your order #${order.number}.`,
     '',
-    ...order.lines.map((line) => `- ${line.title}: ${price(line.priceCents)}`),
+    ...order.lines.map(
+      (line) =>
+        `- ${line.title}: ${line.discountCents > 0 ? `${price(line.listPriceCents)} − ${price(line.discountCents)} = ` : ''}${price(line.priceCents)}`,
+    ),
     '',
+    ...(order.discountCents > 0
+      ? [
+          `Subtotal: ${price(order.totalCents + order.discountCents)}`,
+          `Coupon ${order.couponCode ?? ''}: −${price(order.discountCents)}`,
+        ]
+      : []),
     `Total: ${price(order.totalCents)}`,
     '',
     `Your order: ${order.orderUrl}`,
@@ -37,12 +49,17 @@ export function receiptEmail(
   const rows = order.lines
     .map(
       (line) =>
-        `<tr><td style="padding:4px 12px 4px 0">${escapeHtml(line.title)}</td><td style="padding:4px 0;text-align:right">${escapeHtml(price(line.priceCents))}</td></tr>`,
+        `<tr><td style="padding:4px 12px 4px 0">${escapeHtml(line.title)}</td><td style="padding:4px 0;text-align:right">${line.discountCents > 0 ? `<s>${escapeHtml(price(line.listPriceCents))}</s> ` : ''}${escapeHtml(price(line.priceCents))}</td></tr>`,
     )
     .join('')
+  const discountRows =
+    order.discountCents > 0
+      ? `<tr><td style="padding:8px 12px 0 0">Subtotal</td><td style="padding:8px 0 0;text-align:right">${escapeHtml(price(order.totalCents + order.discountCents))}</td></tr>
+<tr><td style="padding:4px 12px 0 0">Coupon ${escapeHtml(order.couponCode ?? '')}</td><td style="padding:4px 0 0;text-align:right">−${escapeHtml(price(order.discountCents))}</td></tr>`
+      : ''
   const html = `<!doctype html><html lang="en"><body style="font-family:system-ui,sans-serif;color:#0f172a">
 <h1 style="font-size:20px">Thank you for your order #${order.number}</h1>
-<table style="border-collapse:collapse">${rows}
+<table style="border-collapse:collapse">${rows}${discountRows}
 <tr><th style="padding:8px 12px 0 0;text-align:left">Total</th><th style="padding:8px 0 0;text-align:right">${escapeHtml(price(order.totalCents))}</th></tr></table>
 <p><a href="${escapeHtml(order.orderUrl)}">View your order</a></p>
 <p>Your eBooks are in your ${escapeHtml(store)} library, ready to download.</p>

@@ -14,7 +14,8 @@ export function OrderLines({
   linkTitles = false,
   action,
 }: {
-  lines: readonly BookLine[]
+  /** A line with a discount shows its list price struck through before the price paid. */
+  lines: readonly (BookLine & { listPriceCents?: number; discountCents?: number })[]
   size?: 'compact' | 'large'
   /** Each title a link to its book's page. */
   linkTitles?: boolean
@@ -25,7 +26,20 @@ export function OrderLines({
   return (
     <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200 dark:divide-gray-700 dark:border-gray-700">
       {lines.map((line) => {
-        const price = formatPrice(line.priceCents, line.currency)
+        const paid = formatPrice(line.priceCents, line.currency)
+        const price =
+          line.discountCents && line.listPriceCents !== undefined ? (
+            <>
+              <span className="sr-only">List price </span>
+              <s className="mr-2 text-slate-600 dark:text-slate-400">
+                {formatPrice(line.listPriceCents, line.currency)}
+              </s>
+              <span className="sr-only">, you pay </span>
+              {paid}
+            </>
+          ) : (
+            paid
+          )
         return (
           <li
             key={line.bookId}

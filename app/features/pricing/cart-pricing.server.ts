@@ -1,0 +1,70 @@
+import type { BookLine } from '#app/features/cart/book-line.ts'
+import type { CartCoupon } from './cart-coupon.ts'
+import { formatPrice } from '#app/features/catalog/format.ts'
+import type { Db, Transaction } from '#app/server/db/database.server.ts'
+import {
+  checkCouponFor,
+  couponMessages,
+  findCoupon,
+  notAppliedMessages,
+  priceWithCoupon,
+  type Coupon,
+} from './coupons.server.ts'
+
+/** A line to pay for: `priceCents` is what is paid, its list price less the coupon's discount. */
+export type PricedBookLine = BookLine & { listPriceCents: number; discountCents: number }
+
+export type { CartCoupon }
+
+export type PricedLines = {
+  lines: PricedBookLine[]
+  listCents: number
+  discountCents: number
+  totalCents: number
+  currency: string
+  coupon: CartCoupon | null
+  /** The coupon that priced the lines (null when none took anything off): claimed when the order is made. */
+  couponId: string | null
+}
+
+/**
+ * A cart's books for sale, priced with its coupon if the visitor may use it now: the cart page (a guest's
+ * too: the per-account rules wait for checkout) and the checkout show, and the order stores, these prices.
+ */
+export async function priceLines(
+  db: Db | Transaction,
+  userId: string | null,
+  forSale: readonly BookLine[],
+  couponCode: string | null,
+  now = new Date(),
+): Promise<PricedLines> {
+  const currency = forSale[0]?.currency ?? 'USD'
+  const found = couponCode ? await findCoupon(db, couponCode) : null
+  const refusal = couponCode ? (found ? await checkCouponFor(db, found, userId, now) : 'unknown') : null
+  const usable: Coupon | null = found && !refusal ? found : null
+  const priced = await priceWithCoupon(
+    db,
+    forSale.map((line) => ({ bookId: line.bookId, listCents: line.priceCents, currency: line.currency })),
+    usable,
+  )
+  const lines = forSale.map((line, index) => {
+    const { listCents, discountCents, paidCents } = priced.lines[index]!
+    return { ...line, priceCents: paidCents, listPriceCents: listCents, discountCents }
+  })
+  const message = refusal
+    ? couponMessages[refusal]
+    : priced.notApplied === 'below-minimum'
+      ? notAppliedMessages['below-minimum'](formatPrice(usable!.terms.minOrderCents, currency))
+      : priced.notApplied
+        ? notAppliedMessages[priced.notApplied]
+        : null
+  return {
+    lines,
+    listCents: priced.listCents,
+    discountCents: priced.discountCents,
+    totalCents: priced.totalCents,
+    currency,
+    coupon: couponCode ? { code: couponCode, applied: priced.discountCents > 0, message } : null,
+    couponId: usable && priced.discountCents > 0 ? usable.id : null,
+  }
+}
