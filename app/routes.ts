@@ -87,6 +87,7 @@ export default [
     route('analytics/export.csv', 'routes/admin/analytics-export.ts'),
     route('audit', 'routes/admin/audit.tsx'),
     route('reviews', 'routes/admin/reviews.tsx'),
+    route('coupons', 'routes/admin/coupons.tsx'),
     route('errata', 'routes/admin/errata.tsx'),
     route('settings', 'routes/admin/settings.tsx'),
     route('pages', 'routes/admin/pages.tsx'),

@@ -23,6 +23,7 @@ const sections = [
   { to: '/admin', label: 'Overview', end: true },
   { to: '/admin/books', label: 'Books', end: false },
   { to: '/admin/topics', label: 'Topics', end: false },
+  { to: '/admin/coupons', label: 'Coupons', end: false },
   { to: '/admin/authors', label: 'Authors', end: false },
   { to: '/admin/orders', label: 'Orders', end: false },
   { to: '/admin/analytics', label: 'Analytics', end: false },
