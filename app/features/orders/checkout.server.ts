@@ -214,7 +214,10 @@ export async function reserveCheckout(
   await deleteOwnedCartItems(tx, cart.id)
   const refused = (outcome: NothingToBuy) => ({ outcome, changedCartId: cart.id })
   if (checkout.lines.length === 0) return refused('empty-cart')
-  if (idempotencyKeyOf(cart, checkout) !== input.idempotencyKey) return refused('cart-changed')
+  if (idempotencyKeyOf(cart, checkout) !== input.idempotencyKey) {
+    // The coupon's last use went to another order since the page was shown: say so, not just 'changed'.
+    return refused(checkout.coupon?.reason === 'used-up' ? 'coupon-used-up' : 'cart-changed')
+  }
   if (input.onlyIfFree && checkout.totalCents > 0) return refused('cart-changed')
   if (checkout.lines.some((line) => line.currency !== checkout.currency)) return refused('mixed-currencies')
   // The coupon's use is claimed before anything is written: the last use raced for goes to one order.

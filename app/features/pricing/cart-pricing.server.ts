@@ -64,7 +64,14 @@ export async function priceLines(
     discountCents: priced.discountCents,
     totalCents: priced.totalCents,
     currency,
-    coupon: couponCode ? { code: couponCode, applied: priced.discountCents > 0, message } : null,
+    coupon: couponCode
+      ? {
+          code: couponCode,
+          applied: priced.discountCents > 0,
+          message,
+          reason: refusal ?? priced.notApplied ?? null,
+        }
+      : null,
     couponId: usable && priced.discountCents > 0 ? usable.id : null,
   }
 }

@@ -8,7 +8,7 @@ import {
   couponTopics,
   orders,
 } from '#app/server/db/schema/index.server.ts'
-import { hitRateLimit, ipSubject, type RateLimitRule } from '#app/server/rate-limit.server.ts'
+import { hitRateLimit, ipSubject, peekRateLimit, type RateLimitRule } from '#app/server/rate-limit.server.ts'
 import { priceCart, type CouponTerms, type PricedCart, type PricingLine } from './price-cart.ts'
 
 /**
@@ -100,11 +100,16 @@ export async function lookUpCoupon(
   clientIp: string,
   now = new Date(),
 ): Promise<{ ok: true; coupon: Coupon } | { ok: false; reason: CouponRefusal }> {
+  // Checked first: once the guesses are used up every code is refused alike, so a right guess looks like a
+  // wrong one.
+  const subject = ipSubject(clientIp)
+  if (!(await peekRateLimit(db, couponGuesses, subject, now)).allowed)
+    return { ok: false, reason: 'too-many-tries' }
   const code = normalizeCouponCode(rawCode)
   const coupon = code ? await findCoupon(db, code) : null
   if (!coupon || !coupon.active) {
-    const guesses = await hitRateLimit(db, couponGuesses, ipSubject(clientIp), now)
-    return { ok: false, reason: guesses.allowed ? 'unknown' : 'too-many-tries' }
+    await hitRateLimit(db, couponGuesses, subject, now)
+    return { ok: false, reason: 'unknown' }
   }
   const refusal = checkDates(coupon, now) ?? (isUsedUp(coupon) ? 'used-up' : null)
   return refusal ? { ok: false, reason: refusal } : { ok: true, coupon }
