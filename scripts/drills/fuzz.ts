@@ -119,6 +119,9 @@ const buying = [
   'email_outbox',
   'reviews',
   'books',
+  // Issue 30: an order claims its coupon's use (given back when it fails unpaid).
+  'coupons',
+  'coupon_redemptions',
 ]
 // A book's topics (named things with a join table), its table of contents (from the manuscript) and its
 // author (a row the book's author name is copied from) came with issue 34.
@@ -137,6 +140,9 @@ const catalogue = [
 ]
 const allowedWrites: Record<string, string[]> = {
   'routes/cart.tsx': ['carts', 'cart_items'],
+  // A coupon link puts its code on the visitor's cart (made for them if need be).
+  'routes/coupon-link.ts': ['carts'],
+  'routes/admin/coupons.tsx': ['coupons', 'coupon_books', 'coupon_topics', 'audit_log'],
   'routes/login.tsx': [...identity, 'carts', 'cart_items'],
   'routes/register.tsx': [...identity, 'carts', 'cart_items', 'email_outbox'],
   'routes/logout.tsx': ['session'],
