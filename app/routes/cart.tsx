@@ -157,6 +157,16 @@ export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
       {lines.length === 0 ? (
         <div className="flex flex-col items-center gap-6 py-12 text-center">
           <p className="text-lg text-slate-600 dark:text-slate-300">Your cart is empty.</p>
+          {coupon && !loaderData.couponLinkError ? (
+            <p role="status" className="font-medium">
+              Coupon <strong className="font-mono">{coupon.code}</strong> is on your cart: add eBooks and it
+              applies at checkout.
+            </p>
+          ) : loaderData.couponLinkError || answer?.couponError ? (
+            <p role="alert" className="font-medium text-red-700 dark:text-red-300">
+              {loaderData.couponLinkError ?? answer?.couponError}
+            </p>
+          ) : null}
           <Link to="/AllBooks" className={primaryButton}>
             Browse all eBooks
           </Link>

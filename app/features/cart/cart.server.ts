@@ -206,7 +206,8 @@ export async function removeFromCart(db: Db, cartId: string, bookId: string): Pr
 }
 
 /**
- * Moves every book of one cart into another (union, no duplicates) and deletes the emptied cart, in one
+ * Moves every book of one cart into another (union, no duplicates), and its coupon if the other has none, and
+ * deletes the emptied cart, in one
  * transaction: how a visitor's anonymous cart joins their account's at sign-in. Books the account already
  * owns are left behind: a signed-out visitor could add them, and in the account's cart nothing but a
  * checkout would ever take them out again (the badge would count them, the checkout show nothing to pay).
@@ -219,6 +220,10 @@ export async function mergeCarts(db: Db, fromCartId: string, intoCartId: string)
       select ${intoCartId}, book_id, added_at from ${cartItems} where cart_id = ${fromCartId}
       on conflict do nothing`)
     await deleteOwnedCartItems(tx, intoCartId)
+    // A coupon followed while signed out comes along, unless the account's cart has one already.
+    await tx.execute(sql`
+      update ${carts} set coupon_code = coalesce(coupon_code, (select coupon_code from ${carts} where id = ${fromCartId}))
+      where id = ${intoCartId}`)
     await tx.delete(carts).where(eq(carts.id, fromCartId))
     await tx.update(carts).set({ updatedAt: new Date() }).where(eq(carts.id, intoCartId))
   })
