@@ -101,7 +101,8 @@ export default function AdminCoupons({ loaderData, actionData }: Route.Component
       {coupons.length === 0 ? (
         <p className="mb-8">No coupons yet.</p>
       ) : (
-        <div className="mb-10 overflow-x-auto">
+        // Scrolls sideways on a phone: focusable, so a keyboard can scroll it too.
+        <div className="mb-10 overflow-x-auto" tabIndex={0} role="region" aria-label="Coupons, newest first">
           <table className="w-full text-left text-sm">
             <caption className="sr-only">Coupons, newest first</caption>
             <thead>
@@ -212,16 +213,16 @@ export default function AdminCoupons({ loaderData, actionData }: Route.Component
           hint="Of the cart at list price. Empty: none."
         />
         <TextField
-          label="First day (YYYY-MM-DD)"
+          label="First day"
           {...field('startsOn')}
           type="date"
-          hint="Empty: from now."
+          hint="Empty: from now. (YYYY-MM-DD)"
         />
         <TextField
-          label="Last day (YYYY-MM-DD, not included)"
+          label="Ends before"
           {...field('endsOn')}
           type="date"
-          hint="Empty: no end."
+          hint="The first day it no longer works. Empty: no end."
         />
         <TextField
           label="Orders in all"

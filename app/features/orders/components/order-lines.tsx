@@ -29,14 +29,15 @@ export function OrderLines({
         const paid = formatPrice(line.priceCents, line.currency)
         const price =
           line.discountCents && line.listPriceCents !== undefined ? (
-            <>
+            // List price over the price paid, so a narrow line grows down, not out.
+            <span className="flex flex-col items-end leading-tight">
               <span className="sr-only">List price </span>
-              <s className="mr-2 text-slate-600 dark:text-slate-400">
+              <s className="text-sm text-slate-600 dark:text-slate-400">
                 {formatPrice(line.listPriceCents, line.currency)}
               </s>
               <span className="sr-only">, you pay </span>
-              {paid}
-            </>
+              <span>{paid}</span>
+            </span>
           ) : (
             paid
           )
