@@ -9,6 +9,7 @@
  * the load generator).
  * Issue 35: `-- --cache-hit` only compares the cached `/` with bare `node:http` sending the same bytes
  * (scripts/bench-cache-hit.ts); the full run measures that comparison too, beside the first-time visitor.
+ * Issue 30: `-- --checkout` compares the checkout page without and with a coupon (scripts/bench-checkout.ts).
  */
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
@@ -49,6 +50,10 @@ const options = parseCommandLine({
     build: { type: 'boolean', help: 'build the store first even when build/ exists' },
     reviews: { type: 'boolean', help: 'only the book page with 0, 10 and 10,000 reviews' },
     personal: { type: 'boolean', help: 'only the signed-in and guest-with-cart cases' },
+    checkout: {
+      type: 'boolean',
+      help: 'only the checkout page without and with a coupon on the cart, in turns, with their ratio',
+    },
     'cache-hit': {
       type: 'boolean',
       help: 'only the cached / against bare node:http sending the same bytes, in turns, with their ratio',
@@ -118,6 +123,12 @@ async function prepareBuyerDataDir(): Promise<{ dataDir: string; cookie: string;
 
 /** What a browser's first visit sends that the store reads (the page cache's key, the compression). */
 const browserHeaders = { 'Accept-Encoding': 'gzip, deflate, br', Accept: 'text/html' }
+
+if (options.checkout) {
+  const { benchCheckout } = await import('./bench-checkout.ts')
+  await benchCheckout({ seededDataDir, authSecret: FACTORY_AUTH_SECRET, seconds })
+  process.exit(0)
+}
 
 if (options['cache-hit']) {
   const { dataDir, database } = await seededDataDir()

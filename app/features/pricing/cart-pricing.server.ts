@@ -39,8 +39,8 @@ export async function priceLines(
   now = new Date(),
 ): Promise<PricedLines> {
   const currency = forSale[0]?.currency ?? 'USD'
-  const found = couponCode ? await findCoupon(db, couponCode) : null
-  const refusal = couponCode ? (found ? await checkCouponFor(db, found, userId, now) : 'unknown') : null
+  const found = couponCode ? await findCoupon(db, couponCode, userId) : null
+  const refusal = couponCode ? (found ? checkCouponFor(found, now) : 'unknown') : null
   const usable: Coupon | null = found && !refusal ? found : null
   const priced = await priceWithCoupon(
     db,
