@@ -61,6 +61,8 @@ export default [
   route('sitemap.xml', 'routes/sitemap-index.ts'),
   route('sitemaps/:file', 'routes/sitemap-page.ts'),
   route('books/:slug/og.png', 'routes/book-og-image.ts'),
+  // A book's cover as PNG, for reading apps that cannot draw the seed's SVG covers (OPDS feeds link it).
+  route('books/:slug/cover.png', 'routes/book-cover-png.ts'),
   route('og-image.png', 'routes/og-image.ts'),
   // Stripe's signed payment events (docs/decisions/009-stripe-checkout.md).
   route('webhooks/stripe', 'routes/stripe-webhook.ts'),

@@ -32,6 +32,8 @@ export type R2Link = {
   Href: string
   TypeLink: string
   Rel?: string[]
+  Width?: number
+  Height?: number
   Properties?: { Price?: { Currency: string; Value: number } }
 }
 export type R2Publication = {

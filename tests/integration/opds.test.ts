@@ -3,6 +3,8 @@ import { describe, expect } from 'vitest'
 import { seedBooks } from '#app/features/catalog/seed-books.ts'
 import { OPDS_PAGE_SIZE } from '#app/features/opds/opds-books.server.ts'
 import { bookEditions, books, bookTopics, topics } from '#app/server/db/schema/index.server.ts'
+import sharp from 'sharp'
+import * as bookCoverPng from '#app/routes/book-cover-png.ts'
 import * as home from '#app/routes/home.tsx'
 import * as opds from '#app/routes/opds.ts'
 import type { TestDatabase } from '#tests/db.ts'
@@ -168,9 +170,22 @@ describe('acquisition feeds', () => {
       [`${ORIGIN}/read/${book!.slug}/sample.epub`, 'application/epub+zip'],
       [`${ORIGIN}/books/${book!.slug}/sample.pdf`, 'application/pdf'],
     ])
-    expect(entry.Links.find((link) => link.Rel === 'http://opds-spec.org/image')?.Href).toBe(
-      `${ORIGIN}${book!.coverPath}`,
+    // The seed's SVG cover, drawn as a PNG: OPDS wants a JPEG, PNG or GIF, and reading apps draw no SVG.
+    const image = entry.Links.find((link) => link.Rel === 'http://opds-spec.org/image')!
+    expect([image.Href, image.Type]).toEqual([`${ORIGIN}/books/${book!.slug}/cover.png`, 'image/png'])
+    const png = await bookCoverPng.loader(
+      routeArgs({
+        db: database.db,
+        path: `/books/${book!.slug}/cover.png`,
+        params: { slug: book!.slug },
+      }) as never,
     )
+    expect(png.headers.get('Content-Type')).toBe('image/png')
+    expect(await sharp(Buffer.from(await png.arrayBuffer())).metadata()).toMatchObject({
+      format: 'png',
+      width: 400,
+      height: 600,
+    })
 
     // Readium's own conversion to OPDS 2 finds the same publication, price and update.
     const publication = converted.Publications!.find((p) => p.Metadata.Title === book!.title)!
@@ -188,7 +203,9 @@ describe('acquisition feeds', () => {
     expect(same.Metadata.Identifier).toBe(`urn:uuid:${book!.id}`)
     expect(same.Metadata.Modified?.toISOString()).toBe(editionDate.toISOString())
     expect(same.Metadata.Author?.[0]?.Name).toBe(book!.author)
-    expect(same.Images.map((image) => image.Href)).toEqual([`${ORIGIN}${book!.coverPath}`])
+    expect(same.Images.map((image) => [image.Href, image.TypeLink, image.Width, image.Height])).toEqual([
+      [`${ORIGIN}/books/${book!.slug}/cover.png`, 'image/png', 400, 600],
+    ])
     expect(same.Links.map((link) => [relOf(link), link.TypeLink])).toEqual([
       ['alternate', 'text/html'],
       ['http://opds-spec.org/acquisition/buy', 'text/html'],

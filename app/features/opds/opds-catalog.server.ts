@@ -151,8 +151,10 @@ export async function readFeed(db: Db, path: string, query: URLSearchParams): Pr
     if (q === '')
       throw new FeedRequestError('Say what to search for: ?q=words (OPDS 1.2) or ?query=words (OPDS 2.0).')
     const found = await searchResults(db, q, parsePage(query.get('page')))
+    // The links name the words as the request did: ?q= (OPDS 1.2's OpenSearch) or ?query= (OPDS 2.0's template).
+    const param = query.has('query') && !query.has('q') ? 'query' : 'q'
     const pageLink = (n: number) =>
-      `${path}?${new URLSearchParams({ q, ...(n > 1 ? { page: String(n) } : {}) })}`
+      `${path}?${new URLSearchParams({ [param]: q, ...(n > 1 ? { page: String(n) } : {}) })}`
     const perPage = SEARCH_PAGE_SIZE
     return acquisition({
       id: 'search',

@@ -1,4 +1,5 @@
 import { coverFileUrl, type CoverVariants } from '#app/features/catalog/cover-image.ts'
+import { COVER_PNG_HEIGHT, COVER_PNG_WIDTH } from '#app/features/catalog/cover-png.ts'
 import {
   atomAcquisition,
   atomNavigation,
@@ -105,8 +106,15 @@ function coverLinks(origin: string, book: OpdsBook) {
       },
     }
   }
-  const svg = { href: origin + book.coverPath, type: 'image/svg+xml' }
-  return { image: svg, thumbnail: svg }
+  // OPDS wants a JPEG, PNG or GIF among a publication's images, and reading apps draw no SVG: the seed's SVG
+  // cover drawn as a PNG.
+  const png = {
+    href: `${origin}/books/${book.slug}/cover.png`,
+    type: 'image/png',
+    width: COVER_PNG_WIDTH,
+    height: COVER_PNG_HEIGHT,
+  }
+  return { image: png, thumbnail: png }
 }
 
 function bookLinks(origin: string, book: OpdsBook) {
