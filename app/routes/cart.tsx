@@ -9,6 +9,8 @@ import {
   addToCart,
   assertAddable,
   CartError,
+  cartProblemMessages,
+  chooseAmount,
   getCartCoupon,
   listCartLines,
   removeFromCart,
@@ -17,6 +19,8 @@ import {
 import { priceLines } from '#app/features/pricing/cart-pricing.server.ts'
 import { couponMessages, lookUpCoupon, type CouponRefusal } from '#app/features/pricing/coupons.server.ts'
 import { CouponForm } from '#app/features/pricing/components/coupon-form.tsx'
+import { parseChosenAmount } from '#app/features/pricing/pay-what-you-want.ts'
+import { readPwywBook } from '#app/features/pricing/pay-what-you-want.server.ts'
 import { CartButton } from '#app/features/cart/components/cart-button.tsx'
 import { useCartBookIds } from '#app/features/cart/use-cart.ts'
 import {
@@ -89,6 +93,45 @@ async function couponAction(
   )
 }
 
+/**
+ * A pay-what-you-want book's form (its page, with or without JavaScript): the book goes in the cart at the
+ * amount chosen (or its amount changes) and the reader lands on the cart; an amount that cannot be taken sends
+ * them back to the book's form with the reason and what they typed. Checked here against the book's minimum.
+ */
+async function choosePriceAction(
+  request: Request,
+  context: Route.ActionArgs['context'],
+  form: FormData,
+): Promise<Response | ReturnType<typeof data>> {
+  const app = getAppContext(context)
+  const bookId = String(form.get('bookId') ?? '')
+  const book = /^[0-9a-f-]{36}$/i.test(bookId) ? await readPwywBook(app.db, bookId) : null
+  if (!book) return data({ error: cartProblemMessages['unknown-book'] }, { status: 400 })
+  const chosen = parseChosenAmount(form.get('amount'), book)
+  if (!chosen.ok) {
+    const typed = String(form.get('amount') ?? '').slice(0, 12)
+    const query = new URLSearchParams({ pwywError: chosen.problem, amount: typed })
+    return redirect(`/books/${book.slug}?${query}#pay-what-you-want`, 303)
+  }
+  const user = await getSessionUser({ request, context })
+  if (user && (await listOwnedBookIds(app.db, user.id)).includes(bookId))
+    return data({ error: 'You already own this eBook: it is in your library.' }, { status: 400 })
+  let setCookie: string | undefined
+  try {
+    const cart = await requireVisitorCart(request, app, user?.id)
+    setCookie = cart.setCookie
+    await chooseAmount(app.db, cart.cartId, bookId, chosen.cents)
+  } catch (error) {
+    if (error instanceof CartError) return data({ error: error.message }, { status: 400 })
+    throw error
+  }
+  recordEvent(app, request, { name: 'add_to_cart', bookId })
+  return redirect(`/cart#book-${bookId}`, {
+    status: 303,
+    headers: setCookie ? { 'Set-Cookie': setCookie } : undefined,
+  })
+}
+
 export async function action({ request, url, context }: Route.ActionArgs) {
   const app = getAppContext(context)
   const fromScript = isDataRequest(request, url)
@@ -96,6 +139,7 @@ export async function action({ request, url, context }: Route.ActionArgs) {
   const formIntent = form.get('intent')
   if (formIntent === 'apply-coupon' || formIntent === 'remove-coupon')
     return couponAction(request, context, form)
+  if (formIntent === 'choose-price') return choosePriceAction(request, context, form)
   const parsed = CartFormSchema.safeParse(Object.fromEntries(form))
   if (!parsed.success) {
     return data({ error: parsed.error.issues[0]?.message ?? 'Invalid request.' }, { status: 400 })

@@ -1,4 +1,5 @@
-import { lazy, startTransition, Suspense, useEffect, useState } from 'react'
+import { useHydrated } from '#app/components/use-hydrated.ts'
+import { lazy, Suspense } from 'react'
 import { data, Link } from 'react-router'
 import { primaryButton } from '#app/components/ui/button-styles.ts'
 import { bookNotFound } from '#app/features/catalog/book-not-found.server.ts'
@@ -229,11 +230,4 @@ function NotYours({
       </div>
     </section>
   )
-}
-
-/** False while the server renders and the browser hydrates; true once React runs here (see header-search.tsx). */
-function useHydrated() {
-  const [hydrated, setHydrated] = useState(false)
-  useEffect(() => startTransition(() => setHydrated(true)), [])
-  return hydrated
 }

@@ -86,7 +86,8 @@ export const cartLineColumns = {
   slug: books.slug,
   title: books.title,
   coverPath: books.coverPath,
-  priceCents: books.priceCents,
+  // A pay-what-you-want book costs what its reader chose (issue 30); every other book its price.
+  priceCents: sql<number>`coalesce(${cartItems.chosenCents}, ${books.priceCents})`.mapWith(Number),
   currency: books.currency,
 }
 
@@ -305,4 +306,18 @@ export async function getCartCoupon(db: Db | Transaction, cartId: string): Promi
 /** Takes the coupon off the cart, inside the transaction of the order that used it. */
 export async function clearCartCoupon(tx: Transaction, cartId: string): Promise<void> {
   await tx.update(carts).set({ couponCode: null }).where(eq(carts.id, cartId))
+}
+
+/**
+ * Puts a pay-what-you-want book in the cart at the amount its reader chose, or changes the amount of one
+ * already there (the amount must have passed `parseChosenAmount`).
+ */
+export async function chooseAmount(db: Db, cartId: string, bookId: string, cents: number): Promise<void> {
+  await assertAddable(db, bookId)
+  await db
+    .insert(cartItems)
+    .values({ cartId, bookId, chosenCents: cents })
+    .onConflictDoUpdate({ target: [cartItems.cartId, cartItems.bookId], set: { chosenCents: cents } })
+  forgetCarts(db, cartId)
+  await touchCart(db, cartId)
 }

@@ -89,6 +89,24 @@ export const BookFormSchema = z
             ),
         ),
     ),
+    // Pay what you want (issue 30): the least a reader may pay; empty for a fixed price.
+    pwywMin: z.preprocess(
+      trimmed,
+      z
+        .string()
+        .optional()
+        .transform((value, context) => {
+          if (!value) return null
+          if (!/^(\d+(\.\d{0,2})?|\.\d{1,2})$/.test(value)) {
+            context.addIssue({
+              code: 'custom',
+              message: 'The minimum is an amount in dollars, like 5 or 0; leave it empty for a fixed price.',
+            })
+            return z.NEVER
+          }
+          return Math.round(Number(value) * 100)
+        }),
+    ),
     currency: z.preprocess(
       (value) => (typeof value === 'string' ? value.trim().toUpperCase() : value),
       z.string({ error: 'Please enter a currency.' }).regex(/^[A-Z]{3}$/, 'Use a 3-letter code, like USD.'),
@@ -111,12 +129,19 @@ export const BookFormSchema = z
     bestSeller: checkbox,
     status: z.enum(BOOK_STATUS_OPTIONS, { error: 'Please choose a status.' }),
   })
-  .transform(({ price, ...form }) => ({
+  .transform(({ price, pwywMin, ...form }) => ({
     ...form,
     priceCents: price,
+    pwywMinCents: pwywMin ?? null,
     slug: form.slug || slugify(form.title),
   }))
   .superRefine((book, context) => {
+    if (book.pwywMinCents !== null && book.pwywMinCents > book.priceCents)
+      context.addIssue({
+        code: 'custom',
+        path: ['pwywMin'],
+        message: 'The minimum cannot be above the price (the price is what readers are suggested).',
+      })
     if (!book.slug)
       context.addIssue({
         code: 'custom',

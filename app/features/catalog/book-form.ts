@@ -47,6 +47,7 @@ export const bookFields = [
   'author',
   'description',
   'price',
+  'pwywMin',
   'currency',
   'topics',
   'level',

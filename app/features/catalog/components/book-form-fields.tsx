@@ -77,7 +77,14 @@ export function BookFormFields({ values, errors }: { values: BookFormValues; err
         inputMode="decimal"
         pattern="[0-9]*(\.[0-9]{1,2})?"
         required
-        hint="In the currency below, like 29.99."
+        hint="In the currency below, like 29.99. For pay what you want: the suggested price."
+      />
+      <TextField
+        label="Pay what you want, from"
+        {...field('pwywMin')}
+        inputMode="decimal"
+        pattern="[0-9]*(\.[0-9]{1,2})?"
+        hint="Empty: a fixed price. An amount (0 for free): readers choose what they pay, at least this."
       />
       <TextField
         label="Currency"

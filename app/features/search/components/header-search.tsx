@@ -1,4 +1,5 @@
-import { lazy, startTransition, Suspense, useEffect, useRef, useState } from 'react'
+import { useHydrated } from '#app/components/use-hydrated.ts'
+import { lazy, Suspense, useEffect, useRef, useState } from 'react'
 import { useLocation } from 'react-router'
 import { SearchIcon } from '#app/components/ui/icons.tsx'
 import { usePopover } from '#app/components/ui/use-popover.ts'
@@ -6,18 +7,6 @@ import { SEARCH_PATH } from '../search-query.ts'
 
 const loadPanel = () => import('./header-search-panel.tsx')
 const HeaderSearchPanel = lazy(loadPanel)
-
-/**
- * False while the server renders and the browser hydrates, true once React runs in the browser. Set in a
- * transition after hydration, not by `useSyncExternalStore`'s server snapshot: a snapshot that differs after
- * hydration makes React re-render synchronously, in the same long task as the page's effects (issue 35's
- * trace); a transition is rendered in slices that yield to the browser.
- */
-function useHydrated() {
-  const [hydrated, setHydrated] = useState(false)
-  useEffect(() => startTransition(() => setHydrated(true)), [])
-  return hydrated
-}
 
 /**
  * The header's search icon. Without JavaScript it submits an empty GET form to /search, which shows the

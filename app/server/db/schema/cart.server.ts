@@ -1,6 +1,6 @@
 /** Carts: one per visitor. */
 import { sql } from 'drizzle-orm'
-import { index, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core'
+import { check, index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core'
 import { timestamps } from './columns.server.ts'
 import { books } from './catalog.server.ts'
 import { user } from './identity.server.ts'
@@ -38,9 +38,12 @@ export const cartItems = pgTable(
       .notNull()
       .references(() => books.id, { onDelete: 'cascade' }),
     addedAt: timestamp('added_at', { withTimezone: true }).notNull().defaultNow(),
+    /** A pay-what-you-want book's amount as the reader chose it (checked against the book's minimum). */
+    chosenCents: integer('chosen_cents'),
   },
   (table) => [
     primaryKey({ columns: [table.cartId, table.bookId] }),
     index('cart_items_book_id_idx').on(table.bookId),
+    check('cart_items_chosen_check', sql`${table.chosenCents} is null or ${table.chosenCents} >= 0`),
   ],
 )

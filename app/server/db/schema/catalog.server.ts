@@ -52,7 +52,13 @@ export const books = pgTable(
       .references(() => authors.id)
       .$defaultFn(() => sql`null`),
     description: text('description').notNull(),
+    /** The price; for a pay-what-you-want book, the suggested price. */
     priceCents: integer('price_cents').notNull(),
+    /**
+     * Set: the book is pay what you want (issue 30), from this minimum (possibly 0) up; the reader chooses the
+     * amount, `price_cents` suggested. Null: a fixed price.
+     */
+    pwywMinCents: integer('pwyw_min_cents'),
     currency: text('currency').notNull().default('USD'),
     coverPath: text('cover_path').notNull(),
     coverAlt: text('cover_alt').notNull(),
@@ -121,6 +127,10 @@ export const books = pgTable(
     index('books_price_id_idx').on(table.priceCents, table.id),
     index('books_status_created_at_id_idx').on(table.status, table.createdAt, table.id),
     check('books_price_cents_check', sql`${table.priceCents} >= 0`),
+    check(
+      'books_pwyw_min_check',
+      sql`${table.pwywMinCents} is null or (${table.pwywMinCents} >= 0 and ${table.pwywMinCents} <= ${table.priceCents})`,
+    ),
     check('books_currency_check', sql`${table.currency} ~ '^[A-Z]{3}$'`),
     check('books_rating_check', sql`${table.rating} between 0 and 5`),
     check('books_file_size_check', sql`${table.fileSizeBytes} >= 0`),
