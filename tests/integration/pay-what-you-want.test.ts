@@ -1,6 +1,13 @@
 import { eq } from 'drizzle-orm'
 import { describe, expect } from 'vitest'
-import { getCartCoupon, listCartLines, requireUserCart } from '#app/features/cart/cart.server.ts'
+import {
+  chooseAmount,
+  createCart,
+  getCartCoupon,
+  listCartLines,
+  mergeCarts,
+  requireUserCart,
+} from '#app/features/cart/cart.server.ts'
 import { parseBookForm } from '#app/features/catalog/book-form.server.ts'
 import { listBooks } from '#app/features/catalog/catalog.server.ts'
 import { getCheckout } from '#app/features/orders/checkout.server.ts'
@@ -177,5 +184,15 @@ describe('choosing an amount', () => {
         .innerJoin(books, eq(books.id, cartItems.bookId))
         .where(eq(books.id, pwyw.id)),
     ).toHaveLength(0)
+  })
+
+  test('an amount chosen signed out comes along when the cart joins the account’s', async () => {
+    const reader = await createReader(database.db)
+    const accountCart = await requireUserCart(database.db, reader.userId)
+    await chooseAmount(database.db, accountCart, pwyw.id, 900)
+    const signedOut = await createCart(database.db)
+    await chooseAmount(database.db, signedOut, pwyw.id, 250)
+    await mergeCarts(database.db, signedOut, accountCart)
+    expect((await listCartLines(database.db, accountCart)).map((line) => line.priceCents)).toEqual([250])
   })
 })

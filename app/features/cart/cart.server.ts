@@ -207,7 +207,8 @@ export async function removeFromCart(db: Db, cartId: string, bookId: string): Pr
 }
 
 /**
- * Moves every book of one cart into another (union, no duplicates), and its coupon if the other has none, and
+ * Moves every book of one cart into another (union, no duplicates; a pay-what-you-want amount chosen in the
+ * moving cart wins), and its coupon if the other has none, and
  * deletes the emptied cart, in one
  * transaction: how a visitor's anonymous cart joins their account's at sign-in. Books the account already
  * owns are left behind: a signed-out visitor could add them, and in the account's cart nothing but a
@@ -217,9 +218,10 @@ export async function mergeCarts(db: Db, fromCartId: string, intoCartId: string)
   if (fromCartId === intoCartId) return
   await db.transaction(async (tx) => {
     await tx.execute(sql`
-      insert into ${cartItems} (cart_id, book_id, added_at)
-      select ${intoCartId}, book_id, added_at from ${cartItems} where cart_id = ${fromCartId}
-      on conflict do nothing`)
+      insert into ${cartItems} (cart_id, book_id, added_at, chosen_cents)
+      select ${intoCartId}, book_id, added_at, chosen_cents from ${cartItems} where cart_id = ${fromCartId}
+      on conflict (cart_id, book_id) do update
+        set chosen_cents = coalesce(excluded.chosen_cents, ${cartItems}.chosen_cents)`)
     await deleteOwnedCartItems(tx, intoCartId)
     // A coupon followed while signed out comes along, unless the account's cart has one already.
     await tx.execute(sql`
