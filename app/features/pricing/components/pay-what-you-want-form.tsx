@@ -54,7 +54,8 @@ export function PayWhatYouWantForm({
             min={dollars(book.pwywMinCents)}
             max={dollars(sliderMax)}
             step="0.5"
-            defaultValue={dollars(book.priceCents)}
+            // Where the field is: what was typed (sent back with a reason), else the suggested price.
+            defaultValue={typed && /^\d+(\.\d{1,2})?$/.test(typed) ? typed : dollars(book.priceCents)}
             onInput={(event) => {
               const field = event.currentTarget.form?.elements.namedItem('amount')
               if (field instanceof HTMLInputElement)
