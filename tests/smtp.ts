@@ -3,7 +3,7 @@ import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser'
 import { SMTPServer } from 'smtp-server'
 import type { Db } from '#app/server/db/database.server.ts'
 import { createLogger } from '#app/server/logger.server.ts'
-import { createMailer } from '#app/server/mail.server.ts'
+import { createMailer, type Mailer } from '#app/server/mail.server.ts'
 import { deliverDueEmails } from '#app/server/outbox.server.ts'
 
 export type ReceivedMail = { envelope: { from: string | false; to: string[] }; parsed: ParsedMail }
@@ -92,6 +92,16 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
   return state
 }
 
+/** The store's mailer sending to `smtp`, as the store's would with SMTP_URL (From: the default MAIL_FROM). */
+export function mailerFor(smtp: TestSmtpServer, logger = createLogger('silent')): Mailer {
+  return createMailer({
+    smtpUrl: smtp.url,
+    from: 'CodeBook <orders@codebook.localhost>',
+    outboxDir: '/nonexistent',
+    logger,
+  })
+}
+
 /**
  * Sends the mail due in the outbox through a real SMTP server (on a free port, closed again) and returns
  * what it received. Mail other tests of the file queued goes out too: a caller picks its own.
@@ -100,13 +110,7 @@ export async function deliverOutboxOverSmtp(db: Db): Promise<ReceivedMail[]> {
   const smtp = await startSmtpServer()
   try {
     const logger = createLogger('silent')
-    const mailer = createMailer({
-      smtpUrl: smtp.url,
-      from: 'CodeBook <orders@codebook.localhost>',
-      outboxDir: '/nonexistent',
-      logger,
-    })
-    await deliverDueEmails(db, mailer, { logger })
+    await deliverDueEmails(db, mailerFor(smtp, logger), { logger })
     return smtp.received
   } finally {
     await smtp.close()

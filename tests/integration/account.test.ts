@@ -21,13 +21,13 @@ import * as schema from '#app/server/db/schema/index.server.ts'
 import { emailOutbox, session, user, verification } from '#app/server/db/schema/index.server.ts'
 import { parseEnv } from '#app/server/env.server.ts'
 import { createLogger } from '#app/server/logger.server.ts'
-import { createMailer, type Mailer } from '#app/server/mail.server.ts'
+import type { Mailer } from '#app/server/mail.server.ts'
 import { deliverDueEmails } from '#app/server/outbox.server.ts'
 import { createStoreServices, type StoreServices } from '#app/services.server.ts'
 import type { TestDatabase } from '#tests/db.ts'
 import { test } from '#tests/fixtures.ts'
 import { routeArgs } from '#tests/route-args.ts'
-import { startSmtpServer, type ReceivedMail, type TestSmtpServer } from '#tests/smtp.ts'
+import { mailerFor, startSmtpServer, type ReceivedMail, type TestSmtpServer } from '#tests/smtp.ts'
 import { cookieHeader } from '#harness/cookie-jar.ts'
 
 const logger = createLogger('silent')
@@ -43,12 +43,7 @@ let mailer: Mailer
 test.beforeAll(async ({ database: fileDatabase }) => {
   database = fileDatabase
   smtp = await startSmtpServer()
-  mailer = createMailer({
-    smtpUrl: smtp.url,
-    from: 'CodeBook <orders@codebook.localhost>',
-    outboxDir: '/nonexistent',
-    logger,
-  })
+  mailer = mailerFor(smtp, logger)
 })
 afterAll(async () => {
   await smtp.close()

@@ -12,7 +12,7 @@ import {
   libraryItems,
 } from '#app/server/db/schema/index.server.ts'
 import { createLogger } from '#app/server/logger.server.ts'
-import { createMailer, type Mailer } from '#app/server/mail.server.ts'
+import type { Mailer } from '#app/server/mail.server.ts'
 import { deliverDueEmails } from '#app/server/outbox.server.ts'
 import * as account from '#app/routes/account.tsx'
 import * as library from '#app/routes/library.tsx'
@@ -21,7 +21,7 @@ import { createBuyer } from '#harness/factories/buyers.ts'
 import type { TestDatabase } from '#tests/db.ts'
 import { test } from '#tests/fixtures.ts'
 import { answerOf, routeArgs, servicesFor } from '#tests/route-args.ts'
-import { startSmtpServer, type TestSmtpServer } from '#tests/smtp.ts'
+import { mailerFor, startSmtpServer, type TestSmtpServer } from '#tests/smtp.ts'
 
 /**
  * Issue 33's Send to Kindle: a reader saves their Kindle's address on /account, and 'Send to Kindle' on a
@@ -39,12 +39,7 @@ test.beforeAll(async ({ database: fileDatabase }) => {
   catalogue = await listBooks(database.db)
   await publishBookFiles(database.db, servicesFor(database.db).storage, logger)
   smtp = await startSmtpServer()
-  mailer = createMailer({
-    smtpUrl: smtp.url,
-    from: 'CodeBook <orders@codebook.localhost>',
-    outboxDir: '/nonexistent',
-    logger,
-  })
+  mailer = mailerFor(smtp, logger)
 })
 afterAll(async () => {
   await smtp.close()

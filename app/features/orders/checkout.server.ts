@@ -1,11 +1,7 @@
 import crypto from 'node:crypto'
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm'
 import { cartLineColumns, deleteOwnedCartItems } from '#app/features/cart/cart.server.ts'
-import {
-  priceLines,
-  type CartCoupon,
-  type PricedBookLine,
-} from '#app/features/pricing/cart-pricing.server.ts'
+import { priceLines, type PricedLines } from '#app/features/pricing/cart-pricing.server.ts'
 import { claimCoupon, recordRedemption } from '#app/features/pricing/coupons.server.ts'
 import type { Db, Transaction as Tx } from '#app/server/db/database.server.ts'
 import {
@@ -19,21 +15,12 @@ import {
 } from '#app/server/db/schema/index.server.ts'
 import type { BookLine } from '#app/features/cart/book-line.ts'
 
-export type Checkout = {
-  /** The lines to pay for, at today's prices from the catalogue, less the coupon's discount. */
-  lines: PricedBookLine[]
+/** The cart's lines priced (`PricedLines`: the lines to pay for, their list prices, the coupon and what it did). */
+export type Checkout = PricedLines & {
   /** Books in the cart the buyer already owns: taken out at checkout, never charged twice. */
   alreadyOwned: BookLine[]
   /** Books withdrawn from sale since they were put in the cart: not sold, left in the cart. */
   unavailable: BookLine[]
-  /** The lines' list prices, what the coupon took off, and what is paid (their difference). */
-  listCents: number
-  discountCents: number
-  totalCents: number
-  currency: string
-  coupon: CartCoupon | null
-  /** The coupon that priced the lines (null when none applies): claimed when the order is made. */
-  couponId: string | null
   /**
    * Names this cart as it is now (its id, books and last change): the form carries it, so a double click,
    * a retried post or a second tab on the same cart all name the same order.
