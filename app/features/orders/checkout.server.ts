@@ -2,12 +2,19 @@ import crypto from 'node:crypto'
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm'
 import { cartLineColumns, deleteOwnedCartItems } from '#app/features/cart/cart.server.ts'
 import { priceLines, type PricedLines } from '#app/features/pricing/cart-pricing.server.ts'
-import { claimCoupon, recordRedemption } from '#app/features/pricing/coupons.server.ts'
+import {
+  claimCoupon,
+  couponColumns,
+  couponOfRow,
+  recordRedemption,
+  type FoundCoupon,
+} from '#app/features/pricing/coupons.server.ts'
 import type { Db, Transaction as Tx } from '#app/server/db/database.server.ts'
 import {
   books,
   cartItems,
   carts,
+  coupons,
   libraryItems,
   orderItems,
   orders,
@@ -34,15 +41,27 @@ export type Checkout = PricedLines & {
  */
 export async function getCheckout(db: Db, userId: string): Promise<Checkout & { attemptId: string }> {
   const attemptId = crypto.randomUUID()
+  // The cart and its coupon (with the buyer's use of it) in one query: a coupon must not slow this page.
   const [cart] = await db
-    .select({ id: carts.id, updatedAt: carts.updatedAt, couponCode: carts.couponCode })
+    .select({
+      id: carts.id,
+      updatedAt: carts.updatedAt,
+      couponCode: carts.couponCode,
+      ...couponColumns(userId),
+    })
     .from(carts)
+    .leftJoin(coupons, eq(coupons.code, carts.couponCode))
     .where(eq(carts.userId, userId))
     .limit(1)
   if (!cart) return { ...(await summarize(db, userId, [], null, 'empty')), attemptId }
   return {
-    ...(await summarize(db, userId, await readLines(db, userId, cart.id), cart.couponCode, (checkout) =>
-      idempotencyKeyOf(cart, checkout),
+    ...(await summarize(
+      db,
+      userId,
+      await readLines(db, userId, cart.id),
+      cart.couponCode,
+      (checkout) => idempotencyKeyOf(cart, checkout),
+      couponOfRow(cart, userId),
     )),
     attemptId,
   }
@@ -74,6 +93,8 @@ async function summarize(
   rows: CartRow[],
   couponCode: string | null,
   idempotencyKey: string | ((checkout: Omit<Checkout, 'idempotencyKey'>) => string),
+  /** The cart's coupon, when its query read it already. */
+  found?: FoundCoupon | null,
 ): Promise<Checkout> {
   const strip = ({ owned: _owned, available: _available, ...line }: CartRow): BookLine => line
   const priced = await priceLines(
@@ -81,6 +102,7 @@ async function summarize(
     userId,
     rows.filter((row) => !row.owned && row.available).map(strip),
     couponCode,
+    { found },
   )
   const checkout = {
     ...priced,

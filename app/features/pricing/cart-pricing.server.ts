@@ -6,6 +6,7 @@ import {
   checkCouponFor,
   couponMessages,
   findCoupon,
+  type FoundCoupon,
   notAppliedMessages,
   priceWithCoupon,
   type Coupon,
@@ -36,10 +37,13 @@ export async function priceLines(
   userId: string | null,
   forSale: readonly BookLine[],
   couponCode: string | null,
-  now = new Date(),
+  options: { now?: Date; found?: FoundCoupon | null } = {},
 ): Promise<PricedLines> {
+  const now = options.now ?? new Date()
   const currency = forSale[0]?.currency ?? 'USD'
-  const found = couponCode ? await findCoupon(db, couponCode, userId) : null
+  // Read with the cart already (the checkout page's one query), or here.
+  const found =
+    options.found !== undefined ? options.found : couponCode ? await findCoupon(db, couponCode, userId) : null
   const refusal = couponCode ? (found ? checkCouponFor(found, now) : 'unknown') : null
   const usable: Coupon | null = found && !refusal ? found : null
   const priced = await priceWithCoupon(

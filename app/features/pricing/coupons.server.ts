@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm'
+import { and, eq, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm'
 import type { Db, Transaction } from '#app/server/db/database.server.ts'
 import {
   bookTopics,
@@ -71,29 +71,57 @@ export async function findCoupon(
   db: Db | Transaction,
   code: string,
   userId: string | null = null,
-): Promise<(Coupon & { buyer: BuyerHistory | null }) | null> {
-  const [row] = await db
-    .select({
-      coupon: coupons,
-      bookIds: sql<
-        string[]
-      >`coalesce((select array_agg(${couponBooks.bookId}::text) from ${couponBooks} where ${couponBooks.couponId} = ${coupons.id}), '{}')`,
-      topicIds: sql<
-        string[]
-      >`coalesce((select array_agg(${couponTopics.topicId}::text) from ${couponTopics} where ${couponTopics.couponId} = ${coupons.id}), '{}')`,
-      usedByBuyer: userId
-        ? sql<number>`(select count(*) from ${couponRedemptions} where ${couponRedemptions.couponId} = ${coupons.id} and ${couponRedemptions.userId} = ${userId})`.mapWith(
-            Number,
-          )
-        : sql<number>`0`.mapWith(Number),
-      buyerHasBought: userId
-        ? sql<boolean>`exists (select 1 from ${orders} where ${orders.userId} = ${userId} and ${orders.status} in ('paid', 'refunded'))`
-        : sql<boolean>`false`,
-    })
-    .from(coupons)
-    .where(eq(coupons.code, code))
-  if (!row) return null
+): Promise<FoundCoupon | null> {
+  const [row] = await db.select(couponColumns(userId)).from(coupons).where(eq(coupons.code, code))
+  return row ? couponOfRow(row, userId) : null
+}
+
+export type FoundCoupon = Coupon & { buyer: BuyerHistory | null }
+
+/**
+ * The columns `findCoupon` reads, for a query that joins `coupons` (the checkout page reads the cart and its
+ * coupon in one query); each subquery only when there is a coupon (a left join's missing row reads nothing).
+ */
+export function couponColumns(userId: string | null) {
+  const when = (query: SQL, otherwise: SQL) =>
+    sql`case when ${coupons.id} is null then ${otherwise} else ${query} end`
+  return {
+    coupon: coupons,
+    bookIds: sql<string[]>`${when(
+      sql`coalesce((select array_agg(${couponBooks.bookId}::text) from ${couponBooks} where ${couponBooks.couponId} = ${coupons.id}), '{}')`,
+      sql`'{}'::text[]`,
+    )}`,
+    topicIds: sql<string[]>`${when(
+      sql`coalesce((select array_agg(${couponTopics.topicId}::text) from ${couponTopics} where ${couponTopics.couponId} = ${coupons.id}), '{}')`,
+      sql`'{}'::text[]`,
+    )}`,
+    usedByBuyer: userId
+      ? sql<number>`${when(
+          sql`(select count(*) from ${couponRedemptions} where ${couponRedemptions.couponId} = ${coupons.id} and ${couponRedemptions.userId} = ${userId})`,
+          sql`0`,
+        )}`.mapWith(Number)
+      : sql<number>`0`.mapWith(Number),
+    buyerHasBought: userId
+      ? sql<boolean>`${when(
+          sql`exists (select 1 from ${orders} where ${orders.userId} = ${userId} and ${orders.status} in ('paid', 'refunded'))`,
+          sql`false`,
+        )}`
+      : sql<boolean>`false`,
+  }
+}
+
+type CouponRow = {
+  coupon: typeof coupons.$inferSelect | null
+  bookIds: string[]
+  topicIds: string[]
+  usedByBuyer: number
+  buyerHasBought: boolean
+}
+
+/** The coupon a row of `couponColumns` holds, or null (a left join found none). */
+export function couponOfRow(row: CouponRow, userId: string | null): FoundCoupon | null {
   const { coupon } = row
+  if (!coupon) return null
   return {
     id: coupon.id,
     code: coupon.code,
@@ -159,10 +187,7 @@ function isUsedUp(coupon: Coupon) {
  * within its per-account limit (orders paid or waiting to be, with it), and for a first-purchase coupon, no
  * paid order yet. Without a buyer (a signed-out visitor's cart) the per-account rules wait for checkout.
  */
-export function checkCouponFor(
-  coupon: Coupon & { buyer: BuyerHistory | null },
-  now = new Date(),
-): CouponRefusal | null {
+export function checkCouponFor(coupon: FoundCoupon, now = new Date()): CouponRefusal | null {
   if (!coupon.active) return 'unknown'
   const refusal = checkDates(coupon, now) ?? (isUsedUp(coupon) ? 'used-up' : null)
   if (refusal || !coupon.buyer) return refusal
