@@ -101,6 +101,7 @@ const refusalStatus: Record<CheckoutRefusal, number> = {
   'cart-changed': 409,
   'mixed-currencies': 409,
   'coupon-used-up': 409,
+  'below-minimum-charge': 409,
   'closed-unpaid': 409,
   'provider-unreachable': 502,
 }

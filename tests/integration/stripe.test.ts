@@ -5,7 +5,7 @@ import { renderToString } from 'react-dom/server'
 import { createRoutesStub } from 'react-router'
 import Stripe from 'stripe'
 import { describe, expect, vi } from 'vitest'
-import { addToCart, listCartBookIds, requireUserCart } from '#app/features/cart/cart.server.ts'
+import { addToCart, listCartBookIds, requireUserCart, setCartCoupon } from '#app/features/cart/cart.server.ts'
 import { listBooks } from '#app/features/catalog/catalog.server.ts'
 import { completePaidOrder } from '#app/features/orders/payment-events.server.ts'
 import { createPaymentProvider } from '#app/features/orders/payment-provider.server.ts'
@@ -13,7 +13,7 @@ import { refundOrder } from '#app/features/orders/refunds.server.ts'
 import { createStripePaymentProvider } from '#app/features/orders/stripe.server.ts'
 import Checkout, { action as checkoutAction, loader as checkoutLoader } from '#app/routes/checkout.tsx'
 import { action as webhookAction, loader as webhookLoader } from '#app/routes/stripe-webhook.ts'
-import { emailOutbox, libraryItems, orders } from '#app/server/db/schema/index.server.ts'
+import { coupons, emailOutbox, libraryItems, orders } from '#app/server/db/schema/index.server.ts'
 import { parseEnv } from '#app/server/env.server.ts'
 import { createLogger } from '#app/server/logger.server.ts'
 import { createStoreServices, type StoreServices } from '#app/services.server.ts'
@@ -644,5 +644,84 @@ describe('the webhook', () => {
       request: new Request(args.request, { method: 'PUT', body: '{}' }),
     })
     expect(put.status).toBe(405)
+  })
+})
+
+describe('coupons with Stripe (issue 30)', () => {
+  let codes = 0
+  async function couponOnCart(
+    reader: { cartId: string },
+    terms: { kind: 'percent' | 'amount'; value: number },
+  ) {
+    const code = `STRIPE${++codes}X${Date.now() % 100000}`
+    await database.db.insert(coupons).values({ code, ...terms })
+    await setCartCoupon(database.db, reader.cartId, code)
+    return code
+  }
+
+  test('Stripe is asked for the paid prices, and an expired page gives the coupon’s use back', async () => {
+    const reader = await readerWithCart(2)
+    const code = await couponOnCart(reader, { kind: 'amount', value: 500 })
+    const before = stripeApi.requests.length
+    const started = await startCheckout(reader)
+    expect(stripeApi.requests).toHaveLength(before + 1)
+    const body = stripeApi.requests.at(-1)!.body
+    const paid = [0, 1].map((line) => Number(body.get(`line_items[${line}][price_data][unit_amount]`)))
+    const list = catalogue.slice(0, 2).map((book) => book.priceCents)
+    expect(paid.reduce((a, b) => a + b, 0)).toBe(list.reduce((a, b) => a + b, 0) - 500)
+    expect(started.order).toMatchObject({ discountCents: 500, couponCode: code })
+    const redeemed = async () =>
+      (await database.db.select().from(coupons).where(eq(coupons.code, code)))[0]!.redeemed
+    expect(await redeemed()).toBe(1)
+    await deliver(
+      checkoutEvent('checkout.session.expired', { id: started.sessionId, orderId: started.order.id }),
+    )
+    expect(await redeemed()).toBe(0)
+  })
+
+  test('100 % off: no Stripe page, the order is paid and the books are in the library', async () => {
+    const reader = await readerWithCart(1, 2)
+    await couponOnCart(reader, { kind: 'percent', value: 100 })
+    const { checkout } = await checkoutPage(reader.cookie)
+    expect(checkout.totalCents).toBe(0)
+    expect(renderCheckout(await checkoutPage(reader.cookie))).toContain('Complete order')
+    const before = stripeApi.requests.length
+    const response = await checkoutAction(
+      routeArgs({
+        db: database.db,
+        path: '/checkout',
+        cookie: reader.cookie,
+        services,
+        init: { method: 'POST', body: new URLSearchParams({ ...keysOf(checkout), free: '1' }) },
+      }),
+    )
+    expect(response).toBeInstanceOf(Response)
+    const location = (response as Response).headers.get('Location')!
+    expect(location).toMatch(/^\/orders\/[0-9a-f-]{36}$/)
+    expect(stripeApi.requests).toHaveLength(before)
+    const orderId = location.split('/').pop()!
+    expect(await stateOf(reader, orderId)).toEqual({
+      status: 'paid',
+      owned: [catalogue[2]!.id],
+      cart: [],
+      receipts: 1,
+    })
+  })
+
+  test('a total above 0 and below Stripe’s $0.50 is refused with a message; nothing is made', async () => {
+    const reader = await readerWithCart(1, 3)
+    const book = catalogue[3]!
+    await couponOnCart(reader, { kind: 'amount', value: book.priceCents - 30 })
+    const { checkout } = await checkoutPage(reader.cookie)
+    expect(checkout.totalCents).toBe(30)
+    const before = stripeApi.requests.length
+    const answer = (await postCheckout(reader.cookie, keysOf(checkout))) as unknown as {
+      data: { formError: string }
+      init: { status: number }
+    }
+    expect(answer.init.status).toBe(409)
+    expect(answer.data.formError).toMatch(/cannot take a payment under \$0\.50/)
+    expect(stripeApi.requests).toHaveLength(before)
+    expect(await database.db.select().from(orders).where(eq(orders.userId, reader.userId))).toEqual([])
   })
 })

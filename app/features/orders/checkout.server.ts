@@ -133,7 +133,8 @@ function idempotencyKeyOf(
 }
 
 /** Why a checkout made no order: nothing left to pay for, not the cart the page showed, or two currencies. */
-export type NothingToBuy = 'empty-cart' | 'cart-changed' | 'mixed-currencies' | 'coupon-used-up'
+export type NothingToBuy =
+  'empty-cart' | 'cart-changed' | 'mixed-currencies' | 'coupon-used-up' | 'below-minimum-charge'
 
 /** Why a checkout post was refused: the route answers each with its status and the message. */
 export type CheckoutRefusal = NothingToBuy | 'declined' | 'closed-unpaid' | 'provider-unreachable'
@@ -151,6 +152,8 @@ const refusalMessages: Record<Exclude<CheckoutRefusal, 'declined'>, string> = {
   'cart-changed':
     'Your cart or its prices changed since this page was opened, so nothing was charged. Please check your order below and pay again.',
   'mixed-currencies': 'These eBooks are priced in different currencies and cannot be bought together.',
+  'below-minimum-charge':
+    'Our payment service cannot take a payment under $0.50, and nothing was charged. Please choose a higher amount, or add a book to your order.',
   'coupon-used-up':
     'The last use of your coupon went to another order a moment ago, so nothing was charged. Please check your order below: it is shown without the coupon.',
   'closed-unpaid':
@@ -196,6 +199,8 @@ export async function reserveCheckout(
     providerName: string
     /** The free checkout's form (no card): refused as changed if the cart now costs something. */
     onlyIfFree?: boolean
+    /** The provider's least charge: a total above 0 and below it cannot be paid there (Stripe: $0.50). */
+    minimumChargeCents?: number
   },
 ): Promise<Reservation> {
   const [cart] = await tx
@@ -228,6 +233,8 @@ export async function reserveCheckout(
     return refused(checkout.coupon?.reason === 'used-up' ? 'coupon-used-up' : 'cart-changed')
   }
   if (input.onlyIfFree && checkout.totalCents > 0) return refused('cart-changed')
+  if (checkout.totalCents > 0 && checkout.totalCents < (input.minimumChargeCents ?? 0))
+    return refused('below-minimum-charge')
   if (checkout.lines.some((line) => line.currency !== checkout.currency)) return refused('mixed-currencies')
   // The coupon's use is claimed before anything is written: the last use raced for goes to one order.
   if (checkout.couponId && !(await claimCoupon(tx, checkout.couponId))) return refused('coupon-used-up')

@@ -37,6 +37,11 @@ export type PaymentProvider =
   | {
       kind: 'redirect'
       name: 'stripe'
+      /**
+       * The least it can take, in cents (Stripe: $0.50 and its like in other currencies): a coupon or a chosen
+       * amount below it, but above 0, cannot be paid there.
+       */
+      minimumChargeCents: number
       startCheckout(input: {
         orderId: string
         orderNumber: number

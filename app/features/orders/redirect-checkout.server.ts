@@ -32,6 +32,7 @@ export async function checkoutWithRedirect(
     idempotencyKey: input.idempotencyKey,
     attemptId: input.attemptId,
     providerName: provider.name,
+    minimumChargeCents: provider.minimumChargeCents,
   })
   if (pending.outcome !== 'created' && pending.outcome !== 'existing') return refusedCheckout(pending.outcome)
   // This page's order was closed unpaid (its Stripe page expired or was replaced): the page, loaded again,
@@ -76,7 +77,13 @@ export async function checkoutWithRedirect(
  */
 export async function createPendingOrder(
   db: Db,
-  input: { userId: string; idempotencyKey: string; attemptId: string; providerName: string },
+  input: {
+    userId: string
+    idempotencyKey: string
+    attemptId: string
+    providerName: string
+    minimumChargeCents?: number
+  },
 ): Promise<
   { outcome: 'created' | 'existing'; orderId: string; status: OrderStatus } | { outcome: NothingToBuy }
 > {

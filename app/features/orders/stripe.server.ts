@@ -34,6 +34,8 @@ export function createStripePaymentProvider(
   return {
     kind: 'redirect',
     name: 'stripe',
+    // Stripe's minimum charge for USD (the catalogue's currency); most other currencies' are about the same.
+    minimumChargeCents: 50,
     async startCheckout(input) {
       const session = await stripe.checkout.sessions.create(
         {
