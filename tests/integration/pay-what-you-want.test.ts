@@ -15,7 +15,15 @@ import { checkoutFree } from '#app/features/orders/free-checkout.server.ts'
 import { cardBrand } from '#app/features/orders/card.ts'
 import { placeOrderWithCard } from '#app/features/orders/card-checkout.server.ts'
 import { createTestPaymentProvider } from '#app/features/orders/payments.server.ts'
-import { books, cartItems, libraryItems, orderItems, orders } from '#app/server/db/schema/index.server.ts'
+import {
+  books,
+  cartItems,
+  libraryItems,
+  orderItems,
+  orders,
+  user,
+} from '#app/server/db/schema/index.server.ts'
+import * as bookEdit from '#app/routes/admin/book-edit.tsx'
 import * as bookPage from '#app/routes/book.tsx'
 import * as cart from '#app/routes/cart.tsx'
 import { createReader } from '#harness/factories/buyers.ts'
@@ -194,5 +202,36 @@ describe('choosing an amount', () => {
     await chooseAmount(database.db, signedOut, pwyw.id, 250)
     await mergeCarts(database.db, signedOut, accountCart)
     expect((await listCartLines(database.db, accountCart)).map((line) => line.priceCents)).toEqual([250])
+  })
+
+  test('the back office shows what readers paid on average for the book', async () => {
+    const admin = await createReader(database.db, {
+      email: `pwyw-admin-${Date.now()}@codebook.test`,
+      confirmed: true,
+    })
+    await database.db.update(user).set({ role: 'admin' }).where(eq(user.id, admin.userId))
+    const page = await answerOf(
+      bookEdit.loader(
+        routeArgs({
+          db: database.db,
+          path: `/admin/books/${pwyw.id}`,
+          cookie: admin.cookie,
+          params: { bookId: pwyw.id },
+        }) as never,
+      ),
+    )
+    // Earlier tests of this file paid $3 and $0 for it.
+    expect(page.body).toMatchObject({ paid: { orders: 2, averageCents: 150, currency: 'USD' } })
+    const fixedPage = await answerOf(
+      bookEdit.loader(
+        routeArgs({
+          db: database.db,
+          path: `/admin/books/${fixed.id}`,
+          cookie: admin.cookie,
+          params: { bookId: fixed.id },
+        }) as never,
+      ),
+    )
+    expect(fixedPage.body).toMatchObject({ paid: null })
   })
 })

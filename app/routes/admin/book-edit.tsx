@@ -22,6 +22,8 @@ import { BookFormFields } from '#app/features/catalog/components/book-form-field
 import { CoverUpload } from '#app/features/catalog/components/cover-upload.tsx'
 import { coverMessageFor } from '#app/features/catalog/covers.server.ts'
 import { requireAdmin } from '#app/features/identity/session.server.ts'
+import { formatPrice } from '#app/features/catalog/format.ts'
+import { averagePaid } from '#app/features/pricing/pay-what-you-want.server.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import { readForm } from '#app/server/form.server.ts'
 import type { Route } from './+types/book-edit'
@@ -52,9 +54,13 @@ const notices = new Map([
 
 export async function loader({ request, context, params, url }: Route.LoaderArgs) {
   await requireAdmin({ request, context })
-  const book = await getAdminBook(getAppContext(context).db, params.bookId)
+  const { db } = getAppContext(context)
+  const book = await getAdminBook(db, params.bookId)
   if (!book) throw notFound()
   return {
+    // A pay-what-you-want book: what its readers paid on average (issue 30).
+    paid:
+      book.pwywMinCents === null ? null : { ...(await averagePaid(db, book.id)), currency: book.currency },
     id: book.id,
     title: book.title,
     slug: book.slug,
@@ -145,6 +151,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 
 const fieldLabels: Record<string, string> = {
   priceCents: 'price in cents',
+  pwywMinCents: 'pay what you want, from (cents)',
   featuredPosition: 'featured order',
   bestSeller: 'best seller',
 }
@@ -221,6 +228,14 @@ export default function EditBook({ loaderData, actionData }: Route.ComponentProp
       <Form method="post" className="flex flex-col gap-6">
         <input type="hidden" name="version" value={version} />
         <BookFormFields values={actionData?.values ?? book.values} errors={errors} />
+        {book.paid ? (
+          <p className="text-sm text-slate-700 dark:text-slate-300">
+            Pay what you want:{' '}
+            {book.paid.orders === 0
+              ? 'no paid order yet.'
+              : `readers paid ${formatPrice(book.paid.averageCents, book.paid.currency)} on average, over ${book.paid.orders} paid ${book.paid.orders === 1 ? 'order' : 'orders'}.`}
+          </p>
+        ) : null}
         <div>
           <button type="submit" name="intent" value="save" className={primaryButton} disabled={saving}>
             {saving ? 'Saving…' : 'Save changes'}
