@@ -13,7 +13,7 @@ import { BookCover } from '#app/features/catalog/components/book-cover.tsx'
 import { Description } from '#app/features/catalog/components/description.tsx'
 import { EbookOffer } from '#app/features/catalog/components/ebook-offer.tsx'
 import { PayWhatYouWantForm } from '#app/features/pricing/components/pay-what-you-want-form.tsx'
-import { AMOUNT_PROBLEMS, amountMessage, type PwywBook } from '#app/features/pricing/pay-what-you-want.ts'
+import { refusedAmountOf } from '#app/features/pricing/pay-what-you-want.ts'
 import { StarRating } from '#app/features/catalog/components/star-rating.tsx'
 import { TopicLinks } from '#app/features/catalog/components/topic-links.tsx'
 import { formatFileSize, formatPrice } from '#app/features/catalog/format.ts'
@@ -150,15 +150,7 @@ export async function loader({ params, context, request, url }: Route.LoaderArgs
     errata,
     erratumSent: url.searchParams.get('erratum') === 'sent',
     // A refused pay-what-you-want amount comes back here with its reason and what was typed (issue 30).
-    pwyw: pwywAnswer(url.searchParams, book),
-  }
-}
-
-function pwywAnswer(params: URLSearchParams, book: PwywBook) {
-  const problem = AMOUNT_PROBLEMS.find((value) => value === params.get('pwywError'))
-  return {
-    error: problem ? amountMessage(problem, book) : null,
-    typed: problem ? (params.get('amount') ?? '').slice(0, 12) : null,
+    pwyw: refusedAmountOf(url.searchParams, book),
   }
 }
 

@@ -5,22 +5,15 @@ import { cartAddedCookie } from '#app/features/cart/added-notice.server.ts'
 import { CartFormSchema } from '#app/features/cart/cart-form.ts'
 import { cartTotals } from '#app/features/cart/cart-totals.ts'
 import { recordEvent } from '#app/features/analytics/record.server.ts'
+import { addToCart, assertAddable, CartError, removeFromCart } from '#app/features/cart/cart.server.ts'
 import {
-  addToCart,
-  assertAddable,
-  CartError,
-  cartProblemMessages,
-  chooseAmount,
-  getCartCoupon,
-  listCartLines,
-  removeFromCart,
-  setCartCoupon,
-} from '#app/features/cart/cart.server.ts'
-import { priceLines } from '#app/features/pricing/cart-pricing.server.ts'
-import { couponMessages, lookUpCoupon, type CouponRefusal } from '#app/features/pricing/coupons.server.ts'
+  answerChosenAmount,
+  answerCouponForm,
+  couponLinkMessage,
+  readCartPricing,
+  type FormAnswer,
+} from '#app/features/pricing/cart-forms.server.ts'
 import { CouponForm } from '#app/features/pricing/components/coupon-form.tsx'
-import { parseChosenAmount } from '#app/features/pricing/pay-what-you-want.ts'
-import { readPwywBook } from '#app/features/pricing/pay-what-you-want.server.ts'
 import { CartButton } from '#app/features/cart/components/cart-button.tsx'
 import { useCartBookIds } from '#app/features/cart/use-cart.ts'
 import {
@@ -48,88 +41,21 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   const app = getAppContext(context)
   const user = await getSessionUser({ request, context })
   const cartId = await findVisitorCart(request, app, user?.id)
-  const lines = cartId ? await listCartLines(app.db, cartId) : []
-  const couponCode = cartId ? await getCartCoupon(app.db, cartId) : null
-  const priced = await priceLines(app.db, user?.id ?? null, lines, couponCode)
-  // A coupon link (/c/<CODE>) that could not be used says why here.
-  const linkRefusal = url.searchParams.get('couponError')
+  const priced = await readCartPricing(app.db, cartId, user?.id ?? null)
   return {
     lines: priced.lines,
     pricing: { listCents: priced.listCents, discountCents: priced.discountCents, currency: priced.currency },
     coupon: priced.coupon,
-    couponLinkError:
-      linkRefusal && linkRefusal in couponMessages ? couponMessages[linkRefusal as CouponRefusal] : null,
+    // A coupon link (/c/<CODE>) that could not be used says why here.
+    couponLinkError: couponLinkMessage(url.searchParams.get('couponError')),
   }
 }
 
-/** The coupon form of the cart page: a code applied to the cart, or taken off it. */
-async function couponAction(
-  request: Request,
-  context: Route.ActionArgs['context'],
-  form: FormData,
-): Promise<ReturnType<typeof data>> {
-  const app = getAppContext(context)
-  const user = await getSessionUser({ request, context })
-  if (form.get('intent') === 'remove-coupon') {
-    const cart = await findExistingVisitorCart(request, app, user?.id)
-    if (cart) await setCartCoupon(app.db, cart.cartId, null)
-    return data({ couponNotice: 'The coupon was removed from your cart.' })
-  }
-  const found = await lookUpCoupon(app.db, form.get('couponCode'), app.clientIp)
-  if (!found.ok) {
-    return data(
-      {
-        couponError: couponMessages[found.reason],
-        couponCode: String(form.get('couponCode') ?? '').slice(0, 40),
-      },
-      { status: found.reason === 'too-many-tries' ? 429 : 400 },
-    )
-  }
-  const { cartId, setCookie } = await requireVisitorCart(request, app, user?.id)
-  await setCartCoupon(app.db, cartId, found.coupon.code)
-  return data(
-    { couponNotice: `Coupon ${found.coupon.code} is on your cart.` },
-    { headers: setCookie ? { 'Set-Cookie': setCookie } : undefined },
-  )
-}
-
-/**
- * A pay-what-you-want book's form (its page, with or without JavaScript): the book goes in the cart at the
- * amount chosen (or its amount changes) and the reader lands on the cart; an amount that cannot be taken sends
- * them back to the book's form with the reason and what they typed. Checked here against the book's minimum.
- */
-async function choosePriceAction(
-  request: Request,
-  context: Route.ActionArgs['context'],
-  form: FormData,
-): Promise<Response | ReturnType<typeof data>> {
-  const app = getAppContext(context)
-  const bookId = String(form.get('bookId') ?? '')
-  const book = /^[0-9a-f-]{36}$/i.test(bookId) ? await readPwywBook(app.db, bookId) : null
-  if (!book) return data({ error: cartProblemMessages['unknown-book'] }, { status: 400 })
-  const chosen = parseChosenAmount(form.get('amount'), book)
-  if (!chosen.ok) {
-    const typed = String(form.get('amount') ?? '').slice(0, 12)
-    const query = new URLSearchParams({ pwywError: chosen.problem, amount: typed })
-    return redirect(`/books/${book.slug}?${query}#pay-what-you-want`, 303)
-  }
-  const user = await getSessionUser({ request, context })
-  if (user && (await listOwnedBookIds(app.db, user.id)).includes(bookId))
-    return data({ error: 'You already own this eBook: it is in your library.' }, { status: 400 })
-  let setCookie: string | undefined
-  try {
-    const cart = await requireVisitorCart(request, app, user?.id)
-    setCookie = cart.setCookie
-    await chooseAmount(app.db, cart.cartId, bookId, chosen.cents)
-  } catch (error) {
-    if (error instanceof CartError) return data({ error: error.message }, { status: 400 })
-    throw error
-  }
-  recordEvent(app, request, { name: 'add_to_cart', bookId })
-  return redirect(`/cart#book-${bookId}`, {
-    status: 303,
-    headers: setCookie ? { 'Set-Cookie': setCookie } : undefined,
-  })
+/** A pricing form's answer (features/pricing/cart-forms.server.ts), as React Router sends it. */
+function send(answer: FormAnswer) {
+  const headers = answer.setCookie ? { 'Set-Cookie': answer.setCookie } : undefined
+  if (answer.kind === 'redirect') return redirect(answer.location, { status: 303, headers })
+  return data(answer.body, { status: answer.status, headers })
 }
 
 export async function action({ request, url, context }: Route.ActionArgs) {
@@ -137,9 +63,15 @@ export async function action({ request, url, context }: Route.ActionArgs) {
   const fromScript = isDataRequest(request, url)
   const form = await readForm(request)
   const formIntent = form.get('intent')
-  if (formIntent === 'apply-coupon' || formIntent === 'remove-coupon')
-    return couponAction(request, context, form)
-  if (formIntent === 'choose-price') return choosePriceAction(request, context, form)
+  if (formIntent === 'apply-coupon' || formIntent === 'remove-coupon' || formIntent === 'choose-price') {
+    const user = await getSessionUser({ request, context })
+    const visitor = { request, app, userId: user?.id }
+    return send(
+      formIntent === 'choose-price'
+        ? await answerChosenAmount(visitor, form)
+        : await answerCouponForm(visitor, form),
+    )
+  }
   const parsed = CartFormSchema.safeParse(Object.fromEntries(form))
   if (!parsed.success) {
     return data({ error: parsed.error.issues[0]?.message ?? 'Invalid request.' }, { status: 400 })

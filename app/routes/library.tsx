@@ -7,9 +7,9 @@ import { listLibrary } from '#app/features/library/library.server.ts'
 import {
   getKindleAddress,
   listKindleDeliveries,
-  sendToKindle,
   type KindleDelivery,
 } from '#app/features/library/kindle.server.ts'
+import { answerSendToKindle } from '#app/features/library/kindle-form.server.ts'
 import { KindleStatus } from '#app/features/library/components/kindle-status.tsx'
 import { readForm } from '#app/server/form.server.ts'
 import { passOnRetryAfter } from '#app/sign-in.server.ts'
@@ -47,29 +47,16 @@ function serialize(delivery: KindleDelivery | undefined) {
 
 export const headers: Route.HeadersFunction = passOnRetryAfter
 
-const slugPattern = /^[a-z0-9][a-z0-9-]{0,99}$/
-
 /** 'Send to Kindle' on a book (issue 33): its stamped EPUB is queued for the reader's Kindle. */
 export async function action({ request, context, url }: Route.ActionArgs) {
   const user = await requireUser({ request, context, url })
-  const form = await readForm(request)
-  const slug = String(form.get('slug') ?? '')
-  if (form.get('intent') !== 'send-to-kindle' || !slugPattern.test(slug)) {
-    return data({ slug, error: 'Please use the Send to Kindle button of a book.' }, { status: 400 })
-  }
-  const app = getAppContext(context)
-  const sent = await sendToKindle(
-    app,
-    { userId: user.id, email: user.email },
-    { slug, maxBytes: app.env.MAIL_MAX_ATTACHMENT_MB * 1024 * 1024 },
+  const { status, retryAfterSeconds, ...body } = await answerSendToKindle(
+    getAppContext(context),
+    user,
+    await readForm(request),
   )
-  if (!sent.ok) {
-    const headers =
-      sent.retryAfterSeconds === undefined ? undefined : { 'Retry-After': String(sent.retryAfterSeconds) }
-    return data({ slug, error: sent.message }, { status: sent.status, headers })
-  }
-  app.kickOutbox()
-  return data({ slug, notice: `“${sent.title}” is on its way to ${sent.address}.` })
+  const headers = retryAfterSeconds === undefined ? undefined : { 'Retry-After': String(retryAfterSeconds) }
+  return data(body, { status, headers })
 }
 
 const formatNames = { pdf: 'PDF', epub: 'EPUB' } as const

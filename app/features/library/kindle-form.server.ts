@@ -1,7 +1,12 @@
+import { readerSlugPattern } from '#app/features/reader/reader-books.server.ts'
+import type { AppContext } from '#app/server/context.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
-import { KindleAddressSchema, removeKindleAddress, saveKindleAddress } from './kindle.server.ts'
+import { KindleAddressSchema, removeKindleAddress, saveKindleAddress, sendToKindle } from './kindle.server.ts'
 
-/** The account page's Send to Kindle form (issue 33): save the Kindle's address, or forget it. */
+/**
+ * The Send to Kindle forms (issue 33): on the account page, save the Kindle's address or forget it; in the
+ * library, send a book.
+ */
 
 type Outcome =
   | { ok: true; notice: string }
@@ -29,4 +34,24 @@ export async function removeKindleAddressFor(db: Db, user: { id: string }): Prom
 /** 'CodeBook <orders@example.com>' → 'orders@example.com': what the reader adds to Amazon's approved list. */
 export function senderAddress(mailFrom: string): string {
   return /<([^<>\s]+)>/.exec(mailFrom)?.[1] ?? mailFrom.trim()
+}
+
+/** The library's 'Send to Kindle' on a book: queued (and the outbox woken), or why not, with its status. */
+export async function answerSendToKindle(
+  app: AppContext,
+  reader: { id: string; email: string },
+  form: FormData,
+): Promise<{ status: number; slug: string; notice?: string; error?: string; retryAfterSeconds?: number }> {
+  const slug = String(form.get('slug') ?? '')
+  if (form.get('intent') !== 'send-to-kindle' || !readerSlugPattern.test(slug))
+    return { status: 400, slug, error: 'Please use the Send to Kindle button of a book.' }
+  const sent = await sendToKindle(
+    app,
+    { userId: reader.id, email: reader.email },
+    { slug, maxBytes: app.env.MAIL_MAX_ATTACHMENT_MB * 1024 * 1024 },
+  )
+  if (!sent.ok)
+    return { status: sent.status, slug, error: sent.message, retryAfterSeconds: sent.retryAfterSeconds }
+  app.kickOutbox()
+  return { status: 200, slug, notice: `“${sent.title}” is on its way to ${sent.address}.` }
 }

@@ -11,6 +11,7 @@ import {
   type NothingToBuy,
 } from './checkout.server.ts'
 import { releaseCoupon } from '#app/features/pricing/coupons.server.ts'
+import { markPaidWithoutPayment } from './free-checkout.server.ts'
 import { orderUrl } from './order-history.server.ts'
 import { afterPaid, markPaid } from './payment-events.server.ts'
 import { paymentMessages, type CardDetails, type PaymentProvider } from './payments.server.ts'
@@ -60,7 +61,7 @@ export async function placeOrderWithCard(
     const { orderId, checkout } = reservation
     if (checkout.totalCents === 0) {
       // Nothing to pay (a 100 % coupon): no card is charged.
-      await markPaid(tx, orderId, { reference: `free-${orderId}`, orderUrl: input.orderUrl(orderId) })
+      await markPaidWithoutPayment(tx, orderId, input.orderUrl(orderId))
       return answer({ outcome: 'paid', orderId })
     }
     const charge = await input.provider.charge({

@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm'
 import { forgetCarts } from '#app/features/cart/cart.server.ts'
 import { orders } from '#app/server/db/schema/index.server.ts'
 import type { AppContext } from '#app/server/context.server.ts'
+import type { Transaction } from '#app/server/db/database.server.ts'
 import {
   FREE_ORDER_PROVIDER,
   refusedCheckout,
@@ -35,10 +36,7 @@ export async function checkoutFree(
     if (reservation.outcome === 'existing') return answer({ outcome: 'order', orderId: reservation.orderId })
     if (reservation.outcome !== 'reserved') return answer(refusedCheckout(reservation.outcome))
     const { orderId } = reservation
-    await markPaid(tx, orderId, {
-      reference: `free-${orderId}`,
-      orderUrl: orderUrl(app.env.publicUrl, orderId),
-    })
+    await markPaidWithoutPayment(tx, orderId, orderUrl(app.env.publicUrl, orderId))
     return answer({ outcome: 'paid', orderId })
   })
   if (changedCartId) forgetCarts(app.db, changedCartId)
@@ -64,12 +62,14 @@ export async function completeFreeOrder(
       .where(and(eq(orders.id, orderId), eq(orders.status, 'pending'), eq(orders.totalCents, 0)))
       .for('update')
     if (!pending) return false
-    await markPaid(tx, orderId, {
-      reference: `free-${orderId}`,
-      orderUrl: orderUrl(app.env.publicUrl, orderId),
-    })
+    await markPaidWithoutPayment(tx, orderId, orderUrl(app.env.publicUrl, orderId))
     return true
   })
   if (completed) afterPaid(app, orderId)
   return completed
+}
+
+/** An order of 0 paid, inside its transaction: no provider was asked, so its reference is its own. */
+export function markPaidWithoutPayment(tx: Transaction, orderId: string, url: string) {
+  return markPaid(tx, orderId, { reference: `free-${orderId}`, orderUrl: url })
 }

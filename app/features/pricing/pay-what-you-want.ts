@@ -50,3 +50,18 @@ export function parseChosenAmount(
   if (cents > pwywMaxCents(book)) return refuse('above-maximum')
   return { ok: true, cents }
 }
+
+/**
+ * What the book's form shows after a refused amount: the cart sends the reader back with `?pwywError=` and
+ * what they typed (`?amount=`); anything else in those parameters is ignored.
+ */
+export function refusedAmountOf(
+  params: URLSearchParams,
+  book: PwywBook,
+): { error: string | null; typed: string | null } {
+  const problem = AMOUNT_PROBLEMS.find((value) => value === params.get('pwywError'))
+  return {
+    error: problem ? amountMessage(problem, book) : null,
+    typed: problem ? (params.get('amount') ?? '').slice(0, 12) : null,
+  }
+}
