@@ -4,9 +4,16 @@ import zlib from 'node:zlib'
 import { reactRouter } from '@react-router/dev/vite'
 import tailwindcss from '@tailwindcss/vite'
 import { defineConfig, type Plugin, type Rolldown } from 'vite'
+import { foliatePaginatorGuards } from './scripts/vite/foliate-guards'
 
 export default defineConfig({
-  plugins: [tailwindcss(), reactRouter(), loadLazyModulesPlainly(), precompressAssets()],
+  plugins: [
+    tailwindcss(),
+    reactRouter(),
+    loadLazyModulesPlainly(),
+    precompressAssets(),
+    foliatePaginatorGuards(),
+  ],
   environments: {
     client: {
       build: {
