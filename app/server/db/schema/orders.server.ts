@@ -13,6 +13,7 @@ import {
 } from 'drizzle-orm/pg-core'
 import { timestamps } from './columns.server.ts'
 import { books } from './catalog.server.ts'
+import { bundles } from './bundles.server.ts'
 import { user } from './identity.server.ts'
 
 export const ORDER_STATUSES = ['pending', 'paid', 'failed', 'refunded'] as const
@@ -105,9 +106,17 @@ export const orderItems = pgTable(
     listPriceCents: integer('list_price_cents').notNull(),
     discountCents: integer('discount_cents').notNull().default(0),
     currency: text('currency').notNull(),
+    /**
+     * The bundle the book was bought in (null: bought on its own). A bundle's lines share its price in
+     * proportion to the books' prices (features/pricing/bundle-price.ts), so revenue by bundle is their sum.
+     */
+    bundleId: uuid('bundle_id').references(() => bundles.id, { onDelete: 'restrict' }),
   },
   (table) => [
     primaryKey({ columns: [table.orderId, table.bookId] }),
+    index('order_items_bundle_id_idx')
+      .on(table.bundleId)
+      .where(sql`${table.bundleId} is not null`),
     index('order_items_book_id_idx').on(table.bookId),
     check('order_items_price_check', sql`${table.priceCents} >= 0`),
     check(
