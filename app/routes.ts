@@ -20,6 +20,9 @@ export default [
   route('CartDetails', 'routes/legacy-cart-details.tsx'),
   // A shareable coupon link: the code goes on the visitor's cart (issue 30).
   route('c/:code', 'routes/coupon-link.ts'),
+  // Bundles (issue 30): several books at one price, each with its page and its cover collage.
+  route('bundles/:slug', 'routes/bundle.tsx'),
+  route('bundles/:slug/cover.svg', 'routes/bundle-cover.ts'),
   route('theme', 'routes/theme.ts'),
   route('login', 'routes/login.tsx'),
   // The seed's /Register; /register matches too.
@@ -90,6 +93,8 @@ export default [
     route('audit', 'routes/admin/audit.tsx'),
     route('reviews', 'routes/admin/reviews.tsx'),
     route('coupons', 'routes/admin/coupons.tsx'),
+    route('bundles', 'routes/admin/bundles.tsx'),
+    route('bundles/:bundleId', 'routes/admin/bundle-edit.tsx'),
     route('errata', 'routes/admin/errata.tsx'),
     route('settings', 'routes/admin/settings.tsx'),
     route('pages', 'routes/admin/pages.tsx'),
