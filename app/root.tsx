@@ -2,6 +2,7 @@ import { Suspense, useEffect, type ReactNode } from 'react'
 import { data, isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration } from 'react-router'
 import { cartAddedMiddleware, readCartAdded } from '#app/features/cart/added-notice.server.ts'
 import type { RootCartData } from '#app/features/cart/use-cart.ts'
+import type { RootWishlistData } from '#app/features/wishlist/use-wishlist.ts'
 import { getSessionUser, sessionCookieMiddleware } from '#app/features/identity/session.server.ts'
 import type { RootUserData } from '#app/features/identity/use-user.ts'
 import { UnverifiedEmailBanner } from '#app/features/identity/components/unverified-email-banner.tsx'
@@ -41,7 +42,7 @@ export const middleware: Route.MiddlewareFunction[] = [sessionCookieMiddleware, 
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const app = getAppContext(context)
-  const { sessionUser, theme, cartBookIds, locale, ownedBookIds, store } = await readVisitor(
+  const { sessionUser, theme, cartBookIds, wishlistBookIds, locale, ownedBookIds, store } = await readVisitor(
     request,
     context,
   ).catch((error: unknown) => {
@@ -74,11 +75,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     locale,
     cartBookIds,
     cartAddedBookId,
+    wishlistBookIds,
     user,
     ownedBookIds,
     publicOrigin,
     store,
   } satisfies RootCartData &
+    RootWishlistData &
     RootUserData &
     RootLibraryData &
     RootStoreData &
@@ -92,12 +95,20 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 async function readVisitor(request: Request, context: Route.LoaderArgs['context']) {
   const app = getAppContext(context)
   const sessionUser = await getSessionUser({ request, context })
-  const [{ theme, cartBookIds, locale }, ownedBookIds, settings] = await Promise.all([
+  const [{ theme, cartBookIds, wishlistBookIds, locale }, ownedBookIds, settings] = await Promise.all([
     readPageVisitor(request, app, sessionUser?.id),
     sessionUser && !sessionUser.isGuest ? readOwnedBookIds(context, app.db, sessionUser.id) : [],
     readStoreSettings(app.db),
   ])
-  return { sessionUser, theme, cartBookIds, locale, ownedBookIds, store: storeIdentity(settings) }
+  return {
+    sessionUser,
+    theme,
+    cartBookIds,
+    wishlistBookIds,
+    locale,
+    ownedBookIds,
+    store: storeIdentity(settings),
+  }
 }
 
 export const shouldRevalidate = revalidateAfterCheckoutPost

@@ -37,6 +37,11 @@ export default [
   route('orders/:orderId', 'routes/order.tsx'),
   route('account/orders', 'routes/account-orders.tsx'),
   route('account/library', 'routes/library.tsx'),
+  // The wishlist (issue 30): the heart's action, the reader's page, a shared one, and its mails' unsubscribe link.
+  route('wishlist', 'routes/wishlist.tsx'),
+  route('account/wishlist', 'routes/account-wishlist.tsx'),
+  route('wishlists/:token', 'routes/shared-wishlist.tsx'),
+  route('wishlist/unsubscribe/:token', 'routes/wishlist-unsubscribe.tsx'),
   // The online reader (issue 29): the owner's book, and every book's free sample; one page, two URLs.
   route('read/:slug', 'routes/read.tsx', { id: 'read-book' }),
   route('read/:slug/sample', 'routes/read.tsx', { id: 'read-sample' }),

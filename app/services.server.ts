@@ -1,6 +1,7 @@
 import path from 'node:path'
 import { createAnalyticsSink } from '#app/features/analytics/record.server.ts'
 import { moveUserCart } from '#app/features/cart/cart.server.ts'
+import { moveUserWishlist } from '#app/features/wishlist/wishlist.server.ts'
 import { createAccountMailHooks } from '#app/features/identity/account-mail.server.ts'
 import { createPaymentProvider } from '#app/features/orders/payment-provider.server.ts'
 import type { PaymentProvider } from '#app/features/orders/payments.server.ts'
@@ -26,7 +27,7 @@ export type StoreServices = Omit<AppContext, 'clientIp'>
 
 /**
  * Where the infrastructure meets the features, once per process: every request's AppContext is these plus
- * the client's address. Better Auth is told to move a guest's cart to the account before it deletes the
+ * the client's address. Better Auth is told to move a guest's cart and wishlist to the account before it deletes the
  * guest (the cart feature owns carts; the auth layer knows nothing of them).
  */
 export function createStoreServices(options: {
@@ -50,7 +51,10 @@ export function createStoreServices(options: {
     db,
     secret: authSecret,
     baseURL: env.publicUrl.origin,
-    onGuestLinked: (guestUserId, userId) => moveUserCart(db, guestUserId, userId),
+    onGuestLinked: async (guestUserId, userId) => {
+      await moveUserCart(db, guestUserId, userId)
+      await moveUserWishlist(db, guestUserId, userId)
+    },
     logger,
     mail: createAccountMailHooks({ db, publicUrl: env.publicUrl, kickOutbox }),
     providers: signInProvidersOf(env),

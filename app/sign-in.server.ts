@@ -1,5 +1,6 @@
 import { data, redirect } from 'react-router'
 import { handOverVisitorCart } from '#app/features/cart/visitor-cart.server.ts'
+import { handOverVisitorWishlist } from '#app/features/wishlist/visitor-wishlist.server.ts'
 import { deleteGuestUser, type AccountResult } from '#app/features/identity/account.server.ts'
 import type { AccountActionData } from '#app/features/identity/components/account-form.tsx'
 import type { AppContext } from '#app/server/context.server.ts'
@@ -28,8 +29,14 @@ export async function signedInRedirect(
   const { before } = result
   const guestUserId = before?.isGuest && before.id !== result.userId ? before.id : undefined
   const clearCartCookie = await handOverVisitorCart(request, app, { userId: result.userId, guestUserId })
+  // The wishlist too, the same way (issue 30).
+  const clearWishlistCookie = await handOverVisitorWishlist(request, app, {
+    userId: result.userId,
+    guestUserId,
+  })
   if (guestUserId) await deleteGuestUser(app, guestUserId)
   if (clearCartCookie) response.headers.append('Set-Cookie', clearCartCookie)
+  if (clearWishlistCookie) response.headers.append('Set-Cookie', clearWishlistCookie)
   return response
 }
 

@@ -2,6 +2,8 @@ import { commandLineActor } from '#app/features/admin/audit.server.ts'
 import { applyAdminEmails } from '#app/features/admin/roles.server.ts'
 import { applyAnalyticsRetention } from '#app/features/analytics/retention.server.ts'
 import { deleteAbandonedCarts } from '#app/features/cart/cart.server.ts'
+import { deleteAbandonedWishlists } from '#app/features/wishlist/wishlist.server.ts'
+import { queuePriceDropMails } from '#app/features/wishlist/wishlist-mail.server.ts'
 import { seedCatalog } from '#app/features/catalog/seed-catalog.server.ts'
 import { deleteIdleGuests } from '#app/features/identity/account.server.ts'
 import { deleteStaleVerifications } from '#app/features/identity/email-verification.server.ts'
@@ -57,14 +59,24 @@ export async function applyConfiguredAdmins(options: {
 export type Sweep = { what: string; run: () => Promise<number> }
 
 /**
- * The housekeeping the host runs at start and hourly: abandoned anonymous carts (30 idle days), guests long
+ * The housekeeping the host runs at start and hourly: abandoned anonymous carts (30 idle days) and
+ * wishlists (90), guests long
  * gone, rate-limit counters whose window has ended, account links expired a week ago, and analytics events
  * past ANALYTICS_RETENTION_DAYS.
  */
-export function storeSweeps(options: { db: Db; env: Pick<Env, 'ANALYTICS_RETENTION_DAYS'> }): Sweep[] {
+export function storeSweeps(options: {
+  db: Db
+  env: Pick<Env, 'ANALYTICS_RETENTION_DAYS' | 'publicUrl'>
+}): Sweep[] {
   const { db, env } = options
   return [
     { what: 'abandoned carts', run: () => deleteAbandonedCarts(db) },
+    { what: 'abandoned wishlists', run: () => deleteAbandonedWishlists(db) },
+    // Not a deletion: the wishlist mails a price drop did not send at once (that wishlist had its mail of the day).
+    {
+      what: 'wishlist price-drop mails queued',
+      run: () => queuePriceDropMails(db, { publicUrl: env.publicUrl }),
+    },
     { what: 'idle guests', run: () => deleteIdleGuests(db) },
     { what: 'expired rate limits', run: () => deleteExpiredRateLimits(db) },
     { what: 'expired account links', run: () => deleteStaleVerifications(db) },

@@ -3,6 +3,10 @@ import { CART_COOKIE_NAMES, getVisitorCartBookIds } from '#app/features/cart/vis
 import { memoizeLocales } from '#app/features/locale/locale-memo.server.ts'
 import { readTheme, THEME_COOKIE } from '#app/features/theme/theme.server.ts'
 import type { Theme } from '#app/features/theme/theme.ts'
+import {
+  getVisitorWishlistBookIds,
+  WISHLIST_COOKIE_NAMES,
+} from '#app/features/wishlist/visitor-wishlist.server.ts'
 import type { AppContext } from '#app/server/context.server.ts'
 
 /**
@@ -13,7 +17,13 @@ import type { AppContext } from '#app/server/context.server.ts'
  * (or its header in PAGE_VISITOR_HEADERS); a cookie left out of that list keeps its visitors out of the page
  * cache.
  */
-export type PageVisitor = { theme: Theme; cartBookIds: string[]; locale: string }
+export type PageVisitor = {
+  theme: Theme
+  cartBookIds: string[]
+  /** The books on the visitor's wishlist: the hearts on cards and book pages (issue 30). */
+  wishlistBookIds: string[]
+  locale: string
+}
 
 type Services = Pick<AppContext, 'db' | 'env' | 'authSecret'>
 
@@ -28,6 +38,8 @@ export const PAGE_VISITOR_COOKIES: ReadonlySet<string> = new Set([
   THEME_COOKIE,
   CART_COOKIE_NAMES.plain,
   CART_COOKIE_NAMES.secure,
+  WISHLIST_COOKIE_NAMES.plain,
+  WISHLIST_COOKIE_NAMES.secure,
 ])
 
 /**
@@ -36,15 +48,23 @@ export const PAGE_VISITOR_COOKIES: ReadonlySet<string> = new Set([
  */
 export const PAGE_VISITOR_HEADERS = ['Accept-Language'] as const
 
-/** The theme, the cart and the locale of the visitor (`userId`: the signed-in user, whose cart is their account's). */
+/**
+ * The theme, the cart, the wishlist and the locale of the visitor (`userId`: the signed-in user, whose cart and
+ * wishlist are their account's).
+ */
 export async function readPageVisitor(
   request: Pick<Request, 'headers'>,
   services: Services,
   userId: string | undefined,
 ): Promise<PageVisitor> {
+  const [cartBookIds, wishlistBookIds] = await Promise.all([
+    getVisitorCartBookIds(request, services, userId),
+    getVisitorWishlistBookIds(request, services, userId),
+  ])
   return {
     theme: readTheme(request),
-    cartBookIds: await getVisitorCartBookIds(request, services, userId),
+    cartBookIds,
+    wishlistBookIds,
     // Resolved, not as sent: the many spellings of a header that mean the same locale share a key.
     locale: resolveLocale(request.headers.get('Accept-Language')),
   }
@@ -62,6 +82,9 @@ export async function visitorKey(
 ): Promise<string | undefined> {
   const names = Object.keys(parse(request.headers.get('Cookie') ?? ''))
   if (!names.every((name) => PAGE_VISITOR_COOKIES.has(name))) return undefined
-  const { theme, cartBookIds, locale } = await readPageVisitor(request, services, undefined)
-  return `${theme}\n${locale}\n${[...cartBookIds].sort().join(',')}`
+  const { theme, cartBookIds, wishlistBookIds, locale } = await readPageVisitor(request, services, undefined)
+  const cart = [...cartBookIds].sort().join(',')
+  // A visitor without a wishlist keeps the key they had before wishlists existed.
+  const wished = wishlistBookIds.length ? `\nwished:${[...wishlistBookIds].sort().join(',')}` : ''
+  return `${theme}\n${locale}\n${cart}${wished}`
 }

@@ -23,7 +23,7 @@ export function BookGrid({
           book={book}
           headingLevel={headingLevel}
           eager={index < eagerCount}
-          action={<BookAction bookId={book.id} />}
+          action={<BookAction bookId={book.id} title={book.title} />}
         />
       ))}
     </div>

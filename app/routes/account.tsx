@@ -154,6 +154,11 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
               My Library
             </Link>
           </li>
+          <li>
+            <Link to="/account/wishlist" className={linkClass}>
+              My Wishlist
+            </Link>
+          </li>
         </ul>
       </Panel>
 

@@ -237,7 +237,7 @@ export default function BookDetails({ loaderData, actionData }: Route.ComponentP
             />
           ) : null}
           <div className="flex flex-wrap items-center gap-x-6 gap-y-3">
-            <BookAction bookId={book.id} size="large" />
+            <BookAction bookId={book.id} title={book.title} size="large" />
             {sampleSizeBytes ? (
               // No `download` attribute: Content-Disposition saves the file; an error answer is then shown
               // as a page instead of ending as a failed download (see routes/library.tsx).

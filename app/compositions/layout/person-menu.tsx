@@ -7,7 +7,7 @@ const LOGOUT_FORM = 'logout-form'
 
 /**
  * The person icon's menu. Signed out: All eBooks, Login, Register. Signed in: the email, All eBooks,
- * My Library, My orders, Account settings, Log out. A guest: 'Guest', All eBooks, Register (to keep the cart), Log out. Log out is a form post
+ * My Library, My orders, My Wishlist, Account settings, Log out. A guest: 'Guest', All eBooks, Register (to keep the cart), Log out. Log out is a form post
  * (JavaScript off: the action redirects back here); with JavaScript a fetcher, whose failure is shown
  * beside the menu while the visitor stays signed in.
  */
@@ -24,6 +24,7 @@ export function PersonMenu({ buttonClassName }: { buttonClassName: string }) {
           : [
               { to: '/account/library', label: 'My Library' },
               { to: '/account/orders', label: 'My orders' },
+              { to: '/account/wishlist', label: 'My Wishlist' },
               { to: '/account', label: 'Account settings' },
               ...(user.isAdmin ? [{ to: '/admin', label: 'Back office' }] : []),
             ]),

@@ -1,3 +1,4 @@
+import { deleteWishlistOf, exportWishlistOf } from '#app/features/wishlist/wishlist.server.ts'
 import { and, eq } from 'drizzle-orm'
 import { deleteCartOf, forgetCarts } from '#app/features/cart/cart.server.ts'
 import { invalidateCatalog } from '#app/features/catalog/catalog-cache.server.ts'
@@ -181,7 +182,7 @@ async function signOut(request: Request, app: AppContext): Promise<Headers> {
 
 /**
  * One transaction: the confirmation mail is queued to the address the account had, then everything personal
- * goes — sessions, password and provider links, app passwords, the cart, the library (its download counts),
+ * goes — sessions, password and provider links, app passwords, the cart, the wishlist, the library (its download counts),
  * their Kindle address and sends (a book still waiting to go is not sent), the reader's reviews (the books' ratings follow by trigger) and their helpful votes and reports (the counts they added
  * taken back), their reading positions, bookmarks and highlights, their name on errata they reported, pending email verifications — and the user row is kept as a tombstone (`deleted-<id>@invalid`, no name) because its
  * orders are kept for accounting and reference it.
@@ -194,6 +195,7 @@ export async function deleteAccount(app: AppContext, { userId, email }: { userId
     await tx.delete(session).where(eq(session.userId, userId))
     await tx.delete(account).where(eq(account.userId, userId))
     await deleteCartOf(tx, userId)
+    await deleteWishlistOf(tx, userId)
     await deleteLibraryOf(tx, userId)
     await deleteKindleOf(tx, userId)
     await deleteAppPasswordsOf(tx, userId)
@@ -241,6 +243,7 @@ export async function exportAccountData(db: Db, userId: string, now = new Date()
     exportErrataOf(db, userId),
     listAppPasswords(db, userId),
   ])
+  const wishlist = await exportWishlistOf(db, userId)
   const providers = await db
     .select({ providerId: account.providerId, linkedAt: account.createdAt })
     .from(account)
@@ -258,6 +261,7 @@ export async function exportAccountData(db: Db, userId: string, now = new Date()
     reviews: reviewRows,
     reading,
     errata: errataRows,
+    wishlist,
     // Names and dates only: the passwords themselves are kept as hashes and were shown once.
     appPasswords: apps.map(({ name, createdAt, lastUsedAt }) => ({ name, createdAt, lastUsedAt })),
   }

@@ -1,5 +1,6 @@
 import { data, redirect } from 'react-router'
 import { handOverVisitorCart } from '#app/features/cart/visitor-cart.server.ts'
+import { handOverVisitorWishlist } from '#app/features/wishlist/visitor-wishlist.server.ts'
 import { PROVIDER_IDS, signInProvidersOf, type ProviderId } from '#app/server/auth.server.ts'
 import { getAppContext, type AppContext } from '#app/server/context.server.ts'
 import { safeRedirectPath } from '#app/server/safe-redirect.ts'
@@ -125,8 +126,10 @@ export async function completeProviderSignIn(visit: Visit & { provider: string }
       const userId = signedIn.user.id
       const guestUserId = before?.isGuest && before.id !== userId ? before.id : undefined
       const clearCartCookie = await handOverVisitorCart(visit.request, app, { userId, guestUserId })
+      const clearWishlistCookie = await handOverVisitorWishlist(visit.request, app, { userId, guestUserId })
       if (guestUserId) await deleteGuestUser(app, guestUserId)
       if (clearCartCookie) out.append('Set-Cookie', clearCartCookie)
+      if (clearWishlistCookie) out.append('Set-Cookie', clearWishlistCookie)
       app.logger.info({ provider: visit.provider, ip: app.clientIp }, 'provider sign-in')
     }
   }

@@ -26,6 +26,7 @@ import { formatPrice } from '#app/features/catalog/format.ts'
 import { averagePaid } from '#app/features/pricing/pay-what-you-want.server.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import { readForm } from '#app/server/form.server.ts'
+import { mailWishlistsAfterPriceChange } from '#app/features/wishlist/wishlist-mail.server.ts'
 import type { Route } from './+types/book-edit'
 import { privatePageMeta } from '#app/features/seo/meta.ts'
 
@@ -88,7 +89,8 @@ const intents = ['save', 'delete', ...Object.keys(STATUS_ACTIONS)] as const
 export async function action({ request, context, params }: Route.ActionArgs) {
   const admin = await requireAdmin({ request, context })
   const actor = { id: admin.id, email: admin.email }
-  const { db } = getAppContext(context)
+  const app = getAppContext(context)
+  const { db } = app
   const form = await readForm(request)
   const intent = intents.find((known) => known === form.get('intent'))
   const rawVersion = form.get('version')
@@ -134,6 +136,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
         { status: 409 },
       )
     }
+    // A lower price is news for the readers who wished for the book and asked to hear (issue 30).
+    await mailWishlistsAfterPriceChange(app, [params.bookId])
     throw redirect(`/admin/books/${params.bookId}?saved=updated`, 303)
   }
 

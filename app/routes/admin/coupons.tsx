@@ -18,6 +18,7 @@ import {
 import { privatePageMeta } from '#app/features/seo/meta.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import { readForm } from '#app/server/form.server.ts'
+import { mailWishlistsAfterCouponChange } from '#app/features/wishlist/wishlist-mail.server.ts'
 import type { Route } from './+types/coupons'
 
 export const meta: Route.MetaFunction = ({ matches }) =>
@@ -42,7 +43,8 @@ type Failure = { errors: CouponFieldErrors; values: Record<string, string> }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const admin = await requireAdmin({ request, context })
-  const { db } = getAppContext(context)
+  const app = getAppContext(context)
+  const { db } = app
   const form = await readForm(request)
   const actor = { id: admin.id, email: admin.email }
   const intent = form.get('intent')
@@ -53,6 +55,8 @@ export async function action({ request, context }: Route.ActionArgs) {
         { errors: { form: 'That coupon no longer exists. Please reload the page.' }, values: {} },
         404,
       )
+    // A coupon switched on is news for the readers who wished for its books and asked to hear (issue 30).
+    if (intent === 'activate') await mailWishlistsAfterCouponChange(app, couponId)
     throw redirect('/admin/coupons?done=switched', 303)
   }
   if (intent !== 'create')
@@ -68,6 +72,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       { errors: made.errors, values: Object.fromEntries(form) as Record<string, string> },
       409,
     )
+  await mailWishlistsAfterCouponChange(app, made.id)
   throw redirect('/admin/coupons?done=created', 303)
 }
 
