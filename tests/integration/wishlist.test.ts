@@ -19,7 +19,14 @@ import { action as loginAction } from '#app/routes/login.tsx'
 import * as sharedWishlist from '#app/routes/shared-wishlist.tsx'
 import * as unsubscribe from '#app/routes/wishlist-unsubscribe.tsx'
 import { action as wishlistAction } from '#app/routes/wishlist.tsx'
-import { books, emailOutbox, user, wishlistItems, wishlists } from '#app/server/db/schema/index.server.ts'
+import {
+  books,
+  coupons,
+  emailOutbox,
+  user,
+  wishlistItems,
+  wishlists,
+} from '#app/server/db/schema/index.server.ts'
 import { visitorKey } from '#app/visitor-key.server.ts'
 import { cookieHeader } from '#harness/cookie-jar.ts'
 import { createAdmin } from '#harness/factories/admins.ts'
@@ -546,9 +553,7 @@ describe('the coupon mail', () => {
     expect(mails[0]!.parsed.text).toMatch(/\/wishlist\/unsubscribe\/[A-Za-z0-9_-]{22}/)
 
     // Once per coupon and wishlist, even a day later.
-    const [coupon] = await database.db
-      .execute<{ id: string }>(sql`select id from coupons where code = ${code}`)
-      .then((result) => result.rows)
+    const [coupon] = await database.db.select({ id: coupons.id }).from(coupons).where(eq(coupons.code, code))
     expect(
       await queueCouponMails(database.db, coupon!.id, {
         publicUrl: new URL('http://localhost:3000'),
