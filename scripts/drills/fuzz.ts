@@ -142,9 +142,22 @@ const allowedWrites: Record<string, string[]> = {
   'routes/cart.tsx': ['carts', 'cart_items'],
   // A coupon link puts its code on the visitor's cart (made for them if need be).
   'routes/coupon-link.ts': ['carts'],
-  'routes/admin/coupons.tsx': ['coupons', 'coupon_books', 'coupon_topics', 'audit_log'],
-  'routes/login.tsx': [...identity, 'carts', 'cart_items'],
-  'routes/register.tsx': [...identity, 'carts', 'cart_items', 'email_outbox'],
+  // A coupon made or switched on mails the wishlists it applies to (issue 30).
+  'routes/admin/coupons.tsx': [
+    'coupons',
+    'coupon_books',
+    'coupon_topics',
+    'audit_log',
+    'wishlists',
+    'email_outbox',
+  ],
+  // The wishlist (issue 30): the heart; the owner's page shares it and turns its mails on or off; the mails'
+  // unsubscribe link turns them off. Signing in joins a visitor's wishlist to the account's.
+  'routes/wishlist.tsx': ['wishlists', 'wishlist_items'],
+  'routes/account-wishlist.tsx': ['wishlists'],
+  'routes/wishlist-unsubscribe.tsx': ['wishlists'],
+  'routes/login.tsx': [...identity, 'carts', 'cart_items', 'wishlists', 'wishlist_items'],
+  'routes/register.tsx': [...identity, 'carts', 'cart_items', 'email_outbox', 'wishlists', 'wishlist_items'],
   'routes/logout.tsx': ['session'],
   'routes/forgot-password.tsx': ['verification', 'email_outbox'],
   'routes/reset-password.tsx': [...identity, 'email_outbox'],
@@ -166,8 +179,10 @@ const allowedWrites: Record<string, string[]> = {
     'reading_positions',
     'annotations',
     'errata',
+    'wishlists',
+    'wishlist_items',
   ],
-  'routes/auth-callback.ts': [...identity, 'carts', 'cart_items'],
+  'routes/auth-callback.ts': [...identity, 'carts', 'cart_items', 'wishlists', 'wishlist_items'],
   'routes/checkout.tsx': [...identity, ...buying],
   'routes/book.tsx': ['reviews', 'review_votes', 'review_reports', 'books', 'errata'],
   // The online reader (issue 29): its owner's place and annotations; errata from the reader or the sample.
@@ -186,7 +201,8 @@ const allowedWrites: Record<string, string[]> = {
     'email_attachments',
   ],
   'routes/admin/book-new.tsx': catalogue,
-  'routes/admin/book-edit.tsx': [...catalogue, 'carts', 'cart_items'],
+  // A lower price mails the wishlists that hold the book (issue 30): claimed, and the price told remembered.
+  'routes/admin/book-edit.tsx': [...catalogue, 'carts', 'cart_items', 'wishlists', 'wishlist_items'],
   'routes/admin/book-cover.ts': catalogue,
   // Publishing an edition marks the confirmed errata fixed in it.
   'routes/admin/book-manuscript.tsx': [...catalogue, 'errata'],
@@ -1077,6 +1093,8 @@ const world: World = {
     index: ['0', '1', '6', '7', '-1', '1.5'],
     file: ['download.pdf', 'download.epub', 'static.xml', 'books-1.xml', 'books-2.xml'],
     provider: ['github', 'oidc', 'google'],
+    // A shared wishlist's or an unsubscribe link's token: well-formed but unknown, and malformed.
+    token: ['AAAAAAAAAAAAAAAAAAAAAA', 'not-a-token'],
   },
 }
 
