@@ -1,5 +1,10 @@
 import { useFetchers, useRouteLoaderData } from 'react-router'
-import { WISHLIST_ACTION } from './wishlist-form.ts'
+
+/**
+ * Where the heart's form posts (the /wishlist route's action). Here, not beside the form's zod schema: the
+ * browser's bundle would take zod along, whose probe for `new Function` the page's CSP reports.
+ */
+export const WISHLIST_ACTION = '/wishlist'
 
 /** What the root loader tells every page about the visitor's wishlist: its books. */
 export type RootWishlistData = { wishlistBookIds: string[] }

@@ -1,8 +1,5 @@
 import { z } from 'zod'
 
-/** Where the heart's form posts (the /wishlist route's action). */
-export const WISHLIST_ACTION = '/wishlist'
-
 /** The heart's add/remove form (checked on the server): the same rules as the cart's form. */
 export const WishlistFormSchema = z.object({
   intent: z.enum(['add', 'remove'], { error: 'Unknown wishlist action.' }),

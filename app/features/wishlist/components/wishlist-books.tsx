@@ -3,7 +3,7 @@ import { Link, useFetcher, useLocation } from 'react-router'
 import { BookCover } from '#app/features/catalog/components/book-cover.tsx'
 import { formatPrice } from '#app/features/catalog/format.ts'
 import type { WishlistLine } from '../wishlist-line.ts'
-import { WISHLIST_ACTION } from '../wishlist-form.ts'
+import { WISHLIST_ACTION } from '../use-wishlist.ts'
 
 /** A wishlist's books as a list: cover, title (linked), today's price, and what the page lets one do. */
 export function WishlistBooks({

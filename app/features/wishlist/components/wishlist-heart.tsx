@@ -1,7 +1,6 @@
 import { useFetcher, useLocation } from 'react-router'
 import { HeartIcon } from '#app/components/ui/icons.tsx'
-import { useWishlistBookIds } from '../use-wishlist.ts'
-import { WISHLIST_ACTION } from '../wishlist-form.ts'
+import { useWishlistBookIds, WISHLIST_ACTION } from '../use-wishlist.ts'
 
 /**
  * The heart: puts a book on the visitor's wishlist or takes it off. A plain form post without JavaScript
