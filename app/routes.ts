@@ -22,7 +22,7 @@ export default [
   route('c/:code', 'routes/coupon-link.ts'),
   // Bundles (issue 30): several books at one price, each with its page and its cover collage.
   route('bundles/:slug', 'routes/bundle.tsx'),
-  route('bundles/:slug/cover.svg', 'routes/bundle-cover.ts'),
+  route('bundles/:slug/cover.png', 'routes/bundle-cover.ts'),
   route('theme', 'routes/theme.ts'),
   route('login', 'routes/login.tsx'),
   // The seed's /Register; /register matches too.

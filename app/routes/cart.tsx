@@ -14,6 +14,9 @@ import {
   type FormAnswer,
 } from '#app/features/pricing/cart-forms.server.ts'
 import { CouponForm } from '#app/features/pricing/components/coupon-form.tsx'
+import { answerBundleForm } from '#app/features/bundles/bundle-cart-form.server.ts'
+import { RemoveBundleButton } from '#app/features/bundles/components/bundle-cart-button.tsx'
+import { bundleBookKey } from '#app/features/cart/bundle-book-key.ts'
 import { CartButton } from '#app/features/cart/components/cart-button.tsx'
 import { useCartBookIds } from '#app/features/cart/use-cart.ts'
 import {
@@ -44,6 +47,7 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   const priced = await readCartPricing(app.db, cartId, user?.id ?? null)
   return {
     lines: priced.lines,
+    bundlesNotSold: priced.bundlesNotSold,
     pricing: { listCents: priced.listCents, discountCents: priced.discountCents, currency: priced.currency },
     coupon: priced.coupon,
     // A coupon link (/c/<CODE>) that could not be used says why here.
@@ -63,6 +67,10 @@ export async function action({ request, url, context }: Route.ActionArgs) {
   const fromScript = isDataRequest(request, url)
   const form = await readForm(request)
   const formIntent = form.get('intent')
+  if (formIntent === 'add-bundle' || formIntent === 'remove-bundle') {
+    const user = await getSessionUser({ request, context })
+    return send(await answerBundleForm({ request, app, userId: user?.id, fromScript }, form))
+  }
   if (formIntent === 'apply-coupon' || formIntent === 'remove-coupon' || formIntent === 'choose-price') {
     const user = await getSessionUser({ request, context })
     const visitor = { request, app, userId: user?.id }
@@ -117,7 +125,9 @@ export async function action({ request, url, context }: Route.ActionArgs) {
 export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
   // Lines being removed disappear at once; the server's next answer confirms it.
   const inCart = useCartBookIds()
-  const lines = loaderData.lines.filter((line) => inCart.has(line.bookId))
+  const lines = loaderData.lines.filter((line) =>
+    inCart.has(line.bundle ? bundleBookKey(line.bundle.id, line.bookId) : line.bookId),
+  )
   const totals = cartTotals(lines)
   const { pricing, coupon } = loaderData
   const answer = actionData as
@@ -129,6 +139,26 @@ export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
         <p role="alert" className="mb-6 rounded-lg border border-red-300 bg-red-50 p-4 text-red-800">
           {answer.error}
         </p>
+      ) : null}
+      {loaderData.bundlesNotSold.length > 0 ? (
+        <div
+          role="status"
+          className="mb-6 rounded-lg border border-amber-300 bg-amber-50 p-4 text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100"
+        >
+          {loaderData.bundlesNotSold.map((line) => (
+            <p key={line.bundle!.id} className="flex flex-wrap items-center gap-3">
+              <span>
+                <Link to={`/bundles/${line.bundle!.slug}`} className="font-semibold underline">
+                  {line.title}
+                </Link>{' '}
+                {line.why === 'owned'
+                  ? 'brings nothing you do not own or have in your cart already, so it is not charged.'
+                  : 'is no longer for sale, so it is not part of your order.'}
+              </span>
+              <RemoveBundleButton bundle={line.bundle!} />
+            </p>
+          ))}
+        </div>
       ) : null}
       {lines.length === 0 ? (
         <div className="flex flex-col items-center gap-6 py-12 text-center">
@@ -154,6 +184,7 @@ export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
             size="large"
             linkTitles
             action={(line) => <CartButton bookId={line.bookId} />}
+            bundleAction={(bundle) => <RemoveBundleButton bundle={bundle} />}
           />
           <div className="mt-6 flex flex-wrap items-start justify-between gap-6">
             <CouponForm

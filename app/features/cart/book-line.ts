@@ -9,4 +9,13 @@ export type BookLine = {
   coverPath: string
   priceCents: number
   currency: string
+  /** Set when the book comes in a bundle on the cart or was bought in one. */
+  bundle?: LineBundle
 }
+
+/**
+ * The bundle a line's book comes in (issue 30): the line's price is the book's share of the bundle's price
+ * (features/pricing/bundle-price.ts). On a cart, `bookCount` books in all, `ownedCount` of them the buyer's
+ * already.
+ */
+export type LineBundle = { id: string; slug: string; title: string; bookCount?: number; ownedCount?: number }

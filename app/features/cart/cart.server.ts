@@ -1,12 +1,28 @@
 import { and, asc, eq, inArray, isNull, lt, sql } from 'drizzle-orm'
 import { isExclusiveDatabase, type Db, type Transaction } from '#app/server/db/database.server.ts'
 import type { BookLine } from './book-line.ts'
-import { books, cartItems, carts, libraryItems } from '#app/server/db/schema/index.server.ts'
+import {
+  books,
+  bundleBooks,
+  cartBundles,
+  cartItems,
+  carts,
+  libraryItems,
+} from '#app/server/db/schema/index.server.ts'
 
 /** Anonymous carts with no activity for this long are deleted. */
 export const ABANDONED_CART_DAYS = 30
 
-export type CartProblem = 'unknown-book' | 'unavailable' | 'already-in-cart' | 'not-in-cart'
+export type CartProblem =
+  | 'unknown-book'
+  | 'unavailable'
+  | 'already-in-cart'
+  | 'not-in-cart'
+  | 'in-a-bundle'
+  | 'unknown-bundle'
+  | 'bundle-unavailable'
+  | 'bundle-in-cart'
+  | 'bundle-not-in-cart'
 
 export class CartError extends Error {
   override name = 'CartError'
@@ -20,11 +36,17 @@ export const cartProblemMessages: Record<CartProblem, string> = {
   unavailable: 'This eBook is not available for purchase right now.',
   'already-in-cart': 'This eBook is already in your cart.',
   'not-in-cart': 'This eBook is not in your cart.',
+  'in-a-bundle': 'This eBook is already in your cart, in a bundle.',
+  'unknown-bundle': 'We could not find that bundle. Please reload the page and try again.',
+  'bundle-unavailable': 'This bundle is not available for purchase right now.',
+  'bundle-in-cart': 'This bundle is already in your cart.',
+  'bundle-not-in-cart': 'This bundle is not in your cart.',
 }
 
 /**
- * The ids of the books in a cart, in the order they were added: read on every page a visitor with a cart
- * opens. On a database only this process writes (embedded PGlite), the answer is kept in memory and
+ * The ids of the books in a cart, in the order they were added, and for each bundle on it, each of its books
+ * as `bundleBookKey` (the header counts the books coming; a book's own button is not 'in the cart' because a
+ * bundle brings it): read on every page a visitor with a cart opens. On a database only this process writes (embedded PGlite), the answer is kept in memory and
  * forgotten by every write below, so it is always exact; every cart write must go through this module.
  */
 export async function listCartBookIds(db: Db, cartId: string): Promise<string[]> {
@@ -72,12 +94,18 @@ export function forgetCarts(db: Db, ...cartIds: string[]) {
 }
 
 async function readCartBookIds(db: Db, cartId: string): Promise<string[]> {
-  const rows = await db
-    .select({ bookId: cartItems.bookId })
-    .from(cartItems)
-    .where(eq(cartItems.cartId, cartId))
-    .orderBy(asc(cartItems.addedAt), asc(cartItems.bookId))
-  return rows.map((row) => row.bookId)
+  const result = (await db.execute(sql`
+    select key from (
+      select ${cartItems.bookId}::text as key, ${cartItems.addedAt} as added_at,
+          ${cartItems.bookId}::text as line, 0 as position
+        from ${cartItems} where ${cartItems.cartId} = ${cartId}
+      union all
+      select 'bundle:' || ${cartBundles.bundleId} || ':' || ${bundleBooks.bookId}, ${cartBundles.addedAt},
+          ${cartBundles.bundleId}::text, ${bundleBooks.position}
+        from ${cartBundles} join ${bundleBooks} on ${bundleBooks.bundleId} = ${cartBundles.bundleId}
+        where ${cartBundles.cartId} = ${cartId}
+    ) as lines order by added_at, line, position`)) as { rows: { key: string }[] }
+  return result.rows.map((row) => row.key)
 }
 
 /** A cart line's columns, from the catalogue: today's title, cover and price (never a form's). */
@@ -182,6 +210,7 @@ export async function assertAddable(db: Db, bookId: string): Promise<void> {
 
 export async function addToCart(db: Db, cartId: string, bookId: string): Promise<void> {
   await assertAddable(db, bookId)
+  await assertNotInBundle(db, cartId, bookId)
   // The (cart, book) primary key settles races: of two concurrent adds, exactly one inserts a row.
   const inserted = await db
     .insert(cartItems)
@@ -222,6 +251,11 @@ export async function mergeCarts(db: Db, fromCartId: string, intoCartId: string)
       select ${intoCartId}, book_id, added_at, chosen_cents from ${cartItems} where cart_id = ${fromCartId}
       on conflict (cart_id, book_id) do update
         set chosen_cents = coalesce(excluded.chosen_cents, ${cartItems}.chosen_cents)`)
+    await tx.execute(sql`
+      insert into ${cartBundles} (cart_id, bundle_id, added_at)
+      select ${intoCartId}, bundle_id, added_at from ${cartBundles} where cart_id = ${fromCartId}
+      on conflict (cart_id, bundle_id) do nothing`)
+    await deleteBundledCartItems(tx, intoCartId)
     await deleteOwnedCartItems(tx, intoCartId)
     // A coupon followed while signed out comes along, unless the account's cart has one already.
     await tx.execute(sql`
@@ -254,6 +288,23 @@ export async function deleteOwnedCartItems(db: Db | Transaction, cartId: string)
       select ${libraryItems.bookId} from ${libraryItems}
       join ${carts} on ${carts.userId} = ${libraryItems.userId}
       where ${carts.id} = ${cartId})`)
+  // A bundle goes when its account owns every book in it (bought since, one way or another).
+  await db.execute(sql`
+    delete from ${cartBundles} where ${cartBundles.cartId} = ${cartId} and not exists (
+      select 1 from ${bundleBooks} where ${bundleBooks.bundleId} = ${cartBundles.bundleId}
+        and ${bundleBooks.bookId} not in (
+          select ${libraryItems.bookId} from ${libraryItems}
+          join ${carts} on ${carts.userId} = ${libraryItems.userId}
+          where ${carts.id} = ${cartId}))`)
+}
+
+/** A book's own line goes when a bundle on the same cart brings it (a merge of two carts). */
+async function deleteBundledCartItems(tx: Transaction, cartId: string): Promise<void> {
+  await tx.execute(sql`
+    delete from ${cartItems} where ${cartItems.cartId} = ${cartId} and ${cartItems.bookId} in (
+      select ${bundleBooks.bookId} from ${bundleBooks}
+      join ${cartBundles} on ${cartBundles.bundleId} = ${bundleBooks.bundleId}
+      where ${cartBundles.cartId} = ${cartId})`)
 }
 
 /**
@@ -269,6 +320,8 @@ export async function removeBooks(
   const [cart] = await tx.select({ id: carts.id }).from(carts).where(eq(carts.userId, userId))
   if (!cart) return undefined
   await tx.delete(cartItems).where(and(eq(cartItems.cartId, cart.id), inArray(cartItems.bookId, bookIds)))
+  // The books were granted first (payment-events): a bundle now wholly owned leaves the cart.
+  await deleteOwnedCartItems(tx, cart.id)
   await tx.update(carts).set({ updatedAt: new Date() }).where(eq(carts.id, cart.id))
   return cart.id
 }
@@ -289,7 +342,8 @@ export async function deleteAbandonedCarts(db: Db, now = new Date()): Promise<nu
   return deleted.length
 }
 
-function touchCart(db: Db, cartId: string) {
+/** Marks a cart changed now (its checkout key changes; an anonymous cart lives on). */
+export function touchCart(db: Db | Transaction, cartId: string) {
   return db.update(carts).set({ updatedAt: new Date() }).where(eq(carts.id, cartId))
 }
 
@@ -316,10 +370,22 @@ export async function clearCartCoupon(tx: Transaction, cartId: string): Promise<
  */
 export async function chooseAmount(db: Db, cartId: string, bookId: string, cents: number): Promise<void> {
   await assertAddable(db, bookId)
+  await assertNotInBundle(db, cartId, bookId)
   await db
     .insert(cartItems)
     .values({ cartId, bookId, chosenCents: cents })
     .onConflictDoUpdate({ target: [cartItems.cartId, cartItems.bookId], set: { chosenCents: cents } })
   forgetCarts(db, cartId)
   await touchCart(db, cartId)
+}
+
+/** Refuses a book a bundle on the cart brings already. */
+async function assertNotInBundle(db: Db, cartId: string, bookId: string): Promise<void> {
+  const [bundled] = await db
+    .select({ bundleId: cartBundles.bundleId })
+    .from(cartBundles)
+    .innerJoin(bundleBooks, eq(bundleBooks.bundleId, cartBundles.bundleId))
+    .where(and(eq(cartBundles.cartId, cartId), eq(bundleBooks.bookId, bookId)))
+    .limit(1)
+  if (bundled) throw new CartError('in-a-bundle')
 }

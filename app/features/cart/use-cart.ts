@@ -19,6 +19,12 @@ export function useCartBookIds(): ReadonlySet<string> {
   const ids = new Set(root?.cartBookIds ?? [])
   for (const fetcher of useFetchers()) {
     if (fetcher.formAction !== CART_ACTION || !fetcher.formData) continue
+    // A bundle being taken off: its books leave the count at once (added, they wait for the server's answer).
+    const bundleId = fetcher.formData.get('bundleId')
+    if (typeof bundleId === 'string' && fetcher.formData.get('intent') === 'remove-bundle') {
+      for (const id of ids) if (id.startsWith(`bundle:${bundleId}:`)) ids.delete(id)
+      continue
+    }
     const bookId = fetcher.formData.get('bookId')
     if (typeof bookId !== 'string') continue
     if (fetcher.formData.get('intent') === 'add') ids.add(bookId)

@@ -1,6 +1,8 @@
 import crypto from 'node:crypto'
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm'
 import { cartLineColumns, deleteOwnedCartItems } from '#app/features/cart/cart.server.ts'
+import { listCartBundleBooks, type CartBundleRow } from '#app/features/cart/cart-bundles.server.ts'
+import { bundleLinesOf } from '#app/features/pricing/cart-bundles.server.ts'
 import { priceLines, type PricedLines } from '#app/features/pricing/cart-pricing.server.ts'
 import {
   claimCoupon,
@@ -53,12 +55,17 @@ export async function getCheckout(db: Db, userId: string): Promise<Checkout & { 
     .leftJoin(coupons, eq(coupons.code, carts.couponCode))
     .where(eq(carts.userId, userId))
     .limit(1)
-  if (!cart) return { ...(await summarize(db, userId, [], null, 'empty')), attemptId }
+  if (!cart) return { ...(await summarize(db, userId, [], [], null, 'empty')), attemptId }
+  const [rows, bundleRows] = await Promise.all([
+    readLines(db, userId, cart.id),
+    listCartBundleBooks(db, cart.id, userId),
+  ])
   return {
     ...(await summarize(
       db,
       userId,
-      await readLines(db, userId, cart.id),
+      rows,
+      bundleRows,
       cart.couponCode,
       (checkout) => idempotencyKeyOf(cart, checkout),
       couponOfRow(cart, userId),
@@ -91,23 +98,21 @@ async function summarize(
   db: Db | Tx,
   userId: string,
   rows: CartRow[],
+  bundleRows: CartBundleRow[],
   couponCode: string | null,
   idempotencyKey: string | ((checkout: Omit<Checkout, 'idempotencyKey'>) => string),
   /** The cart's coupon, when its query read it already. */
   found?: FoundCoupon | null,
 ): Promise<Checkout> {
   const strip = ({ owned: _owned, available: _available, ...line }: CartRow): BookLine => line
-  const priced = await priceLines(
-    db,
-    userId,
-    rows.filter((row) => !row.owned && row.available).map(strip),
-    couponCode,
-    { found },
-  )
+  const forSale = rows.filter((row) => !row.owned && row.available).map(strip)
+  // A bundle's books at their shares of what it costs this buyer (a book a line of its own brings counts as theirs).
+  const bundled = bundleLinesOf(bundleRows, new Set(forSale.map((line) => line.bookId)))
+  const priced = await priceLines(db, userId, [...forSale, ...bundled.lines], couponCode, { found })
   const checkout = {
     ...priced,
-    alreadyOwned: rows.filter((row) => row.owned).map(strip),
-    unavailable: rows.filter((row) => !row.owned && !row.available).map(strip),
+    alreadyOwned: [...rows.filter((row) => row.owned).map(strip), ...bundled.covered],
+    unavailable: [...rows.filter((row) => !row.owned && !row.available).map(strip), ...bundled.unavailable],
   }
   return {
     ...checkout,
@@ -222,6 +227,7 @@ export async function reserveCheckout(
     tx,
     input.userId,
     await readLines(tx, input.userId, cart.id),
+    await listCartBundleBooks(tx, cart.id, input.userId),
     cart.couponCode,
     input.idempotencyKey,
   )
@@ -289,6 +295,7 @@ async function insertOrder(
       listPriceCents: line.listPriceCents,
       discountCents: line.discountCents,
       currency: line.currency,
+      bundleId: line.bundle?.id ?? null,
     })),
   )
   return order!.id

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, ne } from 'drizzle-orm'
 import type { Db } from '#app/server/db/database.server.ts'
-import { books, orderItems, orders } from '#app/server/db/schema/index.server.ts'
+import { books, bundles, orderItems, orders } from '#app/server/db/schema/index.server.ts'
 import type { BookLine } from '#app/features/cart/book-line.ts'
 
 /** The address of an order's page, as mail and payment pages link to it. */
@@ -91,19 +91,29 @@ async function listOrders(
       listPriceCents: orderItems.listPriceCents,
       discountCents: orderItems.discountCents,
       currency: orderItems.currency,
+      bundleId: bundles.id,
+      bundleSlug: bundles.slug,
+      bundleTitle: bundles.title,
     })
     .from(orderItems)
     .innerJoin(books, eq(books.id, orderItems.bookId))
+    .leftJoin(bundles, eq(bundles.id, orderItems.bundleId))
     .where(
       inArray(
         orderItems.orderId,
         rows.map((row) => row.id),
       ),
     )
-    .orderBy(asc(orderItems.title))
+    // A bundle's books together (the order's page shows them as one line), then by title.
+    .orderBy(asc(bundles.title), asc(orderItems.title))
   return rows.map((row) => ({
     ...row,
-    lines: lines.filter((line) => line.orderId === row.id).map(({ orderId: _orderId, ...line }) => line),
+    lines: lines
+      .filter((line) => line.orderId === row.id)
+      .map(({ orderId: _orderId, bundleId, bundleSlug, bundleTitle, ...line }) => ({
+        ...line,
+        ...(bundleId ? { bundle: { id: bundleId, slug: bundleSlug!, title: bundleTitle! } } : {}),
+      })),
   }))
 }
 

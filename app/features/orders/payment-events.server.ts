@@ -4,7 +4,7 @@ import { clearCartCoupon, forgetCarts, removeBooks } from '#app/features/cart/ca
 import { grantBooks } from '#app/features/library/library.server.ts'
 import type { AppContext } from '#app/server/context.server.ts'
 import type { Db, Transaction as Tx } from '#app/server/db/database.server.ts'
-import { orderItems, orders, user, type OrderStatus } from '#app/server/db/schema/index.server.ts'
+import { bundles, orderItems, orders, user, type OrderStatus } from '#app/server/db/schema/index.server.ts'
 import { enqueueEmail } from '#app/server/outbox.server.ts'
 import { orderUrl } from './order-history.server.ts'
 import type { PaymentProvider } from './payments.server.ts'
@@ -48,8 +48,10 @@ export async function markPaid(
       priceCents: orderItems.priceCents,
       listPriceCents: orderItems.listPriceCents,
       discountCents: orderItems.discountCents,
+      bundleTitle: bundles.title,
     })
     .from(orderItems)
+    .leftJoin(bundles, eq(bundles.id, orderItems.bundleId))
     .where(eq(orderItems.orderId, orderId))
   const bookIds = lines.map((line) => line.bookId)
   const granted = await grantBooks(tx, { userId: order!.userId, orderId, bookIds })

@@ -4,7 +4,14 @@ import { escapeHtml } from '#app/server/escape-html.ts'
 
 export type ReceiptInput = {
   number: number
-  lines: { title: string; priceCents: number; listPriceCents: number; discountCents: number }[]
+  lines: {
+    title: string
+    priceCents: number
+    listPriceCents: number
+    discountCents: number
+    /** The bundle the book was bought in, if any. */
+    bundleTitle?: string | null
+  }[]
   totalCents: number
   /** What the coupon took off the list prices, and its code. */
   discountCents: number
@@ -30,7 +37,7 @@ export function receiptEmail(
     '',
     ...order.lines.map(
       (line) =>
-        `- ${line.title}: ${line.discountCents > 0 ? `${price(line.listPriceCents)} − ${price(line.discountCents)} = ` : ''}${price(line.priceCents)}`,
+        `- ${titleOf(line)}: ${line.discountCents > 0 ? `${price(line.listPriceCents)} − ${price(line.discountCents)} = ` : ''}${price(line.priceCents)}`,
     ),
     '',
     ...(order.discountCents > 0
@@ -49,7 +56,7 @@ export function receiptEmail(
   const rows = order.lines
     .map(
       (line) =>
-        `<tr><td style="padding:4px 12px 4px 0">${escapeHtml(line.title)}</td><td style="padding:4px 0;text-align:right">${line.discountCents > 0 ? `<s>${escapeHtml(price(line.listPriceCents))}</s> ` : ''}${escapeHtml(price(line.priceCents))}</td></tr>`,
+        `<tr><td style="padding:4px 12px 4px 0">${escapeHtml(titleOf(line))}</td><td style="padding:4px 0;text-align:right">${line.discountCents > 0 ? `<s>${escapeHtml(price(line.listPriceCents))}</s> ` : ''}${escapeHtml(price(line.priceCents))}</td></tr>`,
     )
     .join('')
   const discountRows =
@@ -65,4 +72,8 @@ export function receiptEmail(
 <p>Your eBooks are in your ${escapeHtml(store)} library, ready to download.</p>
 ${block.html}</body></html>`
   return { subject, text, html }
+}
+
+function titleOf(line: ReceiptInput['lines'][number]): string {
+  return line.bundleTitle ? `${line.title} (bundle: ${line.bundleTitle})` : line.title
 }

@@ -1,4 +1,6 @@
 import { eq } from 'drizzle-orm'
+import type { BookLine } from '#app/features/cart/book-line.ts'
+import { listCartBundleBooks } from '#app/features/cart/cart-bundles.server.ts'
 import { recordEvent } from '#app/features/analytics/record.server.ts'
 import {
   CartError,
@@ -13,6 +15,7 @@ import { listOwnedBookIds } from '#app/features/library/library.server.ts'
 import type { AppContext } from '#app/server/context.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
 import { carts, coupons } from '#app/server/db/schema/index.server.ts'
+import { bundleLinesOf } from './cart-bundles.server.ts'
 import { priceLines, type PricedLines } from './cart-pricing.server.ts'
 import {
   couponColumns,
@@ -44,18 +47,33 @@ export async function readCartPricing(
   db: Db,
   cartId: string | undefined,
   userId: string | null,
-): Promise<PricedLines> {
-  if (!cartId) return priceLines(db, userId, [], null, { found: null })
-  const [cart] = await db
-    .select({ couponCode: carts.couponCode, ...couponColumns(userId) })
-    .from(carts)
-    .leftJoin(coupons, eq(coupons.code, carts.couponCode))
-    .where(eq(carts.id, cartId))
-  const lines = await listCartLines(db, cartId)
-  return priceLines(db, userId, lines, cart?.couponCode ?? null, {
+): Promise<CartPricing> {
+  if (!cartId) return { ...(await priceLines(db, userId, [], null, { found: null })), bundlesNotSold: [] }
+  const [[cart], lines, bundleRows] = await Promise.all([
+    db
+      .select({ couponCode: carts.couponCode, ...couponColumns(userId) })
+      .from(carts)
+      .leftJoin(coupons, eq(coupons.code, carts.couponCode))
+      .where(eq(carts.id, cartId)),
+    listCartLines(db, cartId),
+    listCartBundleBooks(db, cartId, userId),
+  ])
+  // What the buyer owns changes what a bundle costs them (decision 033).
+  const bundled = bundleLinesOf(bundleRows, new Set(lines.map((line) => line.bookId)))
+  const priced = await priceLines(db, userId, [...lines, ...bundled.lines], cart?.couponCode ?? null, {
     found: cart ? couponOfRow(cart, userId) : null,
   })
+  return {
+    ...priced,
+    bundlesNotSold: [
+      ...bundled.unavailable.map((line) => ({ ...line, why: 'unavailable' as const })),
+      ...bundled.covered.map((line) => ({ ...line, why: 'owned' as const })),
+    ],
+  }
 }
+
+/** A cart's pricing, and its bundles that are not sold: out of the store, or all their books the buyer's. */
+export type CartPricing = PricedLines & { bundlesNotSold: (BookLine & { why: 'unavailable' | 'owned' })[] }
 
 /** Why a coupon link (`/c/<CODE>`, sent back with `?couponError=`) could not be used, or null. */
 export function couponLinkMessage(reason: string | null): string | null {

@@ -17,6 +17,7 @@
  * 5. One coupon per order: discounts never stack. Every line's discount is between 0 and its list price, and
  *    the total is the sum of the paid lines.
  */
+import { shareInProportion } from './share.ts'
 
 export type PricingLine = {
   bookId: string
@@ -102,20 +103,12 @@ function discountsOf(
   const base = lines.reduce((total, line, index) => total + (inCurrency[index] ? line.listCents : 0), 0)
   const amount = Math.min(Math.max(0, coupon.value), base)
   if (base === 0 || amount === 0) return { cents: lines.map(() => 0) }
-  // Whole cents of each share first (exact integer arithmetic), then the leftover cents by largest remainder.
-  const shares = lines.map((line, index) => (inCurrency[index] ? line.listCents * amount : 0))
-  const cents = shares.map((share) => Math.floor(share / base))
-  let left = amount - cents.reduce((total, value) => total + value, 0)
-  const byRemainder = shares
-    .map((share, index) => ({ index, remainder: share % base }))
-    .filter(({ index, remainder }) => inCurrency[index] && remainder > 0)
-    .toSorted((a, b) => b.remainder - a.remainder || a.index - b.index)
-  for (const { index } of byRemainder) {
-    if (left === 0) break
-    cents[index]! += 1
-    left--
+  return {
+    cents: shareInProportion(
+      amount,
+      lines.map((line, index) => (inCurrency[index] ? line.listCents : 0)),
+    ),
   }
-  return { cents }
 }
 
 function isEligible(line: PricingLine, coupon: CouponTerms): boolean {

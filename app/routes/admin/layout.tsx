@@ -24,6 +24,7 @@ const sections = [
   { to: '/admin/books', label: 'Books', end: false },
   { to: '/admin/topics', label: 'Topics', end: false },
   { to: '/admin/coupons', label: 'Coupons', end: false },
+  { to: '/admin/bundles', label: 'Bundles', end: false },
   { to: '/admin/authors', label: 'Authors', end: false },
   { to: '/admin/orders', label: 'Orders', end: false },
   { to: '/admin/analytics', label: 'Analytics', end: false },

@@ -1,0 +1,174 @@
+import crypto from 'node:crypto'
+import { and, asc, eq, sql } from 'drizzle-orm'
+import sharp from 'sharp'
+import { readCoverSource } from '#app/features/catalog/covers.server.ts'
+import { priceBundle } from '#app/features/pricing/bundle-price.ts'
+import type { Db } from '#app/server/db/database.server.ts'
+import { books, bundleBooks, bundles, libraryItems } from '#app/server/db/schema/index.server.ts'
+import type { FileStorage } from '#app/server/storage.server.ts'
+
+/** A bundle's page (issue 30): the bundle, its books, and what it costs the reader looking at it. */
+export type BundlePage = {
+  id: string
+  slug: string
+  title: string
+  description: string
+  priceCents: number
+  currency: string
+  updatedAt: Date
+  books: {
+    id: string
+    slug: string
+    title: string
+    author: string
+    coverPath: string
+    /** An uploaded cover's stored sizes (null: the seed's SVG at coverPath). */
+    cover: (typeof books.$inferSelect)['cover']
+    priceCents: number
+    currency: string
+    owned: boolean
+  }[]
+  /** The books' prices together: what buying them one by one costs. */
+  separateCents: number
+  /** What the reader pays (less when they own some: decision 033), or null when they own them all. */
+  yourPriceCents: number | null
+  /** Every book is published and for sale: the bundle can be bought. */
+  forSale: boolean
+}
+
+/** A bundle that is in the store (switched on), with its books in order; null for an unknown or switched-off one. */
+export async function getBundlePage(db: Db, slug: string, userId: string | null): Promise<BundlePage | null> {
+  const [bundle] = await db
+    .select({
+      id: bundles.id,
+      slug: bundles.slug,
+      title: bundles.title,
+      description: bundles.description,
+      priceCents: bundles.priceCents,
+      currency: bundles.currency,
+      updatedAt: bundles.updatedAt,
+    })
+    .from(bundles)
+    .where(and(eq(bundles.slug, slug), eq(bundles.active, true)))
+    .limit(1)
+  if (!bundle) return null
+  const rows = await db
+    .select({
+      id: books.id,
+      slug: books.slug,
+      title: books.title,
+      author: books.author,
+      coverPath: books.coverPath,
+      cover: books.cover,
+      priceCents: books.priceCents,
+      currency: books.currency,
+      forSale: sql<boolean>`${books.available} and ${books.status} = 'published'`,
+      owned: userId
+        ? sql<boolean>`exists (select 1 from ${libraryItems} where ${libraryItems.userId} = ${userId} and ${libraryItems.bookId} = ${books.id})`
+        : sql<boolean>`false`,
+    })
+    .from(bundleBooks)
+    .innerJoin(books, eq(books.id, bundleBooks.bookId))
+    .where(eq(bundleBooks.bundleId, bundle.id))
+    .orderBy(asc(bundleBooks.position))
+  const priced = priceBundle(
+    bundle.priceCents,
+    rows.map((row) => ({ bookId: row.id, listCents: row.priceCents, owned: row.owned })),
+  )
+  return {
+    ...bundle,
+    books: rows.map(({ forSale: _forSale, ...book }) => book),
+    separateCents: rows.reduce((total, row) => total + row.priceCents, 0),
+    yourPriceCents: priced?.priceCents ?? null,
+    forSale: rows.length > 0 && rows.every((row) => row.forSale),
+  }
+}
+
+/** The bundles in the store that include a book: its page points to them. */
+export function listBundlesWithBook(db: Db, bookId: string) {
+  return db
+    .select({
+      slug: bundles.slug,
+      title: bundles.title,
+      priceCents: bundles.priceCents,
+      currency: bundles.currency,
+    })
+    .from(bundleBooks)
+    .innerJoin(bundles, eq(bundles.id, bundleBooks.bundleId))
+    .where(and(eq(bundleBooks.bookId, bookId), eq(bundles.active, true)))
+    .orderBy(asc(bundles.title))
+}
+
+export const BUNDLE_COVER = { width: 1200, height: 630 } as const
+
+const MAX_CACHED = 100
+const covers = new Map<string, Promise<{ png: Buffer; etag: string }>>()
+
+/**
+ * The bundle's cover: its first books' covers fanned out on a 1200×630 PNG, for its page, link previews and
+ * its JSON-LD. Drawn by sharp on first request and kept in memory under the bundle's id and last change.
+ */
+export function bundleCoverPng(
+  storage: FileStorage,
+  bundle: Pick<BundlePage, 'id' | 'updatedAt' | 'books'>,
+): Promise<{ png: Buffer; etag: string }> {
+  const key = `${bundle.id}:${bundle.updatedAt.getTime()}:${bundle.books.map((book) => book.coverPath).join(',')}`
+  const hit = covers.get(key)
+  if (hit) return hit
+  const made = drawCollage(storage, bundle.books.slice(0, 4))
+  covers.set(key, made)
+  made.catch(() => covers.delete(key))
+  while (covers.size > MAX_CACHED) covers.delete(covers.keys().next().value!)
+  return made
+}
+
+async function drawCollage(
+  storage: FileStorage,
+  shown: BundlePage['books'],
+): Promise<{ png: Buffer; etag: string }> {
+  const { width, height } = BUNDLE_COVER
+  const coverHeight = 520
+  const coverWidth = Math.round((coverHeight * 2) / 3)
+  const step =
+    shown.length > 1 ? Math.min(coverWidth + 40, (width - 120 - coverWidth) / (shown.length - 1)) : 0
+  const left0 = Math.round((width - (coverWidth + step * (shown.length - 1))) / 2)
+  const layers = await Promise.all(
+    shown.map(async (book, index) => {
+      const source = await readCoverSource(storage, book)
+      const input = source
+        ? await sharp(source, { density: 144 })
+            .resize(coverWidth, coverHeight, { fit: 'cover' })
+            .png()
+            .toBuffer()
+        : await sharp({
+            create: { width: coverWidth, height: coverHeight, channels: 3, background: '#334155' },
+          })
+            .png()
+            .toBuffer()
+      return { input, left: Math.round(left0 + index * step), top: Math.round((height - coverHeight) / 2) }
+    }),
+  )
+  const png = await sharp({ create: { width, height, channels: 3, background: '#0f172a' } })
+    .composite(layers)
+    .png({ compressionLevel: 9 })
+    .toBuffer()
+  return { png, etag: `"${crypto.createHash('sha256').update(png).digest('hex').slice(0, 32)}"` }
+}
+
+/** How many of a bundle's books a reader owns: none, some, or all. */
+export async function getBundleOwnership(
+  db: Db,
+  bundleId: string,
+  userId: string,
+): Promise<'none' | 'some' | 'all'> {
+  const [row] = await db
+    .select({
+      books: sql<number>`count(*)`.mapWith(Number),
+      owned: sql<number>`count(${libraryItems.bookId})`.mapWith(Number),
+    })
+    .from(bundleBooks)
+    .leftJoin(libraryItems, and(eq(libraryItems.bookId, bundleBooks.bookId), eq(libraryItems.userId, userId)))
+    .where(eq(bundleBooks.bundleId, bundleId))
+  if (!row || row.owned === 0) return 'none'
+  return row.owned === row.books ? 'all' : 'some'
+}
