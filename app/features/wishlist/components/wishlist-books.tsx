@@ -31,8 +31,8 @@ export function WishlistBooks({
               className="h-24 w-16 rounded object-cover"
             />
           </Link>
-          <div className="min-w-0 flex-1">
-            <h2 className="text-lg font-semibold">
+          <div className="min-w-0 flex-1 basis-48">
+            <h2 className="text-lg font-semibold break-words">
               <Link to={`/books/${line.slug}`} className="hover:underline">
                 {line.title}
               </Link>
@@ -47,7 +47,7 @@ export function WishlistBooks({
               )}
             </p>
           </div>
-          {actions ? <div className="flex flex-wrap items-start gap-3">{actions(line)}</div> : null}
+          {actions ? <div className="ml-auto flex flex-wrap items-start gap-3">{actions(line)}</div> : null}
         </li>
       ))}
     </ul>
