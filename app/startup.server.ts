@@ -56,7 +56,12 @@ export async function applyConfiguredAdmins(options: {
 }
 
 /** A housekeeping task: deletes what has outlived its use and says how many rows went. */
-export type Sweep = { what: string; run: () => Promise<number> }
+export type Sweep = {
+  what: string
+  run: () => Promise<number>
+  /** What `run` did to its rows, for the log: deleted by default; 'queued' for the wishlist's mails. */
+  did?: 'deleted' | 'queued'
+}
 
 /**
  * The housekeeping the host runs at start and hourly: abandoned anonymous carts (30 idle days) and
@@ -74,8 +79,9 @@ export function storeSweeps(options: {
     { what: 'abandoned wishlists', run: () => deleteAbandonedWishlists(db) },
     // Not a deletion: the wishlist mails a price drop did not send at once (that wishlist had its mail of the day).
     {
-      what: 'wishlist price-drop mails queued',
+      what: 'wishlist price-drop mails',
       run: () => queuePriceDropMails(db, { publicUrl: env.publicUrl }),
+      did: 'queued',
     },
     { what: 'idle guests', run: () => deleteIdleGuests(db) },
     { what: 'expired rate limits', run: () => deleteExpiredRateLimits(db) },

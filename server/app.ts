@@ -114,10 +114,11 @@ export async function start(options: { vite?: ViteDevServer } = {}): Promise<Run
   // Housekeeping, at start and hourly (app/startup.server.ts).
   const sweeps = storeSweeps({ db: database.db, env })
   const sweep = async () => {
-    for (const { what, run } of sweeps) {
+    for (const { what, run, did = 'deleted' } of sweeps) {
       await run().then(
-        (deleted) => deleted && logger.info({ deleted }, `deleted ${what}`),
-        (error: unknown) => logger.warn({ err: error }, `could not delete ${what}`),
+        (count) => count && logger.info({ [did]: count }, `${did} ${what}`),
+        (error: unknown) =>
+          logger.warn({ err: error }, `could not ${did === 'deleted' ? 'delete' : 'queue'} ${what}`),
       )
     }
   }
