@@ -9,7 +9,8 @@ import { register } from '#app/features/identity/account.server.ts'
 import { FormError } from '#app/features/identity/components/account-notice.tsx'
 import type { AccountActionData } from '#app/features/identity/components/account-form.tsx'
 import { getSessionUser, requireUser } from '#app/features/identity/session.server.ts'
-import { listCartLines, removeOwnedBooksFromCart } from '#app/features/cart/cart.server.ts'
+import { removeOwnedBooksFromCart } from '#app/features/cart/cart.server.ts'
+import { readCartPricing } from '#app/features/pricing/cart-forms.server.ts'
 import { findVisitorCart } from '#app/features/cart/visitor-cart.server.ts'
 import { AccountStep } from '#app/features/orders/components/account-step.tsx'
 import { checkoutWithCard } from '#app/features/orders/card-checkout.server.ts'
@@ -45,7 +46,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await getSessionUser({ request, context })
   if (!user || user.isGuest) {
     const cartId = await findVisitorCart(request, app, user?.id)
-    const lines = cartId ? await listCartLines(app.db, cartId) : []
+    // The cart as the cart page prices it: its books and bundles, with its coupon.
+    const { lines } = await readCartPricing(app.db, cartId, user?.id ?? null)
     return { step: 'account' as const, lines, isGuest: Boolean(user) }
   }
   const checkout = await getCheckout(app.db, user.id)

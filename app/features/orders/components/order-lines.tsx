@@ -50,8 +50,8 @@ export function OrderLines({
                     alt=""
                     width={400}
                     height={600}
-                    className={`${cover} absolute top-0 shadow ring-1 ring-white dark:ring-gray-900`}
-                    style={{ left: `${index * (large ? 16 : 10)}px` }}
+                    // Fanned by class, not a style attribute: the store's CSP allows no inline styles.
+                    className={`${cover} absolute top-0 shadow ring-1 ring-white dark:ring-gray-900 ${(large ? fanLarge : fanCompact)[index]}`}
                   />
                 ))}
               </span>
@@ -97,6 +97,9 @@ export function OrderLines({
     </ul>
   )
 }
+
+const fanLarge = ['left-0', 'left-4', 'left-8']
+const fanCompact = ['left-0', 'left-2.5', 'left-5']
 
 function Price({ paid, discount, currency }: { paid: number; discount: number; currency: string }) {
   if (!discount) return <>{formatPrice(paid, currency)}</>
