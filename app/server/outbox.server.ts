@@ -12,6 +12,8 @@ export type OutboxEmail = Omit<MailMessage, 'attachments'> & {
   kind: string
   /** What it is about (an order id): one mail per kind and subject, however often it is queued. */
   subjectKey: string
+  /** Not sent before this moment (a gift's delivery day); now when not given. */
+  sendAt?: Date
 }
 
 /**
@@ -42,12 +44,12 @@ export async function enqueueEmailReturningId(
   db: Db | Transaction,
   email: OutboxEmail,
 ): Promise<string | null> {
-  const { kind, subjectKey, to, subject, text, html, attachments = [] } = email
+  const { kind, subjectKey, to, subject, text, html, attachments = [], sendAt } = email
   const inserted = await db
     .insert(emailOutbox)
     // Due as of the app's clock, the one deliverDueEmails compares with; the column's default (the
     // database's now(), to the microsecond) would leave it not yet due to a run in the same millisecond.
-    .values({ kind, subjectKey, to, subject, text, html, nextAttemptAt: new Date() })
+    .values({ kind, subjectKey, to, subject, text, html, nextAttemptAt: sendAt ?? new Date() })
     .onConflictDoNothing({ target: [emailOutbox.kind, emailOutbox.subjectKey] })
     .returning({ id: emailOutbox.id })
   const id = inserted[0]?.id
