@@ -2,7 +2,9 @@ import { data, Link } from 'react-router'
 import chartStylesheet from 'uplot/dist/uPlot.min.css?url'
 import { AnalyticsFigures } from '#app/features/analytics/components/analytics-figures.tsx'
 import { RangeForm } from '#app/features/analytics/components/range-form.tsx'
+import { PricingReportPanel } from '#app/features/analytics/components/pricing-report.tsx'
 import { getAnalyticsDashboard } from '#app/features/analytics/dashboard.server.ts'
+import { getPricingReport } from '#app/features/analytics/pricing-report.server.ts'
 import { resolveRange, type RangeErrors } from '#app/features/analytics/range.ts'
 import { utcDay } from '#app/features/analytics/visitor.server.ts'
 import { requireAdmin } from '#app/features/identity/session.server.ts'
@@ -31,14 +33,19 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
     to: url.searchParams.get('to') ?? '',
   }
   const resolved = resolveRange(url.searchParams, today)
-  if (!resolved.ok) return data({ today, form, errors: resolved.errors, dashboard: null }, { status: 400 })
-  const dashboard = await getAnalyticsDashboard(getAppContext(context).db, resolved.range)
+  if (!resolved.ok)
+    return data({ today, form, errors: resolved.errors, dashboard: null, pricing: null }, { status: 400 })
+  const { db } = getAppContext(context)
+  const [dashboard, pricing] = await Promise.all([
+    getAnalyticsDashboard(db, resolved.range),
+    getPricingReport(db, resolved.range),
+  ])
   const { from, to } = resolved.range
-  return { today, form: { ...form, from, to }, errors: null as RangeErrors | null, dashboard }
+  return { today, form: { ...form, from, to }, errors: null as RangeErrors | null, dashboard, pricing }
 }
 
 export default function Analytics({ loaderData }: Route.ComponentProps) {
-  const { today, form, errors, dashboard } = loaderData
+  const { today, form, errors, dashboard, pricing } = loaderData
   const exportHref = `/admin/analytics/export.csv?${new URLSearchParams(
     form.range === 'custom' ? form : { range: form.range },
   )}`
@@ -63,6 +70,7 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
             </Link>
           </p>
           <AnalyticsFigures dashboard={dashboard} today={today} />
+          {pricing ? <PricingReportPanel report={pricing} /> : null}
         </>
       ) : null}
     </section>

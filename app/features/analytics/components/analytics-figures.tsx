@@ -1,12 +1,19 @@
-import { useMemo, type ReactNode } from 'react'
+import { useMemo } from 'react'
 import { formatPrice } from '#app/features/catalog/format.ts'
 import type { AnalyticsDashboard, PeriodTotals } from '../dashboard.server.ts'
 import { AnalyticsChart } from './analytics-chart.tsx'
+import {
+  Block,
+  cellClass,
+  count,
+  numberClass,
+  percent,
+  rowClass,
+  ScrollTable,
+  Table,
+} from './analytics-table.tsx'
 import { FormattedDate } from '#app/features/locale/components/formatted-date.tsx'
 import { useFormatDate } from '#app/features/locale/date-format.ts'
-
-const count = new Intl.NumberFormat('en-US')
-const percent = new Intl.NumberFormat('en-US', { style: 'percent', maximumFractionDigits: 1 })
 
 /**
  * The dashboard for one period: the totals against the period before, revenue and visitors per day (a chart
@@ -221,51 +228,5 @@ function ZeroResultSearches({ searches }: { searches: AnalyticsDashboard['zeroRe
         </Table>
       )}
     </Block>
-  )
-}
-
-const rowClass = 'border-b border-slate-200 dark:border-gray-700'
-const cellClass = 'py-1.5 pr-4 text-left font-normal'
-const numberClass = 'py-1.5 pr-4 text-right tabular-nums'
-
-function Block({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <section className="min-w-0">
-      <h2 className="mb-3 text-lg font-semibold">{title}</h2>
-      {children}
-    </section>
-  )
-}
-
-function Table({ head, children }: { head: string[]; children: ReactNode }) {
-  return (
-    <div className="overflow-x-auto">
-      <table className="w-full border-collapse text-sm">
-        <thead>
-          <tr className="border-b border-slate-300 dark:border-gray-600">
-            {head.map((label, index) => (
-              <th key={label} scope="col" className={`py-2 pr-4 ${index === 0 ? 'text-left' : 'text-right'}`}>
-                {label}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>{children}</tbody>
-      </table>
-    </div>
-  )
-}
-
-/** A long per-day table in a box of its own; focusable, so it can be scrolled with the keyboard. */
-function ScrollTable({ label, head, children }: { label: string; head: string[]; children: ReactNode }) {
-  return (
-    <div
-      role="region"
-      aria-label={`${label} (table)`}
-      tabIndex={0}
-      className="mt-3 max-h-72 overflow-y-auto rounded focus-visible:outline-2 focus-visible:outline-blue-700 dark:focus-visible:outline-blue-300"
-    >
-      <Table head={head}>{children}</Table>
-    </div>
   )
 }

@@ -1,0 +1,151 @@
+import { and, count, desc, eq, gte, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm'
+import type { Db } from '#app/server/db/database.server.ts'
+import { books, bundles, gifts, orderItems, orders } from '#app/server/db/schema/index.server.ts'
+import { addDays, type DayRange } from './range.ts'
+
+/** At most this many rows in each of the report's tables (the largest first). */
+export const PRICING_REPORT_ROWS = 20
+
+export type CouponFigures = {
+  code: string
+  currency: string
+  orders: number
+  /** What the orders paid, after the coupon. */
+  revenueCents: number
+  /** What the coupon took off them. */
+  discountCents: number
+}
+
+export type BundleFigures = {
+  bundleId: string
+  title: string
+  slug: string
+  currency: string
+  orders: number
+  /** The paid prices of the lines bought in the bundle: together, what the bundle cost its buyers. */
+  revenueCents: number
+}
+
+export type PayWhatYouWantFigures = {
+  bookId: string
+  title: string
+  slug: string
+  currency: string
+  /** Copies bought on their own (a line of a paid order, outside a bundle). */
+  copies: number
+  averageCents: number
+  minimumCents: number
+  suggestedCents: number
+}
+
+export type GiftFigures = { bought: number; sent: number; claimed: number; revoked: number }
+
+export type PricingReport = {
+  byCoupon: CouponFigures[]
+  byBundle: BundleFigures[]
+  payWhatYouWant: PayWhatYouWantFigures[]
+  gifts: GiftFigures
+}
+
+/**
+ * Issue 30's figures for the dashboard's days: revenue by coupon and by bundle, what readers paid for each
+ * pay-what-you-want book, and the gifts bought. Orders count on the UTC day they were paid (`paid_at`, whose
+ * partial index bounds every query to the period's orders); revenue is that of orders still paid (a refunded
+ * one gave its money back), as on /admin/coupons and /admin/bundles. Read straight from the orders as bought
+ * (`order_items` keep each line's paid price): nothing is priced again, and each table is grouped in the
+ * database and cut to its largest rows, so its size does not grow with the number of orders.
+ */
+export async function getPricingReport(db: Db, range: DayRange): Promise<PricingReport> {
+  const inPeriod = and(
+    gte(orders.paidAt, new Date(`${range.from}T00:00:00Z`)),
+    lt(orders.paidAt, new Date(`${addDays(range.to, 1)}T00:00:00Z`)),
+  )
+  const paidInPeriod = and(eq(orders.status, 'paid'), inPeriod)
+  const [byCoupon, byBundle, payWhatYouWant, giftRows] = await Promise.all([
+    revenueByCoupon(db, paidInPeriod),
+    revenueByBundle(db, paidInPeriod),
+    paidForPayWhatYouWant(db, paidInPeriod),
+    // A gift's order counts whether it is still paid or was refunded since (then the gift was revoked).
+    db
+      .select({
+        bought: count(),
+        sent: count(gifts.sentAt),
+        claimed: count(gifts.claimedAt),
+        revoked: count(gifts.revokedAt),
+      })
+      .from(gifts)
+      .innerJoin(orders, eq(orders.id, gifts.orderId))
+      .where(and(inArray(orders.status, ['paid', 'refunded']), inPeriod)),
+  ])
+  return {
+    byCoupon,
+    byBundle,
+    payWhatYouWant,
+    gifts: giftRows[0] ?? { bought: 0, sent: 0, claimed: 0, revoked: 0 },
+  }
+}
+
+type Condition = ReturnType<typeof and>
+
+function revenueByCoupon(db: Db, paidInPeriod: Condition): Promise<CouponFigures[]> {
+  const revenue = sql<number>`sum(${orders.totalCents})`.mapWith(Number)
+  return db
+    .select({
+      code: sql<string>`${orders.couponCode}`,
+      currency: orders.currency,
+      orders: count(),
+      revenueCents: revenue,
+      discountCents: sql<number>`sum(${orders.discountCents})`.mapWith(Number),
+    })
+    .from(orders)
+    .where(and(paidInPeriod, isNotNull(orders.couponCode)))
+    .groupBy(orders.couponCode, orders.currency)
+    .orderBy(desc(revenue), desc(count()), orders.couponCode)
+    .limit(PRICING_REPORT_ROWS)
+}
+
+function revenueByBundle(db: Db, paidInPeriod: Condition): Promise<BundleFigures[]> {
+  const revenue = sql<number>`sum(${orderItems.priceCents})`.mapWith(Number)
+  return db
+    .select({
+      bundleId: bundles.id,
+      title: bundles.title,
+      slug: bundles.slug,
+      currency: orderItems.currency,
+      orders: sql<number>`count(distinct ${orderItems.orderId})`.mapWith(Number),
+      revenueCents: revenue,
+    })
+    .from(orders)
+    .innerJoin(orderItems, eq(orderItems.orderId, orders.id))
+    .innerJoin(bundles, eq(bundles.id, orderItems.bundleId))
+    .where(paidInPeriod)
+    .groupBy(bundles.id, orderItems.currency)
+    .orderBy(desc(revenue), bundles.title)
+    .limit(PRICING_REPORT_ROWS)
+}
+
+/**
+ * Each pay-what-you-want book's copies bought on their own: a copy in a bundle was priced by the bundle, not
+ * chosen. A book counts while it is pay what you want (its minimum today), with what was paid in the period.
+ */
+function paidForPayWhatYouWant(db: Db, paidInPeriod: Condition): Promise<PayWhatYouWantFigures[]> {
+  const copies = count()
+  return db
+    .select({
+      bookId: books.id,
+      title: books.title,
+      slug: books.slug,
+      currency: orderItems.currency,
+      copies,
+      averageCents: sql<number>`round(avg(${orderItems.priceCents}))`.mapWith(Number),
+      minimumCents: sql<number>`${books.pwywMinCents}`.mapWith(Number),
+      suggestedCents: books.priceCents,
+    })
+    .from(orders)
+    .innerJoin(orderItems, eq(orderItems.orderId, orders.id))
+    .innerJoin(books, eq(books.id, orderItems.bookId))
+    .where(and(paidInPeriod, isNull(orderItems.bundleId), isNotNull(books.pwywMinCents)))
+    .groupBy(books.id, orderItems.currency)
+    .orderBy(desc(copies), books.title)
+    .limit(PRICING_REPORT_ROWS)
+}
