@@ -8,6 +8,8 @@ import { listAlsoBought } from '#app/features/catalog/also-bought.server.ts'
 import { bookNotFound } from '#app/features/catalog/book-not-found.server.ts'
 import { findRenamedBookSlug, getBookBySlug } from '#app/features/catalog/catalog.server.ts'
 import { AlsoBought } from '#app/features/catalog/components/also-bought.tsx'
+import { listBundlesWithBook } from '#app/features/bundles/bundles.server.ts'
+import { BundlesWithBook } from '#app/features/bundles/components/bundles-with-book.tsx'
 import { BookBadges } from '#app/features/catalog/components/book-badges.tsx'
 import { BookCover } from '#app/features/catalog/components/book-cover.tsx'
 import { Description } from '#app/features/catalog/components/description.tsx'
@@ -101,7 +103,7 @@ export async function loader({ params, context, request, url }: Route.LoaderArgs
   const page = Math.min(list.page, pages)
   const viewerId = user && !user.isGuest ? user.id : undefined
   // Everything else the page reads depends only on the book and the viewer: one round of queries, in parallel.
-  const [filesByBook, reviews, viewer, edition, alsoBought, bookAuthor, errata] = await Promise.all([
+  const [filesByBook, reviews, viewer, edition, alsoBought, bookAuthor, errata, bundles] = await Promise.all([
     listFilesOf(db, [book.id]),
     book.ratingCount === 0
       ? Promise.resolve([])
@@ -118,6 +120,8 @@ export async function loader({ params, context, request, url }: Route.LoaderArgs
     listAlsoBought(db, book.id),
     getBookAuthor(db, book.authorId),
     listBookErrata(db, book.id, 100),
+    // The bundles it is in (issue 30).
+    listBundlesWithBook(db, book.id),
   ])
   const files = filesByBook.get(book.id)
   const formats = purchasedFormats.flatMap((format) => {
@@ -129,6 +133,7 @@ export async function loader({ params, context, request, url }: Route.LoaderArgs
   return {
     edition,
     alsoBought,
+    bundles,
     author: {
       slug: bookAuthor?.slug ?? '',
       name: bookAuthor?.name ?? book.author,
@@ -229,6 +234,7 @@ export default function BookDetails({ loaderData, actionData }: Route.ComponentP
             </p>
             <EbookOffer formats={formats} />
           </div>
+          <BundlesWithBook bundles={loaderData.bundles} />
           {book.pwywMinCents !== null && loaderData.viewer.kind !== 'owner' && book.available ? (
             <PayWhatYouWantForm
               book={{ ...book, pwywMinCents: book.pwywMinCents }}

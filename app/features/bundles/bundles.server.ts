@@ -84,19 +84,41 @@ export async function getBundlePage(db: Db, slug: string, userId: string | null)
   }
 }
 
-/** The bundles in the store that include a book: its page points to them. */
-export function listBundlesWithBook(db: Db, bookId: string) {
+export type BundleWithBook = {
+  slug: string
+  title: string
+  priceCents: number
+  currency: string
+  bookCount: number
+}
+
+/** The bundles in the store that include a book, with how many books each has: its page points to them. */
+export function listBundlesWithBook(db: Db, bookId: string): Promise<BundleWithBook[]> {
   return db
     .select({
       slug: bundles.slug,
       title: bundles.title,
       priceCents: bundles.priceCents,
       currency: bundles.currency,
+      bookCount:
+        sql<number>`(select count(*) from ${bundleBooks} as members where members.bundle_id = ${bundles.id})`.mapWith(
+          Number,
+        ),
     })
     .from(bundleBooks)
     .innerJoin(bundles, eq(bundles.id, bundleBooks.bundleId))
     .where(and(eq(bundleBooks.bookId, bookId), eq(bundles.active, true)))
     .orderBy(asc(bundles.title))
+}
+
+/** The slugs of the bundles that have a page (the active ones), for the sitemap. */
+export async function listActiveBundleSlugs(db: Db): Promise<string[]> {
+  const rows = await db
+    .select({ slug: bundles.slug })
+    .from(bundles)
+    .where(eq(bundles.active, true))
+    .orderBy(asc(bundles.slug))
+  return rows.map((row) => row.slug)
 }
 
 export const BUNDLE_COVER = { width: 1200, height: 630 } as const

@@ -3,6 +3,7 @@ import type { Db } from '#app/server/db/database.server.ts'
 import { bookEditions, books, bookTopics, topics } from '#app/server/db/schema/index.server.ts'
 import { SITE_PAGES } from '#app/features/site-pages/site-pages.ts'
 import { countPublishedAuthors, listPublishedAuthorSlugs } from '#app/features/authors/authors.server.ts'
+import { listActiveBundleSlugs } from '#app/features/bundles/bundles.server.ts'
 
 /**
  * The sitemaps (https://www.sitemaps.org/protocol.html): /sitemap.xml is an index of /sitemaps/static.xml (the
@@ -59,18 +60,22 @@ export async function sitemapIndexXml(db: Db, origin: string, pageSize = SITEMAP
 }
 
 /**
- * The store's pages that are not a book's: home, the catalogue, the topics index, each topic in use and the site
- * pages.
+ * The store's pages that are not a book's: home, the catalogue, the topics index, each topic in use, the
+ * bundles' pages (a store has a few, not thousands) and the site pages.
  */
 export async function staticSitemapXml(db: Db, origin: string): Promise<string> {
-  const rows = await db
-    .selectDistinct({ slug: topics.slug })
-    .from(topics)
-    .innerJoin(bookTopics, eq(bookTopics.topicId, topics.id))
-    .innerJoin(books, eq(books.id, bookTopics.bookId))
-    .where(published)
-    .orderBy(topics.slug)
+  const [rows, bundleSlugs] = await Promise.all([
+    db
+      .selectDistinct({ slug: topics.slug })
+      .from(topics)
+      .innerJoin(bookTopics, eq(bookTopics.topicId, topics.id))
+      .innerJoin(books, eq(books.id, bookTopics.bookId))
+      .where(published)
+      .orderBy(topics.slug),
+    listActiveBundleSlugs(db),
+  ])
   const paths = ['/', '/AllBooks', '/topics', ...rows.map((row) => `/topics/${row.slug}`)]
+  paths.push(...bundleSlugs.map((slug) => `/bundles/${slug}`))
   // The site pages (About, Contact, the legal pages), after the catalogue's.
   paths.push(...SITE_PAGES.map((sitePage) => `/${sitePage.slug}`))
   return urlset(paths.map((path) => urlEntry(`${origin}${path}`)))
