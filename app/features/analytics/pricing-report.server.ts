@@ -1,51 +1,16 @@
 import { and, count, desc, eq, gte, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm'
 import type { Db } from '#app/server/db/database.server.ts'
 import { books, bundles, gifts, orderItems, orders } from '#app/server/db/schema/index.server.ts'
+import {
+  PRICING_REPORT_ROWS,
+  type BundleFigures,
+  type CouponFigures,
+  type PayWhatYouWantFigures,
+  type PricingReport,
+} from './pricing-report.ts'
 import { addDays, type DayRange } from './range.ts'
 
-/** At most this many rows in each of the report's tables (the largest first). */
-export const PRICING_REPORT_ROWS = 20
-
-export type CouponFigures = {
-  code: string
-  currency: string
-  orders: number
-  /** What the orders paid, after the coupon. */
-  revenueCents: number
-  /** What the coupon took off them. */
-  discountCents: number
-}
-
-export type BundleFigures = {
-  bundleId: string
-  title: string
-  slug: string
-  currency: string
-  orders: number
-  /** The paid prices of the lines bought in the bundle: together, what the bundle cost its buyers. */
-  revenueCents: number
-}
-
-export type PayWhatYouWantFigures = {
-  bookId: string
-  title: string
-  slug: string
-  currency: string
-  /** Copies bought on their own (a line of a paid order, outside a bundle). */
-  copies: number
-  averageCents: number
-  minimumCents: number
-  suggestedCents: number
-}
-
-export type GiftFigures = { bought: number; sent: number; claimed: number; revoked: number }
-
-export type PricingReport = {
-  byCoupon: CouponFigures[]
-  byBundle: BundleFigures[]
-  payWhatYouWant: PayWhatYouWantFigures[]
-  gifts: GiftFigures
-}
+export type { PricingReport } from './pricing-report.ts'
 
 /**
  * Issue 30's figures for the dashboard's days: revenue by coupon and by bundle, what readers paid for each

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react'
 import { Link } from 'react-router'
 import { formatPrice } from '#app/features/catalog/format.ts'
-import { PRICING_REPORT_ROWS, type PricingReport } from '../pricing-report.server.ts'
+import { PRICING_REPORT_ROWS, type PricingReport } from '../pricing-report.ts'
 import { Block, cellClass, count, numberClass, rowClass, Table } from './analytics-table.tsx'
 
 const linkClass = 'text-blue-700 underline underline-offset-2 dark:text-blue-300'
