@@ -113,6 +113,8 @@ const identity = ['user', 'session', 'account', 'verification']
 const buying = [
   'carts',
   'cart_items',
+  // Issue 30: a bundle leaves the cart once its books are bought.
+  'cart_bundles',
   'orders',
   'order_items',
   'library_items',
@@ -139,7 +141,8 @@ const catalogue = [
   'email_outbox',
 ]
 const allowedWrites: Record<string, string[]> = {
-  'routes/cart.tsx': ['carts', 'cart_items'],
+  // The cart takes and drops bundles too (issue 30: intents add-bundle and remove-bundle).
+  'routes/cart.tsx': ['carts', 'cart_items', 'cart_bundles'],
   // A coupon link puts its code on the visitor's cart (made for them if need be).
   'routes/coupon-link.ts': ['carts'],
   // A coupon made or switched on mails the wishlists it applies to (issue 30).
@@ -151,13 +154,24 @@ const allowedWrites: Record<string, string[]> = {
     'wishlists',
     'email_outbox',
   ],
+  // Bundles are made and changed in the back office (issue 30), each change audited.
+  'routes/admin/bundles.tsx': ['bundles', 'bundle_books', 'audit_log'],
+  'routes/admin/bundle-edit.tsx': ['bundles', 'bundle_books', 'audit_log'],
   // The wishlist (issue 30): the heart; the owner's page shares it and turns its mails on or off; the mails'
   // unsubscribe link turns them off. Signing in joins a visitor's wishlist to the account's.
   'routes/wishlist.tsx': ['wishlists', 'wishlist_items'],
   'routes/account-wishlist.tsx': ['wishlists'],
   'routes/wishlist-unsubscribe.tsx': ['wishlists'],
-  'routes/login.tsx': [...identity, 'carts', 'cart_items', 'wishlists', 'wishlist_items'],
-  'routes/register.tsx': [...identity, 'carts', 'cart_items', 'email_outbox', 'wishlists', 'wishlist_items'],
+  'routes/login.tsx': [...identity, 'carts', 'cart_items', 'cart_bundles', 'wishlists', 'wishlist_items'],
+  'routes/register.tsx': [
+    ...identity,
+    'carts',
+    'cart_items',
+    'cart_bundles',
+    'email_outbox',
+    'wishlists',
+    'wishlist_items',
+  ],
   'routes/logout.tsx': ['session'],
   'routes/forgot-password.tsx': ['verification', 'email_outbox'],
   'routes/reset-password.tsx': [...identity, 'email_outbox'],
@@ -182,7 +196,14 @@ const allowedWrites: Record<string, string[]> = {
     'wishlists',
     'wishlist_items',
   ],
-  'routes/auth-callback.ts': [...identity, 'carts', 'cart_items', 'wishlists', 'wishlist_items'],
+  'routes/auth-callback.ts': [
+    ...identity,
+    'carts',
+    'cart_items',
+    'cart_bundles',
+    'wishlists',
+    'wishlist_items',
+  ],
   'routes/checkout.tsx': [...identity, ...buying],
   'routes/book.tsx': ['reviews', 'review_votes', 'review_reports', 'books', 'errata'],
   // The online reader (issue 29): its owner's place and annotations; errata from the reader or the sample.
@@ -202,7 +223,14 @@ const allowedWrites: Record<string, string[]> = {
   ],
   'routes/admin/book-new.tsx': catalogue,
   // A lower price mails the wishlists that hold the book (issue 30): claimed, and the price told remembered.
-  'routes/admin/book-edit.tsx': [...catalogue, 'carts', 'cart_items', 'wishlists', 'wishlist_items'],
+  'routes/admin/book-edit.tsx': [
+    ...catalogue,
+    'carts',
+    'cart_items',
+    'cart_bundles',
+    'wishlists',
+    'wishlist_items',
+  ],
   'routes/admin/book-cover.ts': catalogue,
   // Publishing an edition marks the confirmed errata fixed in it.
   'routes/admin/book-manuscript.tsx': [...catalogue, 'errata'],
@@ -980,6 +1008,10 @@ async function discover(world: World, targets: Target[], prepared: Prepared) {
     '/admin/orders',
     `/admin/orders/${orderId}`,
     '/admin/reviews',
+    // Bundles (issue 30): the page's Add Bundle To Cart form, and the back office's forms.
+    `/bundles/${prepared.bundle.slug}`,
+    '/admin/bundles',
+    `/admin/bundles/${prepared.bundle.id}`,
   ]
   for (const persona of personaNames)
     for (const page of pages) {
@@ -1087,8 +1119,10 @@ const world: World = {
   forms: new Map(),
   values: new Map(),
   paramValues: {
-    slug: prepared.bookSlugs,
+    // A bundle's slug too: /bundles/:slug takes it (and a book's route answers it 404).
+    slug: [...prepared.bookSlugs, prepared.bundle.slug],
     bookId: prepared.bookIds,
+    bundleId: [prepared.bundle.id, crypto.randomUUID()],
     orderId: [prepared.personas.customer.orderId, crypto.randomUUID()],
     index: ['0', '1', '6', '7', '-1', '1.5'],
     file: ['download.pdf', 'download.epub', 'static.xml', 'books-1.xml', 'books-2.xml'],

@@ -10,6 +10,7 @@ import { listBooks } from '#app/features/catalog/catalog.server.ts'
 import { seedCatalog } from '#app/features/catalog/seed-catalog.server.ts'
 import { reportReview, saveReview } from '#app/features/reviews/reviews.server.ts'
 import { openDatabase, type DatabaseHandle } from '#app/server/db/database.server.ts'
+import { bundleBooks, bundles } from '#app/server/db/schema/index.server.ts'
 import { createAdmin } from '#harness/factories/admins.ts'
 import { createBuyer, createGuestCookie, testPassword } from '#harness/factories/buyers.ts'
 import { startPostgres, type PostgresServer } from '#harness/postgres-server.ts'
@@ -49,6 +50,8 @@ export type Prepared = {
   personas: Personas
   bookIds: string[]
   bookSlugs: string[]
+  /** A bundle of two books the customer neither owns nor has in the cart (issue 30). */
+  bundle: { id: string; slug: string }
   /** Opens the database (PGlite: only while the store is stopped: the folder has no lock of its own). */
   open(): Promise<DatabaseHandle>
 }
@@ -87,6 +90,24 @@ export async function prepareStoreData(kind: DbKind): Promise<Prepared> {
     })
     const reporter = await createBuyer(database.db, [books[0]!.id])
     await reportReview(database.db, { userId: reporter.userId, reviewId: review.id, reason: 'Off topic' })
+    // A bundle (issue 30) of two books in the first book's currency that the customer has neither bought nor
+    // put in the cart.
+    const packed = books
+      .slice(2)
+      .filter((book) => book.currency === books[0]!.currency)
+      .slice(0, 2)
+    const [bundle] = await database.db
+      .insert(bundles)
+      .values({
+        slug: 'drill-pack',
+        title: 'Drill pack',
+        priceCents: Math.max(1, packed.reduce((total, book) => total + book.priceCents, 0) - 100),
+        currency: books[0]!.currency,
+      })
+      .returning({ id: bundles.id, slug: bundles.slug })
+    await database.db
+      .insert(bundleBooks)
+      .values(packed.map((book, position) => ({ bundleId: bundle!.id, bookId: book.id, position })))
     const guest = await createGuestCookie(database.db)
     const admin = await createAdmin(database.db, {
       email: `drill.admin.${crypto.randomUUID().slice(0, 8)}@example.com`,
@@ -98,6 +119,7 @@ export async function prepareStoreData(kind: DbKind): Promise<Prepared> {
       postgres,
       bookIds: books.map((book) => book.id),
       bookSlugs: books.map((book) => book.slug),
+      bundle: bundle!,
       personas: {
         customer: { email: buyer.email, cookie: buyer.cookie, orderId: buyer.orderId },
         admin: { email: admin.email, cookie: admin.cookie },
