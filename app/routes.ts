@@ -23,6 +23,10 @@ export default [
   // Bundles (issue 30): several books at one price, each with its page and its cover collage.
   route('bundles/:slug', 'routes/bundle.tsx'),
   route('bundles/:slug/cover.png', 'routes/bundle-cover.ts'),
+  // Gifts (issue 30): a book's or a bundle's gift form, the recipient's claim link, the buyer's list.
+  route('gift/:kind/:slug', 'routes/gift.tsx'),
+  route('gifts/claim/:token', 'routes/gift-claim.tsx'),
+  route('account/gifts', 'routes/account-gifts.tsx'),
   route('theme', 'routes/theme.ts'),
   route('login', 'routes/login.tsx'),
   // The seed's /Register; /register matches too.

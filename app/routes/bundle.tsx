@@ -109,6 +109,14 @@ export default function Bundle({ loaderData }: Route.ComponentProps) {
           ) : (
             <p className="font-medium">This bundle is not available for purchase right now.</p>
           )}
+          {bundle.forSale ? (
+            <Link
+              to={`/gift/bundles/${bundle.slug}`}
+              className="self-start font-medium text-blue-700 underline dark:text-sky-300"
+            >
+              Give this bundle as a gift
+            </Link>
+          ) : null}
         </div>
       </article>
       <section aria-labelledby="bundle-books" className="mx-auto max-w-6xl px-4 pb-16">

@@ -11,6 +11,9 @@ import type { AccountActionData } from '#app/features/identity/components/accoun
 import { getSessionUser, requireUser } from '#app/features/identity/session.server.ts'
 import { removeOwnedBooksFromCart } from '#app/features/cart/cart.server.ts'
 import { readCartPricing } from '#app/features/pricing/cart-forms.server.ts'
+import { findGiftDraft } from '#app/features/gifts/gifts.server.ts'
+import { isUuid } from '#app/features/catalog/admin-books.server.ts'
+import { FormattedDate } from '#app/features/locale/components/formatted-date.tsx'
 import { findVisitorCart } from '#app/features/cart/visitor-cart.server.ts'
 import { AccountStep } from '#app/features/orders/components/account-step.tsx'
 import { checkoutWithCard } from '#app/features/orders/card-checkout.server.ts'
@@ -41,16 +44,33 @@ type CheckoutActionData = { fieldErrors?: Partial<Record<CheckoutField, string>>
  * page with their cart, told why, and creates the account here in one step (the action's 'create-account'),
  * keeping the cart; then the same page takes the payment.
  */
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ request, context, url }: Route.LoaderArgs) {
   const app = getAppContext(context)
   const user = await getSessionUser({ request, context })
+  // A gift is bought signed in (its form asks first).
+  if (url.searchParams.has('gift') && (!user || user.isGuest)) await requireUser({ request, context, url })
   if (!user || user.isGuest) {
     const cartId = await findVisitorCart(request, app, user?.id)
     // The cart as the cart page prices it: its books and bundles, with its coupon.
     const { lines } = await readCartPricing(app.db, cartId, user?.id ?? null)
     return { step: 'account' as const, lines, isGuest: Boolean(user) }
   }
-  const checkout = await getCheckout(app.db, user.id)
+  // A gift's checkout (issue 30): the gift the buyer just described, paid on its own.
+  const giftId = url.searchParams.get('gift')
+  if (giftId !== null) {
+    const gift = isUuid(giftId) ? await findGiftDraft(app.db, giftId, user.id) : null
+    if (!gift)
+      throw data(
+        {
+          title: 'Gift not found',
+          message: 'We could not find that gift. Please start again from the book’s page.',
+        },
+        404,
+      )
+    // Paid already (or on its payment page): its order says where it is.
+    if (gift.orderId && gift.orderStatus !== 'failed') throw redirect(`/orders/${gift.orderId}`)
+  }
+  const checkout = await getCheckout(app.db, user.id, giftId ? { giftId } : {})
   if (checkout.lines.length > 0) recordEvent(app, request, { name: 'begin_checkout' })
   return { step: 'pay' as const, checkout, provider: app.payments.name, email: user.email }
 }
@@ -131,7 +151,7 @@ function PayStep({
   const navigation = useNavigation()
   const paying =
     navigation.state !== 'idle' &&
-    navigation.formAction === '/checkout' &&
+    navigation.formAction?.startsWith('/checkout') === true &&
     navigation.formData?.get('intent') !== 'remove-owned'
   const formRef = useRef<HTMLFormElement>(null)
   useEffect(() => {
@@ -181,7 +201,11 @@ function PayStep({
       ) : null}
       {checkout.lines.length === 0 ? (
         <div className="flex flex-col items-center gap-6 py-8 text-center">
-          <p className="text-lg">Your cart is empty: there is nothing to pay for.</p>
+          <p className="text-lg">
+            {checkout.gift
+              ? 'This gift is no longer for sale: there is nothing to pay for.'
+              : 'Your cart is empty: there is nothing to pay for.'}
+          </p>
           <Link to="/AllBooks" className={primaryButton}>
             Browse all eBooks
           </Link>
@@ -211,13 +235,32 @@ function PayStep({
                 </Link>
               </p>
             ) : null}
-            <p className="mt-4 text-sm text-slate-600 dark:text-slate-300">
-              The receipt goes to {email}. Your eBooks are in your library as soon as the payment goes
-              through.
-            </p>
+            {checkout.gift ? (
+              <p className="mt-4 rounded-lg border border-sky-300 bg-sky-50 p-3 text-sm text-sky-900 dark:border-sky-800 dark:bg-sky-950 dark:text-sky-100">
+                A gift for{' '}
+                {checkout.gift.recipientName
+                  ? `${checkout.gift.recipientName} (${checkout.gift.recipientEmail})`
+                  : checkout.gift.recipientEmail}
+                : they get its mail on <FormattedDate value={checkout.gift.deliverOn} />, with the link that
+                puts it in their library. The receipt goes to {email}.
+              </p>
+            ) : (
+              <p className="mt-4 text-sm text-slate-600 dark:text-slate-300">
+                The receipt goes to {email}. Your eBooks are in your library as soon as the payment goes
+                through.
+              </p>
+            )}
           </div>
-          <Form ref={formRef} method="post" action="/checkout" className="flex flex-col gap-4">
+          <Form
+            ref={formRef}
+            method="post"
+            action={
+              checkout.gift ? `/checkout?${new URLSearchParams({ gift: checkout.gift.id })}` : '/checkout'
+            }
+            className="flex flex-col gap-4"
+          >
             <input type="hidden" name="idempotencyKey" value={checkout.idempotencyKey} />
+            {checkout.gift ? <input type="hidden" name="giftId" value={checkout.gift.id} /> : null}
             <input type="hidden" name="attemptId" value={checkout.attemptId} />
             <h2 className="text-xl font-semibold">Payment</h2>
             {actionData?.formError ? <FormError>{actionData.formError}</FormError> : null}

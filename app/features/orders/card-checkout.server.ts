@@ -41,6 +41,8 @@ export async function placeOrderWithCard(
     idempotencyKey: string
     /** The form's attempt id (getCheckout); a caller without a form (a script) may leave it to be made up. */
     attemptId?: string
+    /** A gift's checkout: the gift the order pays for (getCheckout with `giftId`). */
+    giftId?: string
     card: CardDetails
     provider: CardFormProvider
     orderUrl: (orderId: string) => string
@@ -99,7 +101,7 @@ export async function placeOrderWithCard(
 export async function checkoutWithCard(
   app: Pick<AppContext, 'db' | 'env' | 'kickOutbox' | 'analytics'>,
   provider: CardFormProvider,
-  input: { userId: string; idempotencyKey: string; attemptId: string; card: CardDetails },
+  input: { userId: string; idempotencyKey: string; attemptId: string; giftId?: string; card: CardDetails },
 ): Promise<CheckoutResult> {
   const placed = await placeOrderWithCard(app.db, {
     ...input,

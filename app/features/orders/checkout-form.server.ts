@@ -10,17 +10,22 @@ import type { CardDetails } from './payments.server.ts'
 export const CheckoutKeysSchema = z.object({
   idempotencyKey: z.string().min(1).max(100),
   attemptId: z.uuid(),
+  /** A gift's checkout (issue 30): the gift the order pays for. */
+  giftId: z.uuid().optional(),
 })
+
+type CheckoutKeys = { idempotencyKey: string; attemptId: string; giftId?: string }
 
 const outOfDate = 'This checkout page is out of date. Please review your order and try again.'
 
 /** The keys of a checkout form that has no card fields (the redirect provider's). */
 export function parseCheckoutKeys(
   form: FormData,
-): { ok: true; data: { idempotencyKey: string; attemptId: string } } | { ok: false; formError: string } {
+): { ok: true; data: CheckoutKeys } | { ok: false; formError: string } {
   const parsed = CheckoutKeysSchema.safeParse({
     idempotencyKey: form.get('idempotencyKey') ?? undefined,
     attemptId: form.get('attemptId') ?? undefined,
+    giftId: form.get('giftId') || undefined,
   })
   return parsed.success ? { ok: true, data: parsed.data } : { ok: false, formError: outOfDate }
 }
@@ -62,7 +67,7 @@ export const CardFormSchema = CheckoutKeysSchema.extend({
 export function parseCardForm(
   form: FormData,
 ):
-  | { ok: true; data: { idempotencyKey: string; attemptId: string; card: CardDetails } }
+  | { ok: true; data: CheckoutKeys & { card: CardDetails } }
   | { ok: false; errors: { fieldErrors: Partial<Record<CheckoutField, string>>; formError?: string } } {
   const text = (name: string) => {
     const value = form.get(name)
@@ -71,25 +76,31 @@ export function parseCardForm(
   const parsed = CardFormSchema.safeParse({
     idempotencyKey: text('idempotencyKey'),
     attemptId: text('attemptId'),
+    giftId: text('giftId') || undefined,
     name: text('name'),
     number: text('number'),
     expiry: text('expiry'),
     cvc: text('cvc'),
   })
   if (!parsed.success) {
-    const { idempotencyKey, attemptId, ...fields } = z.flattenError(parsed.error).fieldErrors
+    const { idempotencyKey, attemptId, giftId, ...fields } = z.flattenError(parsed.error).fieldErrors
     // Each field's first problem; a page without its keys is out of date, whatever else is wrong.
     const fieldErrors = Object.fromEntries(
       Object.entries(fields).map(([field, messages]) => [field, messages[0]]),
     ) as Partial<Record<CheckoutField, string>>
     return {
       ok: false,
-      errors: { fieldErrors, formError: idempotencyKey || attemptId ? outOfDate : undefined },
+      errors: { fieldErrors, formError: idempotencyKey || attemptId || giftId ? outOfDate : undefined },
     }
   }
-  const { idempotencyKey, attemptId, number, name, expiry, cvc } = parsed.data
+  const { idempotencyKey, attemptId, giftId, number, name, expiry, cvc } = parsed.data
   return {
     ok: true,
-    data: { idempotencyKey, attemptId, card: { number, brand: cardBrand(number), name, expiry, cvc } },
+    data: {
+      idempotencyKey,
+      attemptId,
+      ...(giftId ? { giftId } : {}),
+      card: { number, brand: cardBrand(number), name, expiry, cvc },
+    },
   }
 }

@@ -3,6 +3,7 @@ import { and, asc, eq, sql, type SQL } from 'drizzle-orm'
 import { cartLineColumns, deleteOwnedCartItems } from '#app/features/cart/cart.server.ts'
 import { listCartBundleBooks, type CartBundleRow } from '#app/features/cart/cart-bundles.server.ts'
 import { bundleLinesOf } from '#app/features/pricing/cart-bundles.server.ts'
+import { findGiftDraft, giftLines, linkGiftOrder } from '#app/features/gifts/gifts.server.ts'
 import { priceLines, type PricedLines } from '#app/features/pricing/cart-pricing.server.ts'
 import {
   claimCoupon,
@@ -35,14 +36,26 @@ export type Checkout = PricedLines & {
    * a retried post or a second tab on the same cart all name the same order.
    */
   idempotencyKey: string
+  /** A gift's checkout (issue 30): for whom, and when it is delivered; its lines are the gift's, not the cart's. */
+  gift?: { id: string; recipientEmail: string; recipientName: string; deliverOn: Date }
 }
 
 /**
  * What a buyer is about to pay for, and a fresh attempt id for this rendering of the checkout form: posting
  * that form twice (a double click, a retried post) names the same attempt, which is charged at most once.
+ * With `giftId`, the buyer's gift (its book or bundle) instead of their cart.
  */
-export async function getCheckout(db: Db, userId: string): Promise<Checkout & { attemptId: string }> {
+export async function getCheckout(
+  db: Db,
+  userId: string,
+  options: { giftId?: string } = {},
+): Promise<Checkout & { attemptId: string }> {
   const attemptId = crypto.randomUUID()
+  if (options.giftId) {
+    const gift = await findGiftDraft(db, options.giftId, userId)
+    if (!gift) return { ...(await summarize(db, userId, [], [], null, 'empty')), attemptId }
+    return { ...(await summarizeGift(db, userId, gift)), attemptId }
+  }
   // The cart and its coupon (with the buyer's use of it) in one query: a coupon must not slow this page.
   const [cart] = await db
     .select({
@@ -137,6 +150,56 @@ function idempotencyKeyOf(
     .digest('base64url')
 }
 
+type GiftDraftRow = NonNullable<Awaited<ReturnType<typeof findGiftDraft>>>
+
+/** A gift's checkout: its lines at today's prices (no coupon: a coupon is for the buyer's own cart). */
+async function summarizeGift(db: Db | Tx, userId: string, gift: GiftDraftRow): Promise<Checkout> {
+  const priced = await priceLines(db, userId, await giftLines(db, gift), null, { found: null })
+  const books = priced.lines.map((line) => `${line.bookId}:${line.priceCents}:${line.currency}`).toSorted()
+  const idempotencyKey = crypto
+    .createHash('sha256')
+    .update(`gift|${gift.id}|${books.join(',')}|${gift.updatedAt.toISOString()}`)
+    .digest('base64url')
+  const { id, recipientEmail, recipientName, deliverOn } = gift
+  return {
+    ...priced,
+    alreadyOwned: [],
+    unavailable: [],
+    idempotencyKey,
+    gift: { id, recipientEmail, recipientName, deliverOn },
+  }
+}
+
+/**
+ * A gift's order, inside the caller's transaction: the gift's row is locked (a second post waits, then finds
+ * the order made), and the order made only if the gift still gives the key its page showed.
+ */
+async function reserveGift(
+  tx: Tx,
+  input: Parameters<typeof reserveCheckout>[1] & { giftId: string },
+): Promise<Reservation> {
+  const gift = await findGiftDraft(tx, input.giftId, input.userId, true)
+  const existing =
+    (await findOrder(tx, input.userId, eq(orders.attemptId, input.attemptId))) ??
+    (await findOrder(
+      tx,
+      input.userId,
+      and(eq(orders.idempotencyKey, input.idempotencyKey), sql`${orders.status} <> 'failed'`),
+    ))
+  if (existing) return { outcome: 'existing', ...existing, changedCartId: null }
+  if (!gift) return { outcome: 'empty-cart', changedCartId: null }
+  const checkout = await summarizeGift(tx, input.userId, gift)
+  const refused = (outcome: NothingToBuy) => ({ outcome, changedCartId: null })
+  if (checkout.lines.length === 0) return refused('empty-cart')
+  if (checkout.idempotencyKey !== input.idempotencyKey) return refused('cart-changed')
+  if (input.onlyIfFree && checkout.totalCents > 0) return refused('cart-changed')
+  if (checkout.totalCents > 0 && checkout.totalCents < (input.minimumChargeCents ?? 0))
+    return refused('below-minimum-charge')
+  const orderId = await insertOrder(tx, input.userId, checkout, input.attemptId, input.providerName)
+  await linkGiftOrder(tx, gift.id, orderId)
+  return { outcome: 'reserved', orderId, checkout, changedCartId: null }
+}
+
 /** Why a checkout made no order: nothing left to pay for, not the cart the page showed, or two currencies. */
 export type NothingToBuy =
   'empty-cart' | 'cart-changed' | 'mixed-currencies' | 'coupon-used-up' | 'below-minimum-charge'
@@ -206,8 +269,11 @@ export async function reserveCheckout(
     onlyIfFree?: boolean
     /** The provider's least charge: a total above 0 and below it cannot be paid there (Stripe: $0.50). */
     minimumChargeCents?: number
+    /** A gift's checkout: the order pays for this gift of the buyer's, not for their cart. */
+    giftId?: string
   },
 ): Promise<Reservation> {
+  if (input.giftId) return reserveGift(tx, { ...input, giftId: input.giftId })
   const [cart] = await tx
     .select({ id: carts.id, updatedAt: carts.updatedAt, couponCode: carts.couponCode })
     .from(carts)

@@ -21,7 +21,7 @@ import { afterPaid, markPaid } from './payment-events.server.ts'
  */
 export async function checkoutFree(
   app: Pick<AppContext, 'db' | 'env' | 'kickOutbox' | 'analytics'>,
-  input: { userId: string; idempotencyKey: string; attemptId: string },
+  input: { userId: string; idempotencyKey: string; attemptId: string; giftId?: string },
 ): Promise<CheckoutResult> {
   const { result, changedCartId } = await app.db.transaction(async (tx) => {
     const reservation = await reserveCheckout(tx, {

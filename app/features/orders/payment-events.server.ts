@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm'
 import { recordPurchase } from '#app/features/analytics/record.server.ts'
 import { clearCartCoupon, forgetCarts, removeBooks } from '#app/features/cart/cart.server.ts'
 import { grantBooks } from '#app/features/library/library.server.ts'
+import { activatePaidGift } from '#app/features/gifts/gifts.server.ts'
 import type { AppContext } from '#app/server/context.server.ts'
 import type { Db, Transaction as Tx } from '#app/server/db/database.server.ts'
 import { bundles, orderItems, orders, user, type OrderStatus } from '#app/server/db/schema/index.server.ts'
@@ -54,8 +55,10 @@ export async function markPaid(
     .leftJoin(bundles, eq(bundles.id, orderItems.bundleId))
     .where(eq(orderItems.orderId, orderId))
   const bookIds = lines.map((line) => line.bookId)
-  const granted = await grantBooks(tx, { userId: order!.userId, orderId, bookIds })
-  const cartId = await removeBooks(tx, order!.userId, bookIds)
+  // A gift's books go to nobody yet: the recipient's mail is queued for its day, with the claim link.
+  const gift = await activatePaidGift(tx, orderId, payment.orderUrl)
+  const granted = gift ? bookIds : await grantBooks(tx, { userId: order!.userId, orderId, bookIds })
+  const cartId = gift ? undefined : await removeBooks(tx, order!.userId, bookIds)
   // The coupon did its work: the next order does not try it again.
   if (cartId && order!.couponCode) await clearCartCoupon(tx, cartId)
   const [buyer] = await tx.select({ email: user.email }).from(user).where(eq(user.id, order!.userId))
@@ -72,6 +75,7 @@ export async function markPaid(
         couponCode: order!.couponCode,
         currency: order!.currency,
         orderUrl: payment.orderUrl,
+        giftFor: gift ? gift.recipientEmail : null,
       },
       await readSeller(tx),
     ),

@@ -18,6 +18,8 @@ export type ReceiptInput = {
   couponCode: string | null
   currency: string
   orderUrl: string
+  /** A gift's order: the recipient's address (their books are theirs once they claim them). */
+  giftFor?: string | null
 }
 
 /**
@@ -50,7 +52,9 @@ export function receiptEmail(
     '',
     `Your order: ${order.orderUrl}`,
     '',
-    `Your eBooks are in your ${store} library, ready to download.`,
+    order.giftFor
+      ? `This is a gift: ${order.giftFor} receives a mail with the link that puts it in their library.`
+      : `Your eBooks are in your ${store} library, ready to download.`,
     ...(block.text ? ['', block.text] : []),
   ].join('\n')
   const rows = order.lines
@@ -69,7 +73,7 @@ export function receiptEmail(
 <table style="border-collapse:collapse">${rows}${discountRows}
 <tr><th style="padding:8px 12px 0 0;text-align:left">Total</th><th style="padding:8px 0 0;text-align:right">${escapeHtml(price(order.totalCents))}</th></tr></table>
 <p><a href="${escapeHtml(order.orderUrl)}">View your order</a></p>
-<p>Your eBooks are in your ${escapeHtml(store)} library, ready to download.</p>
+<p>${order.giftFor ? `This is a gift: ${escapeHtml(order.giftFor)} receives a mail with the link that puts it in their library.` : `Your eBooks are in your ${escapeHtml(store)} library, ready to download.`}</p>
 ${block.html}</body></html>`
   return { subject, text, html }
 }

@@ -25,12 +25,13 @@ type RedirectProvider = Extract<PaymentProvider, { kind: 'redirect' }>
 export async function checkoutWithRedirect(
   app: Pick<AppContext, 'db' | 'env' | 'logger' | 'kickOutbox' | 'analytics'>,
   provider: RedirectProvider,
-  input: { user: { id: string; email: string }; idempotencyKey: string; attemptId: string },
+  input: { user: { id: string; email: string }; idempotencyKey: string; attemptId: string; giftId?: string },
 ): Promise<CheckoutResult> {
   const pending = await createPendingOrder(app.db, {
     userId: input.user.id,
     idempotencyKey: input.idempotencyKey,
     attemptId: input.attemptId,
+    giftId: input.giftId,
     providerName: provider.name,
     minimumChargeCents: provider.minimumChargeCents,
   })
@@ -83,6 +84,7 @@ export async function createPendingOrder(
     attemptId: string
     providerName: string
     minimumChargeCents?: number
+    giftId?: string
   },
 ): Promise<
   { outcome: 'created' | 'existing'; orderId: string; status: OrderStatus } | { outcome: NothingToBuy }

@@ -6,6 +6,7 @@ import { enqueueEmail } from '#app/server/outbox.server.ts'
 import { createTestPaymentProvider, type PaymentProvider } from './payments.server.ts'
 import { readSeller } from '#app/features/settings/store-settings.server.ts'
 import { refundEmail } from './refund-email.ts'
+import { revokeGift } from '#app/features/gifts/gifts.server.ts'
 
 /**
  * Marks a paid order refunded, with no money moved and no mail: for scripts and for a refund made outside the
@@ -18,11 +19,16 @@ export async function refundOrder(
   db: Db,
   orderId: string,
 ): Promise<'refunded' | 'already-refunded' | 'not-paid' | 'not-found'> {
-  const [refunded] = await db
-    .update(orders)
-    .set({ status: 'refunded', refundedAt: new Date() })
-    .where(and(eq(orders.id, orderId), eq(orders.status, 'paid')))
-    .returning({ id: orders.id })
+  const refunded = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(orders)
+      .set({ status: 'refunded', refundedAt: new Date() })
+      .where(and(eq(orders.id, orderId), eq(orders.status, 'paid')))
+      .returning({ id: orders.id })
+    // A gift not yet claimed is taken back: its link no longer works, its mail if still waiting is withdrawn.
+    if (row) await revokeGift(tx, orderId)
+    return row
+  })
   if (refunded) return 'refunded'
   const [order] = await db.select({ status: orders.status }).from(orders).where(eq(orders.id, orderId))
   if (!order) return 'not-found'
@@ -265,6 +271,7 @@ async function markRefunded(
     orderUrl: string
   },
 ) {
+  await revokeGift(tx, orderId)
   // The trigger of migration 0007 takes the books back in this statement.
   const [order] = await tx.update(orders).set(change.after).where(eq(orders.id, orderId)).returning({
     userId: orders.userId,
