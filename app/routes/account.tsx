@@ -159,6 +159,11 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
               My Wishlist
             </Link>
           </li>
+          <li>
+            <Link to="/account/gifts" className={linkClass}>
+              My gifts
+            </Link>
+          </li>
         </ul>
       </Panel>
 

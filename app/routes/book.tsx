@@ -272,6 +272,15 @@ export default function BookDetails({ loaderData, actionData }: Route.ComponentP
                 Read the sample online
               </Link>
             ) : null}
+            {book.available && book.status === 'published' ? (
+              // Anyone may give it, an owner too (issue 30): the gift's form asks who receives it.
+              <Link
+                to={`/gift/books/${book.slug}`}
+                className="font-medium text-blue-700 underline underline-offset-4 dark:text-sky-300"
+              >
+                Give as a gift
+              </Link>
+            ) : null}
           </div>
         </div>
       </article>

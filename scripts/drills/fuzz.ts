@@ -204,7 +204,13 @@ const allowedWrites: Record<string, string[]> = {
     'wishlists',
     'wishlist_items',
   ],
-  'routes/checkout.tsx': [...identity, ...buying],
+  // A gift's checkout links its order to the gift (issue 30).
+  'routes/checkout.tsx': [...identity, ...buying, 'gifts'],
+  // Gifts (issue 30): the form writes the buyer's draft; the claim link puts the books in a library; My gifts
+  // sends the mail again (a new link).
+  'routes/gift.tsx': ['gifts'],
+  'routes/gift-claim.tsx': ['gifts', 'library_items'],
+  'routes/account-gifts.tsx': ['gifts', 'email_outbox'],
   'routes/book.tsx': ['reviews', 'review_votes', 'review_reports', 'books', 'errata'],
   // The online reader (issue 29): its owner's place and annotations; errata from the reader or the sample.
   'routes/read-position.ts': ['reading_positions'],
@@ -234,7 +240,8 @@ const allowedWrites: Record<string, string[]> = {
   'routes/admin/book-cover.ts': catalogue,
   // Publishing an edition marks the confirmed errata fixed in it.
   'routes/admin/book-manuscript.tsx': [...catalogue, 'errata'],
-  'routes/admin/order.tsx': [...buying, 'audit_log'],
+  // A refund takes back a gift not yet claimed (issue 30).
+  'routes/admin/order.tsx': [...buying, 'audit_log', 'gifts'],
   'routes/admin/reviews.tsx': ['reviews', 'review_reports', 'review_votes', 'books', 'audit_log'],
 }
 

@@ -1,4 +1,5 @@
 import { deleteWishlistOf, exportWishlistOf } from '#app/features/wishlist/wishlist.server.ts'
+import { listGiftsOfBuyer } from '#app/features/gifts/gifts.server.ts'
 import { and, eq } from 'drizzle-orm'
 import { deleteCartOf, forgetCarts } from '#app/features/cart/cart.server.ts'
 import { invalidateCatalog } from '#app/features/catalog/catalog-cache.server.ts'
@@ -244,6 +245,7 @@ export async function exportAccountData(db: Db, userId: string, now = new Date()
     listAppPasswords(db, userId),
   ])
   const wishlist = await exportWishlistOf(db, userId)
+  const giftsGiven = await listGiftsOfBuyer(db, userId)
   const providers = await db
     .select({ providerId: account.providerId, linkedAt: account.createdAt })
     .from(account)
@@ -262,6 +264,13 @@ export async function exportAccountData(db: Db, userId: string, now = new Date()
     reading,
     errata: errataRows,
     wishlist,
+    gifts: giftsGiven.map(({ title, recipientEmail, deliverOn, state, createdAt }) => ({
+      title,
+      recipientEmail,
+      deliverOn,
+      state,
+      createdAt,
+    })),
     // Names and dates only: the passwords themselves are kept as hashes and were shown once.
     appPasswords: apps.map(({ name, createdAt, lastUsedAt }) => ({ name, createdAt, lastUsedAt })),
   }
