@@ -19,7 +19,7 @@ export function BundlesWithBook({ bundles }: { bundles: BundleWithBook[] }) {
           >
             {bundle.title}
           </Link>{' '}
-          — {formatPrice(bundle.priceCents, bundle.currency)} for {bundle.bookCount} eBooks
+          — {formatPrice(bundle.priceCents, bundle.currency)} for {bundle.bookCount}&nbsp;eBooks
         </li>
       ))}
     </ul>
