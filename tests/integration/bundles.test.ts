@@ -8,6 +8,7 @@ import {
   requireUserCart,
 } from '#app/features/cart/cart.server.ts'
 import { addBundleToCart } from '#app/features/cart/cart-bundles.server.ts'
+import { deleteBook } from '#app/features/catalog/admin-books.server.ts'
 import { cardBrand } from '#app/features/orders/card.ts'
 import { placeOrderWithCard } from '#app/features/orders/card-checkout.server.ts'
 import { getCheckout } from '#app/features/orders/checkout.server.ts'
@@ -323,5 +324,20 @@ describe('a bundle in the cart and at checkout', () => {
     ).toHaveLength(1)
     expect(await database.db.select().from(cartItems).where(eq(cartItems.cartId, account))).toEqual([])
     expect((await getCheckout(database.db, reader.userId)).totalCents).toBe(bundle.priceCents)
+  })
+
+  test('a book in a bundle cannot be deleted: the admin is told which bundle holds it', async () => {
+    const book = catalogue[1]!
+    const [row] = await database.db
+      .select({ version: books.version })
+      .from(books)
+      .where(eq(books.id, book.id))
+    const actor = { id: admin.userId, email: admin.email }
+    const refused = await deleteBook(database.db, actor, book.id, row!.version)
+    expect(refused).toMatchObject({ outcome: 'in-bundle' })
+    expect((refused as { bundles: string[] }).bundles.length).toBeGreaterThan(0)
+    expect(await database.db.select({ id: books.id }).from(books).where(eq(books.id, book.id))).toHaveLength(
+      1,
+    )
   })
 })

@@ -6,9 +6,12 @@ import {
   bookFiles,
   books,
   bookSlugRedirects,
+  bundleBooks,
+  bundles,
   orderItems,
   type CoverImage,
 } from '#app/server/db/schema/index.server.ts'
+import { deleteUnpaidGiftsOfBook } from '#app/features/gifts/gifts.server.ts'
 import {
   centsToPrice,
   STATUS_ACTIONS,
@@ -307,6 +310,8 @@ async function changeBook(
 export type DeleteResult =
   | { outcome: 'deleted'; book: Book }
   | { outcome: 'sold' }
+  /** In a bundle (issue 30): it leaves the bundle first, or the bundle's buyers would get less than it says. */
+  | { outcome: 'in-bundle'; bundles: string[] }
   | { outcome: 'conflict'; current: Book }
   | { outcome: 'not-found' }
 
@@ -328,6 +333,14 @@ export async function deleteBook(
       .where(eq(orderItems.bookId, bookId))
       .limit(1)
     if (sold) return { outcome: 'sold' }
+    const bundled = await tx
+      .select({ title: bundles.title })
+      .from(bundleBooks)
+      .innerJoin(bundles, eq(bundles.id, bundleBooks.bundleId))
+      .where(eq(bundleBooks.bookId, bookId))
+    if (bundled.length) return { outcome: 'in-bundle', bundles: bundled.map((row) => row.title) }
+    // Gift forms filled in for it and never paid go with it (a paid one made an order line: 'sold').
+    await deleteUnpaidGiftsOfBook(tx, bookId)
     await tx.delete(books).where(eq(books.id, bookId))
     await recordAudit(tx, {
       actor,

@@ -390,3 +390,8 @@ export async function revokeGift(tx: Transaction, orderId: string): Promise<void
       ),
     )
 }
+
+/** Gift forms filled in for a book and never paid, deleted with the book (inside its deletion's transaction). */
+export async function deleteUnpaidGiftsOfBook(tx: Transaction, bookId: string): Promise<void> {
+  await tx.delete(gifts).where(and(eq(gifts.bookId, bookId), isNull(gifts.orderId)))
+}

@@ -106,6 +106,15 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     if (deleted.outcome === 'not-found') throw notFound()
     if (deleted.outcome === 'sold')
       return data<EditActionData>({ fieldErrors: { form: adminBookMessages.sold } }, { status: 409 })
+    if (deleted.outcome === 'in-bundle')
+      return data<EditActionData>(
+        {
+          fieldErrors: {
+            form: `This book is in the bundle ${deleted.bundles.join(', ')}: take it out of the bundle first (Bundles in the back office), or archive the book.`,
+          },
+        },
+        { status: 409 },
+      )
     if (deleted.outcome === 'conflict')
       return data<EditActionData>(
         { fieldErrors: { form: adminBookMessages.conflict }, currentVersion: deleted.current.version },
