@@ -41,7 +41,12 @@ export function OrderLines({
         const cover = `${large ? 'h-24 w-16' : 'h-16 w-11'} rounded object-cover`
         if (bundle) {
           return (
-            <li key={`bundle-${bundle.id}`} id={large ? `bundle-${bundle.id}` : undefined} className={row}>
+            // Wraps on a phone: the price and the button go under the bundle's title, not beside it.
+            <li
+              key={`bundle-${bundle.id}`}
+              id={large ? `bundle-${bundle.id}` : undefined}
+              className={`${row} flex-wrap`}
+            >
               <span className={`relative shrink-0 ${large ? 'h-24 w-24' : 'h-16 w-16'}`}>
                 {group.slice(0, 3).map((line, index) => (
                   <img
@@ -55,7 +60,7 @@ export function OrderLines({
                   />
                 ))}
               </span>
-              <span className="flex flex-1 flex-col gap-1">
+              <span className="flex min-w-40 flex-1 flex-col gap-1">
                 {linkTitles ? (
                   <Link to={`/bundles/${bundle.slug}`} className={`${title} hover:underline`}>
                     {bundle.title}
@@ -73,8 +78,10 @@ export function OrderLines({
                   </span>
                 ) : null}
               </span>
-              {large ? <p className="text-lg">{price}</p> : <span>{price}</span>}
-              {bundleAction?.(bundle)}
+              <span className="ml-auto flex items-center gap-4">
+                {large ? <p className="text-lg">{price}</p> : <span>{price}</span>}
+                {bundleAction?.(bundle)}
+              </span>
             </li>
           )
         }
