@@ -1,5 +1,6 @@
 import crypto from 'node:crypto'
 import { and, asc, eq, sql } from 'drizzle-orm'
+import { LRUCache } from 'lru-cache'
 import sharp from 'sharp'
 import { readCoverSource } from '#app/features/catalog/covers.server.ts'
 import { priceBundle } from '#app/features/pricing/bundle-price.ts'
@@ -123,25 +124,26 @@ export async function listActiveBundleSlugs(db: Db): Promise<string[]> {
 
 export const BUNDLE_COVER = { width: 1200, height: 630 } as const
 
-const MAX_CACHED = 100
-const covers = new Map<string, Promise<{ png: Buffer; etag: string }>>()
+type Collage = { png: Buffer; etag: string }
+type CollageContext = { storage: FileStorage; books: BundlePage['books'] }
+
+/** Drawn collages by bundle and version, at most 16 MB of them; one drawing per key at a time (`fetch`). */
+const covers = new LRUCache<string, Collage, CollageContext>({
+  maxSize: 16 * 1024 * 1024,
+  sizeCalculation: (collage) => collage.png.length,
+  fetchMethod: (_key, _stale, { context }) => drawCollage(context.storage, context.books.slice(0, 4)),
+})
 
 /**
  * The bundle's cover: its first books' covers fanned out on a 1200×630 PNG, for its page, link previews and
  * its JSON-LD. Drawn by sharp on first request and kept in memory under the bundle's id and last change.
  */
-export function bundleCoverPng(
+export async function bundleCoverPng(
   storage: FileStorage,
   bundle: Pick<BundlePage, 'id' | 'updatedAt' | 'books'>,
-): Promise<{ png: Buffer; etag: string }> {
+): Promise<Collage> {
   const key = `${bundle.id}:${bundle.updatedAt.getTime()}:${bundle.books.map((book) => book.coverPath).join(',')}`
-  const hit = covers.get(key)
-  if (hit) return hit
-  const made = drawCollage(storage, bundle.books.slice(0, 4))
-  covers.set(key, made)
-  made.catch(() => covers.delete(key))
-  while (covers.size > MAX_CACHED) covers.delete(covers.keys().next().value!)
-  return made
+  return (await covers.fetch(key, { context: { storage, books: bundle.books } }))!
 }
 
 async function drawCollage(

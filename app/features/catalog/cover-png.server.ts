@@ -1,4 +1,5 @@
 import crypto from 'node:crypto'
+import { LRUCache } from 'lru-cache'
 import sharp from 'sharp'
 import { COVER_PNG_HEIGHT, COVER_PNG_WIDTH } from './cover-png.ts'
 
@@ -10,27 +11,27 @@ import { COVER_PNG_HEIGHT, COVER_PNG_WIDTH } from './cover-png.ts'
 
 export type CoverPng = { png: Buffer; etag: string }
 
-const MAX_CACHED = 300
-const cache = new Map<string, Promise<CoverPng | null>>()
+type CoverContext = { source: () => Promise<Uint8Array | null> }
 
-export function coverPng(
-  book: { id: string; updatedAt: Date },
-  source: () => Promise<Uint8Array | null>,
-): Promise<CoverPng | null> {
-  const key = `${book.id}:${book.updatedAt.getTime()}`
-  const hit = cache.get(key)
-  if (hit) return hit
-  const made = (async () => {
-    const bytes = await source()
-    if (!bytes) return null
+/** Drawn covers by book and version, at most 32 MB of them; one drawing per key at a time (`fetch`). */
+const cache = new LRUCache<string, CoverPng, CoverContext>({
+  maxSize: 32 * 1024 * 1024,
+  sizeCalculation: (cover) => cover.png.length,
+  fetchMethod: async (_key, _stale, { context }) => {
+    const bytes = await context.source()
+    // Nothing to draw (no cover file): not kept, so a cover added later is found.
+    if (!bytes) return undefined
     const png = await sharp(bytes, { density: 144 })
       .resize(COVER_PNG_WIDTH, COVER_PNG_HEIGHT, { fit: 'cover' })
       .png({ compressionLevel: 9 })
       .toBuffer()
     return { png, etag: `"${crypto.createHash('sha256').update(png).digest('hex').slice(0, 32)}"` }
-  })()
-  cache.set(key, made)
-  made.catch(() => cache.delete(key))
-  while (cache.size > MAX_CACHED) cache.delete(cache.keys().next().value!)
-  return made
+  },
+})
+
+export async function coverPng(
+  book: { id: string; updatedAt: Date },
+  source: () => Promise<Uint8Array | null>,
+): Promise<CoverPng | null> {
+  return (await cache.fetch(`${book.id}:${book.updatedAt.getTime()}`, { context: { source } })) ?? null
 }
