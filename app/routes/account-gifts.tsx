@@ -1,6 +1,7 @@
 import { data, Form, Link } from 'react-router'
 import { SectionHeading } from '#app/components/ui/section-heading.tsx'
-import { GIFT_RESEND_MINUTES, listGiftsOfBuyer, resendGift } from '#app/features/gifts/gifts.server.ts'
+import { GIFT_RESEND_MINUTES, resendGift } from '#app/features/gifts/gift-delivery.server.ts'
+import { listGiftsOfBuyer } from '#app/features/gifts/gifts.server.ts'
 import { requireUser } from '#app/features/identity/session.server.ts'
 import { FormattedDate } from '#app/features/locale/components/formatted-date.tsx'
 import { isUuid } from '#app/features/catalog/admin-books.server.ts'

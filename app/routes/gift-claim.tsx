@@ -1,7 +1,7 @@
 import { data, Form, Link, redirect } from 'react-router'
 import { primaryButton } from '#app/components/ui/button-styles.ts'
 import { SectionHeading } from '#app/components/ui/section-heading.tsx'
-import { claimGift, findGiftByToken } from '#app/features/gifts/gifts.server.ts'
+import { claimGift, findGiftByToken } from '#app/features/gifts/gift-delivery.server.ts'
 import { getSessionUser, requireUser } from '#app/features/identity/session.server.ts'
 import { privatePageMeta } from '#app/features/seo/meta.ts'
 import { getAppContext } from '#app/server/context.server.ts'

@@ -6,7 +6,7 @@ import { enqueueEmail } from '#app/server/outbox.server.ts'
 import { createTestPaymentProvider, type PaymentProvider } from './payments.server.ts'
 import { readSeller } from '#app/features/settings/store-settings.server.ts'
 import { refundEmail } from './refund-email.ts'
-import { revokeGift } from '#app/features/gifts/gifts.server.ts'
+import { revokeGift } from '#app/features/gifts/gift-delivery.server.ts'
 
 /**
  * Marks a paid order refunded, with no money moved and no mail: for scripts and for a refund made outside the
