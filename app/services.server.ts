@@ -14,6 +14,7 @@ import type { Logger } from '#app/server/logger.server.ts'
 import { RenderMemo } from '#app/server/render-memo.server.ts'
 import { createSessionCache, forgetSessionsOf } from '#app/server/session-cache.server.ts'
 import { createLocalStorage, type FileStorage } from '#app/server/storage.server.ts'
+import { storageFromEnv } from '#app/server/storage-url.ts'
 import { createWorkQueue } from '#app/server/work-queue.server.ts'
 
 declare module '#app/server/context.server.ts' {
@@ -68,7 +69,8 @@ export function createStoreServices(options: {
     sessions,
     logger,
     kickOutbox,
-    storage: options.storage ?? createLocalStorage(path.join(env.DATA_DIR, 'files')),
+    storage:
+      options.storage ?? storageFromEnv(env, () => createLocalStorage(path.join(env.DATA_DIR, 'files'))),
     analytics: options.analytics ?? createAnalyticsSink({ db, logger, site: env.publicUrl.host }),
     payments: options.payments ?? createPaymentProvider(env),
     renderMemo: new RenderMemo({ maxEntries: env.RENDER_MEMO_ENTRIES }),

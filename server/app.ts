@@ -17,6 +17,7 @@ import { createLogger, type Logger } from '#app/server/logger.server.ts'
 import { createMailer } from '#app/server/mail.server.ts'
 import { startOutboxWorker } from '#app/server/outbox.server.ts'
 import { createLocalStorage } from '#app/server/storage.server.ts'
+import { storageFromEnv } from '#app/server/storage-url.ts'
 import { createStoreServices } from '#app/services.server.ts'
 import { prepareStore, storeSweeps } from '#app/startup.server.ts'
 import { createHttpServer } from './http.ts'
@@ -40,7 +41,8 @@ export async function start(options: { vite?: ViteDevServer } = {}): Promise<Run
   }
   const logger = createLogger(env.LOG_LEVEL)
 
-  const storage = createLocalStorage(path.join(env.DATA_DIR, 'files'))
+  // The folder DATA_DIR/files, or the bucket STORAGE_URL names (issue 32).
+  const storage = storageFromEnv(env, () => createLocalStorage(path.join(env.DATA_DIR, 'files')))
   let lock: DataDirLock | undefined
   let database: DatabaseHandle
   let authSecret: string

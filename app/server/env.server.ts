@@ -1,5 +1,6 @@
 import path from 'node:path'
 import { z } from 'zod'
+import { parseStorageUrl } from './storage-url.ts'
 
 const LogLevelSchema = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
 
@@ -74,6 +75,32 @@ export const EnvSchema = z.object({
     .positive('expected more than 0 MB')
     .max(50, "expected at most 50 MB: Amazon's limit for a document mailed to a Kindle")
     .default(20),
+  /**
+   * Where files live (issue 32): unset, the folder DATA_DIR/files; `s3://bucket[/prefix]`, an S3-compatible
+   * bucket (AWS_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY as the AWS SDK reads them; S3_ENDPOINT for R2,
+   * MinIO, B2 or Ceph; S3_VIRTUAL_HOSTED=1 for bucket.host addressing there). Every instance must name the same.
+   */
+  STORAGE_URL: z
+    .string()
+    .trim()
+    .refine((value) => {
+      try {
+        parseStorageUrl(value)
+        return true
+      } catch {
+        return false
+      }
+    }, 'expected s3://bucket or s3://bucket/prefix (lower-case letters, digits, . - _ /)')
+    .optional(),
+  S3_ENDPOINT: z
+    .url({
+      error: "expected the object store's http(s) URL, e.g. https://<account>.r2.cloudflarestorage.com",
+    })
+    .optional(),
+  S3_VIRTUAL_HOSTED: z
+    .enum(['0', '1'], { error: "expected '1' (bucket.host) or '0' (host/bucket)" })
+    .default('0'),
+  AWS_REGION: z.string().trim().min(1).default('us-east-1'),
   /** Comma-separated emails: these accounts are made admins (the back office, /admin) at start-up. */
   ADMIN_EMAILS: z
     .string()
