@@ -21,7 +21,7 @@ import { pageViewCounter, recordPageViews } from './page-views.ts'
 import { reactRouterHandler } from './react-router-handler.ts'
 import { refuse, SAFE_METHODS } from './refuse.ts'
 import { limitRequestBodies } from './request-bodies.ts'
-import { databaseDownProbe, sendUnavailable } from './unavailable.ts'
+import { outageProbe, sendUnavailable } from './unavailable.ts'
 import { withTimeout } from './with-timeout.ts'
 
 export type HttpAppOptions = {
@@ -74,7 +74,7 @@ function createHost(options: HttpAppOptions): { app: express.Express; listener: 
   app.disable('x-powered-by')
   app.set('trust proxy', env.TRUST_PROXY)
 
-  const isDatabaseDown = databaseDownProbe(database)
+  const whatIsDown = outageProbe(database, services.storage)
   const metrics = createMetrics({ build: options.build, database })
   // Run for every request, page-cache hits included (server/cache-hits.ts).
   const watchers = [logRequest(logger), metrics.observeRequest]
@@ -132,15 +132,16 @@ function createHost(options: HttpAppOptions): { app: express.Express; listener: 
         context.set(cspNonceContext, String(res.locals.cspNonce))
         return context
       },
-      isDatabaseDown,
+      whatIsDown,
     }),
   )
-  // An error outside React Router (e.g. the page cache reading a visitor's cart) while the database is
-  // unreachable: a 503 to try again; any other error goes on to Express's own 500.
+  // An error outside React Router (e.g. the page cache reading a visitor's cart) while the database or the
+  // file store is unreachable: a 503 to try again; any other error goes on to Express's own 500.
   app.use(async (error: unknown, req: express.Request, res: express.Response, next: express.NextFunction) => {
-    if (res.headersSent || !(await isDatabaseDown())) return next(error)
-    logger.warn({ err: error }, 'database unreachable: answered 503')
-    sendUnavailable(req, res, req.accepts(['html', 'json']) === 'html')
+    const down = res.headersSent ? null : await whatIsDown()
+    if (!down) return next(error)
+    logger.warn({ err: error }, `${down} unreachable: answered 503`)
+    sendUnavailable(req, res, req.accepts(['html', 'json']) === 'html', down)
   })
   const listener = pageCache
     ? answerCachedPagesFirst(app, {

@@ -7,7 +7,7 @@ import { sendMethodNotAllowed } from './error-page.ts'
 import { pageCacheKeyOf } from './cache-hits.ts'
 import { writeCachedPage, type PageCache } from './page-cache.ts'
 import { routeMatcher } from './route-template.ts'
-import { RETRY_AFTER_SECONDS, sendUnavailable } from './unavailable.ts'
+import { RETRY_AFTER_SECONDS, sendUnavailable, type Outage } from './unavailable.ts'
 
 /**
  * React Router's request handler for Express (after @react-router/express, which it replaces), with the
@@ -18,8 +18,11 @@ export function reactRouterHandler(options: {
   mode: 'development' | 'production'
   getLoadContext: (req: ExpressRequest, res: ExpressResponse) => RouterContextProvider
   pageCache?: PageCache
-  /** True when the database cannot be reached: a 5xx then becomes a 503 to try again (server/unavailable.ts). */
-  isDatabaseDown?: () => Promise<boolean>
+  /**
+   * What cannot be reached (the database, the file store), if anything: a 5xx then becomes a 503 to try again
+   * (server/unavailable.ts).
+   */
+  whatIsDown?: () => Promise<Outage>
 }): RequestHandler {
   const handle = createRequestHandler(options.build, options.mode)
   const matchRoute = routeMatcher(options.build)
@@ -44,14 +47,13 @@ export function reactRouterHandler(options: {
       if (response.status === 503 && !response.headers.has('Retry-After'))
         response.headers.set('Retry-After', String(RETRY_AFTER_SECONDS))
       // React Router's own data requests (.data) keep their encoding: its client shows the root's error.
-      if (
-        response.status >= 500 &&
-        !(response.status === 503 && isDocument) &&
-        !req.path.endsWith('.data') &&
-        (await options.isDatabaseDown?.())
-      ) {
+      const down =
+        response.status >= 500 && !(response.status === 503 && isDocument) && !req.path.endsWith('.data')
+          ? await options.whatIsDown?.()
+          : null
+      if (down) {
         await response.body?.cancel()
-        return sendUnavailable(req, res, isDocument)
+        return sendUnavailable(req, res, isDocument, down)
       }
       // React Router's answer to a method the route has no handler for (a POST to /robots.txt) says which it has.
       // Its data requests (.data) keep their encoding, and a page is the store's error page, but a resource

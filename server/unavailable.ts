@@ -18,11 +18,31 @@ const PING_TIMEOUT_MS = 1_000
 const REMEMBER_DOWN_MS = 500
 
 export function databaseDownProbe(database: Pick<DatabaseHandle, 'ping'>): () => Promise<boolean> {
+  return downProbe(() => database.ping())
+}
+
+/**
+ * What cannot be reached when a request failed: the database, else the file store (an object store, issue
+ * 32; a folder is never down), else nothing — a real 500.
+ */
+export type Outage = 'database' | 'storage' | null
+
+export function outageProbe(
+  database: Pick<DatabaseHandle, 'ping'>,
+  storage: { ping?(): Promise<void> },
+): () => Promise<Outage> {
+  const isDatabaseDown = databaseDownProbe(database)
+  const ping = storage.ping?.bind(storage)
+  const isStorageDown = ping ? downProbe(ping) : () => Promise.resolve(false)
+  return async () => ((await isDatabaseDown()) ? 'database' : (await isStorageDown()) ? 'storage' : null)
+}
+
+function downProbe(ping: () => Promise<unknown>): () => Promise<boolean> {
   let pending: Promise<boolean> | undefined
   let downAt = -Infinity
   return () => {
     if (performance.now() - downAt < REMEMBER_DOWN_MS) return Promise.resolve(true)
-    pending ??= withTimeout(database.ping(), PING_TIMEOUT_MS)
+    pending ??= withTimeout(ping(), PING_TIMEOUT_MS)
       .then(
         () => false,
         () => {
@@ -36,16 +56,24 @@ export function databaseDownProbe(database: Pick<DatabaseHandle, 'ping'>): () =>
 }
 
 const title = 'CodeBook is temporarily unavailable'
-const message =
-  'We cannot reach our database just now. Nothing you saved is lost; please try again in a minute.'
+const messages = {
+  database: 'We cannot reach our database just now. Nothing you saved is lost; please try again in a minute.',
+  storage:
+    'We cannot reach our file store just now, so this file cannot be sent or saved. Nothing you saved is lost; please try again in a minute.',
+} as const
 
 /** The 503 answer: the host's own page (server/error-page.ts), or JSON. */
-export function sendUnavailable(req: ExpressRequest, res: ExpressResponse, asPage: boolean) {
+export function sendUnavailable(
+  req: ExpressRequest,
+  res: ExpressResponse,
+  asPage: boolean,
+  what: Exclude<Outage, null> = 'database',
+) {
   res.set({ 'Retry-After': String(RETRY_AFTER_SECONDS), 'Cache-Control': 'no-store' })
   sendErrorPage(res, {
     status: 503,
     title,
-    message,
+    message: messages[what],
     asPage,
     link: { href: req.originalUrl, text: 'Try again' },
   })

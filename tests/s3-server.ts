@@ -15,6 +15,10 @@ export type TestS3 = {
   client: ReturnType<typeof createS3Client>
   /** Stops the server and removes its folder. */
   stop(): Promise<void>
+  /** Stops answering (the port closed), keeping the objects: an outage of the object store. */
+  pause(): Promise<void>
+  /** Answers again, on the same port, with the same objects. */
+  resume(): Promise<void>
 }
 
 /**
@@ -23,14 +27,11 @@ export type TestS3 = {
  */
 export async function startTestS3(bucket = 'codebook-test'): Promise<TestS3> {
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'codebook-s3-'))
-  const server = new S3rver({
-    address: '127.0.0.1',
-    port: 0,
-    silent: true,
-    directory,
-    configureBuckets: [{ name: bucket }],
-  })
+  const serve = (port: number) =>
+    new S3rver({ address: '127.0.0.1', port, silent: true, directory, configureBuckets: [{ name: bucket }] })
+  let server = serve(0)
   const address = (await server.run()) as { address: string; port: number }
+  let running = true
   const endpoint = `http://127.0.0.1:${address.port}`
   const client = createS3Client({ endpoint, credentials: S3RVER_CREDENTIALS })
   return {
@@ -39,8 +40,19 @@ export async function startTestS3(bucket = 'codebook-test'): Promise<TestS3> {
     client,
     async stop() {
       client.destroy()
-      await server.close()
+      if (running) await server.close()
       fs.rmSync(directory, { recursive: true, force: true })
+    },
+    async pause() {
+      if (!running) return
+      running = false
+      await server.close()
+    },
+    async resume() {
+      if (running) return
+      server = serve(address.port)
+      await server.run()
+      running = true
     },
   }
 }

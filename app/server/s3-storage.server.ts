@@ -1,6 +1,7 @@
 import {
   DeleteObjectCommand,
   GetObjectCommand,
+  HeadBucketCommand,
   HeadObjectCommand,
   PutObjectCommand,
   S3Client,
@@ -110,6 +111,10 @@ export function createS3Storage(client: S3Client, location: S3Location): FileSto
 
     async delete(key) {
       await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: objectKey(key) }))
+    },
+
+    async ping() {
+      await client.send(new HeadBucketCommand({ Bucket: bucket }))
     },
   }
 }

@@ -46,5 +46,6 @@ export function storageFromEnv(
     read: async (key) => (await bucket()).read(key),
     createReadStream: async (key, range) => (await bucket()).createReadStream(key, range),
     delete: async (key) => (await bucket()).delete(key),
+    ping: async () => (await bucket()).ping?.(),
   }
 }

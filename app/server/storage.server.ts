@@ -22,6 +22,11 @@ export type FileStorage = {
   createReadStream(key: string, range?: ByteRange): Promise<StoredFileStream | null>
   /** Removes the file; removing a missing file is not an error. */
   delete(key: string): Promise<void>
+  /**
+   * Resolves when the store answers (an object store's bucket), throws when it cannot be reached: a failed
+   * request is then answered 503 to try again (server/unavailable.ts). A folder has none.
+   */
+  ping?(): Promise<void>
 }
 
 /** Inclusive byte offsets, as in an HTTP `Range: bytes=start-end` header. */

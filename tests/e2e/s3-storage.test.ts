@@ -85,3 +85,24 @@ test('a buyer’s stamped copy is made once, kept in the bucket, and downloaded 
   expect(stamped.length).toBeGreaterThan(0)
   expect(fs.existsSync(path.join(store.dataDir, 'files'))).toBe(false)
 })
+
+test('the object store stopped: files answer 503 with Retry-After, pages stay 200; it recovers by itself', async () => {
+  const { store } = started
+  await s3.pause()
+  try {
+    const sample = await fetch(`${store.url}/books/django-framework/sample.pdf`)
+    expect(sample.status).toBe(503)
+    expect(Number(sample.headers.get('Retry-After'))).toBeGreaterThan(0)
+    expect(await sample.text()).toMatch(/cannot reach our file store/)
+    for (const page of ['/', '/AllBooks', '/books/django-framework']) {
+      expect((await fetch(`${store.url}${page}`)).status, page).toBe(200)
+    }
+    expect((await fetch(`${store.url}/readyz`)).status).toBe(200)
+  } finally {
+    await s3.resume()
+  }
+  // Nothing to restart: the next request finds the store again.
+  await expect
+    .poll(async () => (await fetch(`${store.url}/books/django-framework/sample.pdf`)).status)
+    .toBe(200)
+})
