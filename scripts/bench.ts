@@ -10,6 +10,7 @@
  * Issue 35: `-- --cache-hit` only compares the cached `/` with bare `node:http` sending the same bytes
  * (scripts/bench-cache-hit.ts); the full run measures that comparison too, beside the first-time visitor.
  * Issue 30: `-- --checkout` compares the checkout page without and with a coupon (scripts/bench-checkout.ts).
+ * Issue 32: `-- --storage` compares downloads from the folder and from an S3 bucket (scripts/bench-storage.ts).
  */
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
@@ -53,6 +54,10 @@ const options = parseCommandLine({
     checkout: {
       type: 'boolean',
       help: 'only the checkout page without and with a coupon on the cart, in turns, with their ratio',
+    },
+    storage: {
+      type: 'boolean',
+      help: "only the owner's EPUB from a store on its folder and one on an S3 bucket (s3rver), in turns",
     },
     'cache-hit': {
       type: 'boolean',
@@ -127,6 +132,12 @@ const browserHeaders = { 'Accept-Encoding': 'gzip, deflate, br', Accept: 'text/h
 if (options.checkout) {
   const { benchCheckout } = await import('./bench-checkout.ts')
   await benchCheckout({ seededDataDir, authSecret: FACTORY_AUTH_SECRET, seconds })
+  process.exit(0)
+}
+
+if (options.storage) {
+  const { benchStorage } = await import('./bench-storage.ts')
+  await benchStorage({ seededDataDir, authSecret: FACTORY_AUTH_SECRET, seconds })
   process.exit(0)
 }
 

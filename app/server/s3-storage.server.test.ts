@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { startTestS3, type TestS3 } from '#tests/s3-server.ts'
+import { startTestS3, type TestS3 } from '#harness/s3-server.ts'
 import { createS3Storage } from './s3-storage.server.ts'
 import { parseStorageUrl } from './storage-url.ts'
 import { StorageKeyError } from './storage.server.ts'

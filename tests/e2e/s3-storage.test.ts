@@ -8,7 +8,7 @@ import { books } from '#app/server/db/schema/index.server.ts'
 import { cookieFromForm } from '#harness/cookie-jar.ts'
 import { createBuyer, testPassword } from '#harness/factories/buyers.ts'
 import { startStoreWithAdmin } from '#harness/store-process.ts'
-import { S3RVER_CREDENTIALS, startTestS3, type TestS3 } from '#tests/s3-server.ts'
+import { S3RVER_CREDENTIALS, startTestS3, type TestS3 } from '#harness/s3-server.ts'
 
 /**
  * The store on an S3-compatible bucket (issue 32), as a real process against a real S3 server (s3rver on
