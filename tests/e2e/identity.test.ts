@@ -26,7 +26,7 @@ const messages = {
 }
 const password = 'correct horse battery staple'
 const signedOutItems = ['All eBooks', 'Login', 'Register']
-const accountItems = ['All eBooks', 'My Library', 'My orders', 'Account settings', 'Log out']
+const accountItems = ['All eBooks', 'My Library', 'My orders', 'My Wishlist', 'Account settings', 'Log out']
 const guestItems = ['All eBooks', 'Register', 'Log out']
 const bookA = 'Django Framework'
 const bookB = 'The Future of Design Systems'
