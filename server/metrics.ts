@@ -1,5 +1,5 @@
 import crypto from 'node:crypto'
-import { isNull, sql } from 'drizzle-orm'
+import { and, isNull, sql } from 'drizzle-orm'
 import type { ServerResponse } from 'node:http'
 import type { Request as ExpressRequest, RequestHandler } from 'express'
 import client from 'prom-client'
@@ -124,7 +124,13 @@ async function readOutbox(database: DatabaseHandle): Promise<OutboxState | undef
             filter (where not ${givenUp}))::float8`,
         })
         .from(emailOutbox)
-        .where(isNull(emailOutbox.sentAt)),
+        // A mail held for a later moment and never tried (a gift's day) is not waiting yet; one being retried is.
+        .where(
+          and(
+            isNull(emailOutbox.sentAt),
+            sql`not (${emailOutbox.attempts} = 0 and ${emailOutbox.nextAttemptAt} > now())`,
+          ),
+        ),
       QUERY_TIMEOUT_MS,
     )
     return row

@@ -24,8 +24,15 @@ export function createS3Client(options: {
     // CRC32 headers on every request (R2 and older MinIO did), and S3's own MD5 ETag still guards each upload.
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
-    // A store that does not answer is an error within seconds, not a request that hangs (issue 32).
-    requestHandler: { connectionTimeout: 3_000, requestTimeout: 30_000 },
+    // A store that does not answer is an error within seconds, not a request that hangs (issue 32): 3 s to
+    // connect, and a socket silent for 30 s (a stalled answer or body) is an error — the SDK's requestTimeout
+    // alone only warns unless told to throw.
+    requestHandler: {
+      connectionTimeout: 3_000,
+      requestTimeout: 30_000,
+      throwOnRequestTimeout: true,
+      socketTimeout: 30_000,
+    },
     maxAttempts: 2,
   })
 }
@@ -119,7 +126,8 @@ export function createS3Storage(client: S3Client, location: S3Location): FileSto
   }
 }
 
+/** No such object: a missing bucket is not that (it is a configuration error, thrown). */
 function isMissing(error: unknown): boolean {
-  if (!(error instanceof S3ServiceException)) return false
+  if (!(error instanceof S3ServiceException) || error.name === 'NoSuchBucket') return false
   return error.name === 'NoSuchKey' || error.name === 'NotFound' || error.$metadata.httpStatusCode === 404
 }

@@ -6,6 +6,7 @@ import { placeOrderWithCard } from '#app/features/orders/card-checkout.server.ts
 import { getCheckout } from '#app/features/orders/checkout.server.ts'
 import { createTestPaymentProvider } from '#app/features/orders/payments.server.ts'
 import { refundOrder } from '#app/features/orders/refunds.server.ts'
+import { resendGift } from '#app/features/gifts/gift-delivery.server.ts'
 import {
   books,
   bundles,
@@ -331,5 +332,75 @@ describe('a gift bought, delivered and claimed', () => {
       .from(libraryItems)
       .where(eq(libraryItems.userId, recipient.userId))
     expect(owned.map((row) => row.bookId).toSorted()).toEqual(two.map((b) => b.id).toSorted())
+  })
+
+  test('a refund never leaves a gifted book with the wrong reader', async () => {
+    const book = catalogue[5]!
+    // A buyer who bought the book for themselves, then gave it.
+    const buyer = await createReader(database.db)
+    const cartId = await requireUserCart(database.db, buyer.userId)
+    await addToCart(database.db, cartId, book.id)
+    const { idempotencyKey, attemptId } = await getCheckout(database.db, buyer.userId)
+    const number = '4242424242424242'
+    const own = await placeOrderWithCard(database.db, {
+      userId: buyer.userId,
+      idempotencyKey,
+      attemptId,
+      card: { number, brand: cardBrand(number), name: 'Ada', expiry: '12/34', cvc: '123' },
+      provider,
+      orderUrl: (id) => `http://localhost:3000/orders/${id}`,
+    })
+    const ownOrder = (own as { orderId: string }).orderId
+    const giftId = await describeGift(buyer.cookie, book.slug, {
+      recipientEmail: 'refund-friend@example.com',
+    })
+    const giftOrder = ((await payGift(buyer.userId, giftId)) as { orderId: string }).orderId
+    const recipient = await createReader(database.db)
+    expect((await claim(recipient.cookie, tokenOf((await giftMails(giftId))[0]!.text))).status).toBe(303)
+    const owns = async (userId: string) =>
+      (await database.db.select().from(libraryItems).where(eq(libraryItems.userId, userId))).filter(
+        (row) => row.bookId === book.id,
+      )
+
+    // The gift refunded: the recipient loses it; the buyer keeps theirs, through their own order.
+    expect(await refundOrder(database.db, giftOrder)).toBe('refunded')
+    expect(await owns(recipient.userId)).toEqual([])
+    expect(await owns(buyer.userId)).toMatchObject([{ orderId: ownOrder }])
+
+    // Their own purchase refunded while a gift of the same book stands paid: the gift is not theirs to keep.
+    const second = await describeGift(buyer.cookie, book.slug, { recipientEmail: 'other-friend@example.com' })
+    expect((await payGift(buyer.userId, second)).outcome).toBe('paid')
+    expect(await refundOrder(database.db, ownOrder)).toBe('refunded')
+    expect(await owns(buyer.userId)).toEqual([])
+  })
+
+  test('sent again twice, each time a new mail and a new link; a paid gift is never paid twice', async () => {
+    const buyer = await createReader(database.db)
+    const giftId = await describeGift(buyer.cookie, catalogue[0]!.slug, {
+      recipientEmail: 'twice@example.com',
+      deliverOn: day(10),
+    })
+    const paid = (await payGift(buyer.userId, giftId)) as { outcome: string; orderId: string }
+    expect(paid.outcome).toBe('paid')
+    // A new attempt at its checkout finds the order made, and makes no second one.
+    const again = await payGift(buyer.userId, giftId)
+    expect(again).toMatchObject({ outcome: 'existing', orderId: paid.orderId })
+
+    const tokens: string[] = []
+    for (let sending = 0; sending < 2; sending++) {
+      await database.db
+        .update(gifts)
+        .set({ sentAt: new Date(Date.now() - 3_600_000) })
+        .where(eq(gifts.id, giftId))
+      expect(await resendGift(database.db, giftId, buyer.userId, 'http://localhost:3000')).toBe('sent')
+      const waiting = (await giftMails(giftId)).filter((mail) => mail.sentAt === null)
+      expect(waiting).toHaveLength(1)
+      expect(waiting[0]!.nextAttemptAt.getTime()).toBeLessThanOrEqual(Date.now())
+      tokens.push(tokenOf(waiting[0]!.text))
+    }
+    expect(new Set(tokens).size).toBe(2)
+    const recipient = await createReader(database.db)
+    expect((await claim(recipient.cookie, tokens[0]!)).status).toBe(404)
+    expect((await claim(recipient.cookie, tokens[1]!)).status).toBe(303)
   })
 })

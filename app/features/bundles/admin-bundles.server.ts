@@ -3,7 +3,15 @@ import { z } from 'zod'
 import { recordAudit, type Actor } from '#app/features/admin/audit.server.ts'
 import { kebabSlug } from '#app/features/catalog/slug.ts'
 import type { Db } from '#app/server/db/database.server.ts'
-import { books, bundleBooks, bundles, orderItems, orders } from '#app/server/db/schema/index.server.ts'
+import { forgetCarts } from '#app/features/cart/cart.server.ts'
+import {
+  books,
+  bundleBooks,
+  bundles,
+  cartBundles,
+  orderItems,
+  orders,
+} from '#app/server/db/schema/index.server.ts'
 import { bundleFields, type BundleField } from './bundle-fields.ts'
 
 /** The back office's bundles (issue 30): made and changed with their books and price, every change audited. */
@@ -116,7 +124,7 @@ export async function saveBundle(
     currency: [...currencies][0]!,
     active: input.active,
   }
-  return db.transaction(async (tx) => {
+  const result = await db.transaction(async (tx) => {
     const [saved] = bundleId
       ? await tx
           .update(bundles)
@@ -138,6 +146,15 @@ export async function saveBundle(
     })
     return { ok: true as const, id: saved.id, slug }
   })
+  // The carts holding the bundle list its books (the header's count, the cart's lines): they read it again.
+  if (result.ok) {
+    const holding = await db
+      .select({ cartId: cartBundles.cartId })
+      .from(cartBundles)
+      .where(eq(cartBundles.bundleId, result.id))
+    forgetCarts(db, ...holding.map((row) => row.cartId))
+  }
+  return result
 }
 
 /** A bundle as its edit form shows it: the fields as typed, the books as their slugs one per line. */

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto'
-import { and, asc, eq, isNull, like, sql } from 'drizzle-orm'
+import { and, asc, eq, isNull, like } from 'drizzle-orm'
 import { grantBooks } from '#app/features/library/library.server.ts'
 import type { Db, Transaction } from '#app/server/db/database.server.ts'
 import {
@@ -31,7 +31,7 @@ const hashToken = (token: string) => crypto.createHash('sha256').update(token).d
 export async function activatePaidGift(tx: Transaction, orderId: string, storeUrl: URL | string) {
   const gift = await findGiftOfOrder(tx, orderId)
   if (!gift) return null
-  await queueGiftMail(tx, gift, storeUrl, 0)
+  await queueGiftMail(tx, gift, storeUrl, 'on-its-day')
   return gift
 }
 
@@ -39,7 +39,8 @@ async function queueGiftMail(
   tx: Transaction,
   gift: typeof gifts.$inferSelect,
   storeUrl: URL | string,
-  sending: number,
+  /** The first mail waits for the gift's day; one sent again goes now. */
+  when: 'on-its-day' | 'now',
 ): Promise<void> {
   const token = crypto.randomBytes(24).toString('base64url')
   const now = new Date()
@@ -61,9 +62,10 @@ async function queueGiftMail(
     : []
   await enqueueEmail(tx, {
     kind: 'gift',
-    subjectKey: `${gift.id}:${sending}`,
+    // Each sending its own key (a re-send is never taken for a duplicate of an earlier one and dropped).
+    subjectKey: `${gift.id}:${crypto.randomUUID()}`,
     to: gift.recipientEmail,
-    sendAt: sending === 0 && gift.deliverOn > now ? gift.deliverOn : now,
+    sendAt: when === 'on-its-day' && gift.deliverOn > now ? gift.deliverOn : now,
     ...giftEmail({
       from: from?.name && from.name !== from.email ? from.name : 'A reader',
       recipientName: gift.recipientName,
@@ -79,8 +81,9 @@ async function queueGiftMail(
 export const GIFT_RESEND_MINUTES = 10
 
 /**
- * Sends an unclaimed gift's mail again, at once, with a new claim link (the old one stops working). Refused
- * when it is claimed or refunded, not yet due, or was sent less than GIFT_RESEND_MINUTES ago.
+ * Sends an unclaimed gift's mail again, at once, with a new claim link (the old one stops working); a mail
+ * still waiting for the gift's day is withdrawn and goes now instead (the buyer may send it early). Refused
+ * when it is claimed or refunded, or was sent less than GIFT_RESEND_MINUTES ago.
  */
 export async function resendGift(
   db: Db,
@@ -100,12 +103,6 @@ export async function resendGift(
     if (gift.gifts.revokedAt) return 'revoked'
     const since = Date.now() - (gift.gifts.sentAt?.getTime() ?? 0)
     if (since < GIFT_RESEND_MINUTES * 60_000) return 'too-soon'
-    const [{ sendings }] = (await tx
-      .select({ sendings: sql<number>`count(*)`.mapWith(Number) })
-      .from(emailOutbox)
-      .where(and(eq(emailOutbox.kind, 'gift'), like(emailOutbox.subjectKey, `${giftId}:%`)))) as [
-      { sendings: number },
-    ]
     // The mail waiting for its day, if any, goes now instead.
     await tx
       .delete(emailOutbox)
@@ -116,7 +113,7 @@ export async function resendGift(
           isNull(emailOutbox.sentAt),
         ),
       )
-    await queueGiftMail(tx, gift.gifts, storeUrl, sendings)
+    await queueGiftMail(tx, gift.gifts, storeUrl, 'now')
     return 'sent'
   })
 }

@@ -188,6 +188,11 @@ async function reserveGift(
     ))
   if (existing) return { outcome: 'existing', ...existing, changedCartId: null }
   if (!gift) return { outcome: 'empty-cart', changedCartId: null }
+  // Paid already, or waiting on its payment page: that order, never a second one for the same gift.
+  if (gift.orderId && gift.orderStatus !== 'failed') {
+    const made = await findOrder(tx, input.userId, eq(orders.id, gift.orderId))
+    if (made) return { outcome: 'existing', ...made, changedCartId: null }
+  }
   const checkout = await summarizeGift(tx, input.userId, gift)
   const refused = (outcome: NothingToBuy) => ({ outcome, changedCartId: null })
   if (checkout.lines.length === 0) return refused('empty-cart')

@@ -1,8 +1,8 @@
-import { and, eq, isNotNull, ne } from 'drizzle-orm'
+import { and, eq, isNotNull, ne, sql } from 'drizzle-orm'
 import { forgetCarts } from '#app/features/cart/cart.server.ts'
 import type { AppContext } from '#app/server/context.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
-import { orders, type OrderStatus } from '#app/server/db/schema/index.server.ts'
+import { gifts, orders, type OrderStatus } from '#app/server/db/schema/index.server.ts'
 import {
   refusedCheckout,
   reserveCheckout,
@@ -54,7 +54,11 @@ export async function checkoutWithRedirect(
       customerEmail: input.user.email,
       lines: order.lines,
       successUrl: orderUrl(app.env.publicUrl, order.id),
-      cancelUrl: new URL('/checkout', app.env.publicUrl).toString(),
+      // Back to the page the buyer came from: the cart's checkout, or the gift's.
+      cancelUrl: new URL(
+        input.giftId ? `/checkout?${new URLSearchParams({ gift: input.giftId })}` : '/checkout',
+        app.env.publicUrl,
+      ).toString(),
     })
   } catch (error) {
     // The order stays pending and the cart as it was: the next attempt reuses both.
@@ -67,7 +71,9 @@ export async function checkoutWithRedirect(
     return refusedCheckout('provider-unreachable')
   }
   await setPaymentReference(app.db, order.id, session.reference)
-  await closeOtherCheckouts(app, provider, input.user.id, order.id)
+  // A gift's page shares no book with the buyer's cart or other gifts: only a cart checkout replaces an
+  // older one of the cart.
+  if (!input.giftId) await closeOtherCheckouts(app, provider, input.user.id, order.id)
   return { outcome: 'payment-page', url: session.url }
 }
 
@@ -106,7 +112,10 @@ export async function setPaymentReference(db: Db, orderId: string, reference: st
     .where(and(eq(orders.id, orderId), eq(orders.status, 'pending')))
 }
 
-/** The buyer's other orders still waiting on a provider's page (a checkout left open in another tab). */
+/**
+ * The buyer's other cart orders still waiting on a provider's page (a checkout left open in another tab); a
+ * gift's order is not one of them.
+ */
 export async function listOpenPayments(
   db: Db,
   userId: string,
@@ -121,6 +130,7 @@ export async function listOpenPayments(
         eq(orders.status, 'pending'),
         ne(orders.id, exceptOrderId),
         isNotNull(orders.paymentReference),
+        sql`not exists (select 1 from ${gifts} where ${gifts.orderId} = ${orders.id})`,
       ),
     )
   return rows.flatMap((row) => (row.reference ? [{ orderId: row.orderId, reference: row.reference }] : []))
