@@ -41,6 +41,16 @@ test('requests by route template and status, latency histogram, mail outbox, pro
     text: 'Hello',
     html: '<p>Hello</p>',
   })
+  // A mail held for a later day (a gift's) is not waiting yet: it does not count as pending.
+  await enqueueEmail(app.database.db, {
+    kind: 'metrics-test',
+    subjectKey: 'held',
+    to: 'friend@example.com',
+    subject: 'A gift',
+    text: 'A gift',
+    html: '<p>A gift</p>',
+    sendAt: new Date(Date.now() + 30 * 86_400_000),
+  })
 
   const response = await scrape(`Bearer ${token}`)
   expect(response.status).toBe(200)
