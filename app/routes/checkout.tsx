@@ -14,6 +14,7 @@ import { readCartPricing } from '#app/features/pricing/cart-forms.server.ts'
 import { findGiftDraft } from '#app/features/gifts/gifts.server.ts'
 import { isUuid } from '#app/features/catalog/admin-books.server.ts'
 import { FormattedDate } from '#app/features/locale/components/formatted-date.tsx'
+import { RemoveBundleButton } from '#app/features/bundles/components/bundle-cart-button.tsx'
 import { findVisitorCart } from '#app/features/cart/visitor-cart.server.ts'
 import { AccountStep } from '#app/features/orders/components/account-step.tsx'
 import { checkoutWithCard } from '#app/features/orders/card-checkout.server.ts'
@@ -159,6 +160,8 @@ function PayStep({
     formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"], [data-form-error]')?.focus()
   }, [actionData])
   const price = (cents: number) => formatPrice(cents, checkout.currency)
+  const ownedBooks = checkout.alreadyOwned.filter((line) => !line.bundle)
+  const coveredBundles = checkout.alreadyOwned.filter((line) => line.bundle)
   /** A card field: required, refused empty in the store's words, with the last post's error beside it. */
   const cardField = (name: CheckoutField) => ({
     name,
@@ -170,23 +173,36 @@ function PayStep({
   return (
     <section className="mx-auto max-w-3xl px-4 py-12">
       <SectionHeading level={1}>Checkout</SectionHeading>
-      {checkout.alreadyOwned.length > 0 ? (
+      {ownedBooks.length > 0 ? (
         <div
           role="status"
           className="mb-6 rounded-lg border border-sky-300 bg-sky-50 p-4 text-sky-900 dark:border-sky-800 dark:bg-sky-950 dark:text-sky-100"
         >
           <p>
-            You already own {checkout.alreadyOwned.map((line) => line.title).join(', ')}, so{' '}
-            {checkout.alreadyOwned.length === 1 ? 'it is' : 'they are'} not charged again and will leave your
-            cart.
+            You already own {ownedBooks.map((line) => line.title).join(', ')}, so{' '}
+            {ownedBooks.length === 1 ? 'it is' : 'they are'} not charged again and will leave your cart.
           </p>
           <Form method="post" action="/checkout" className="mt-3">
             <button type="submit" name="intent" value="remove-owned" className={primaryButton}>
-              Remove {checkout.alreadyOwned.length === 1 ? 'it' : 'them'} from my cart
+              Remove {ownedBooks.length === 1 ? 'it' : 'them'} from my cart
             </button>
           </Form>
         </div>
       ) : null}
+      {coveredBundles.map((line) => (
+        // A bundle whose every book the buyer owns or gets with another line of the cart (decision 033).
+        <div
+          key={line.bundle!.id}
+          role="status"
+          className="mb-6 flex flex-wrap items-center gap-3 rounded-lg border border-sky-300 bg-sky-50 p-4 text-sky-900 dark:border-sky-800 dark:bg-sky-950 dark:text-sky-100"
+        >
+          <p className="flex-1">
+            The bundle {line.title} brings nothing you do not own or get with the rest of your order, so it is
+            not charged.
+          </p>
+          <RemoveBundleButton bundle={line.bundle!} />
+        </div>
+      ))}
       {checkout.unavailable.length > 0 ? (
         <div
           role="status"

@@ -340,4 +340,21 @@ describe('a bundle in the cart and at checkout', () => {
       1,
     )
   })
+
+  test('a bundle whose books the cart and the library bring already is not charged, and says so', async () => {
+    const [x, y, z] = catalogue.slice(1, 4)
+    const first = await makeBundle(sumOf([x!, y!]) - 100, [x!, y!])
+    const second = await makeBundle(sumOf([y!, z!]) - 100, [y!, z!])
+    const reader = await createReader(database.db)
+    const cartId = await requireUserCart(database.db, reader.userId)
+    await addToCart(database.db, cartId, z!.id)
+    expect((await pay(reader.userId)).outcome).toBe('paid')
+    for (const bundle of [first, second])
+      expect((await cartPost(reader.cookie, { intent: 'add-bundle', bundleId: bundle.id })).status).toBe(200)
+    const checkout = await getCheckout(database.db, reader.userId)
+    // Y comes with the first bundle and Z is theirs: the second brings nothing.
+    expect(checkout.totalCents).toBe(first.priceCents)
+    expect(checkout.alreadyOwned.map((line) => line.bundle?.id)).toEqual([second.id])
+    expect(checkout.lines.map((line) => line.bookId).toSorted()).toEqual([x!.id, y!.id].toSorted())
+  })
 })

@@ -12,6 +12,7 @@ export function revalidateAfterCheckoutPost({
   formAction,
   defaultShouldRevalidate,
 }: ShouldRevalidateFunctionArgs): boolean {
-  if (formMethod?.toUpperCase() === 'POST' && formAction === '/checkout') return true
+  // '/checkout', or a gift's '/checkout?gift=<id>'.
+  if (formMethod?.toUpperCase() === 'POST' && /^\/checkout(\?|$)/.test(formAction ?? '')) return true
   return defaultShouldRevalidate
 }
