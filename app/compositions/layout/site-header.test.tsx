@@ -24,6 +24,11 @@ test('the cart badge is the number of books in the cart; an empty cart shows no 
   expect(cartLink(['a'], 'Cart, 1 book')).toMatch(/>1<\/span>/)
 })
 
+test('a book two bundles in the cart bring is counted once', () => {
+  const ids = ['a', 'bundle:one:b', 'bundle:one:c', 'bundle:two:c', 'bundle:two:d']
+  expect(cartLink(ids, 'Cart, 4 books')).toMatch(/>4<\/span>/)
+})
+
 test('a visible row of sections on every page: Browse, Topics, New and Search', () => {
   const html = renderRoute({ Component: SiteHeader, pattern: '', path: '/', loaderData: {}, rootData: {} })
   const nav = elementOf(html, '<nav aria-label="Sections"')

@@ -28,7 +28,8 @@ const sectionLink =
 /** The seed's header on every page; the badge counts the books in the cart (optimistically). */
 export function SiteHeader() {
   const { storeName, logo } = useStoreIdentity()
-  const cartCount = useCartBookIds().size
+  // Each book once, however many of the cart's bundles bring it (a bundle's books are `bundle:<id>:<book>`).
+  const cartCount = new Set([...useCartBookIds()].map((id) => id.slice(id.lastIndexOf(':') + 1))).size
   const books = cartCount === 1 ? 'book' : 'books'
   return (
     <header className="border-b border-slate-200 bg-slate-50 dark:border-gray-700 dark:bg-gray-900">
