@@ -2,6 +2,7 @@ import { Link } from 'react-router'
 import { getBundlePage } from '#app/features/bundles/bundles.server.ts'
 import { AddBundleButton } from '#app/features/bundles/components/bundle-cart-button.tsx'
 import { bundleJsonLd, bundleTrail } from '#app/features/bundles/bundle-seo.ts'
+import { isKeyOfBundle } from '#app/features/cart/bundle-book-key.ts'
 import { useCartBookIds } from '#app/features/cart/use-cart.ts'
 import { formatPrice } from '#app/features/catalog/format.ts'
 import { getSessionUser } from '#app/features/identity/session.server.ts'
@@ -49,7 +50,7 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
 
 export default function Bundle({ loaderData }: Route.ComponentProps) {
   const { bundle } = loaderData
-  const inCart = [...useCartBookIds()].some((id) => id.startsWith(`bundle:${bundle.id}:`))
+  const inCart = [...useCartBookIds()].some((id) => isKeyOfBundle(id, bundle.id))
   const price = (cents: number) => formatPrice(cents, bundle.currency)
   const owned = bundle.books.filter((book) => book.owned).length
   return (

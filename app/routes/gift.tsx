@@ -4,7 +4,7 @@ import { formFields } from '#app/components/ui/field.tsx'
 import { SectionHeading } from '#app/components/ui/section-heading.tsx'
 import { TextareaField } from '#app/components/ui/textarea-field.tsx'
 import { TextField } from '#app/components/ui/text-field.tsx'
-import { giftFormSchema, type GiftField } from '#app/features/gifts/gift-form.ts'
+import { parseGiftForm, type GiftField } from '#app/features/gifts/gift-form.ts'
 import { createGift, findGiftItem } from '#app/features/gifts/gifts.server.ts'
 import { requireUser } from '#app/features/identity/session.server.ts'
 import { privatePageMeta } from '#app/features/seo/meta.ts'
@@ -43,30 +43,9 @@ export async function action({ request, context, params, url }: Route.ActionArgs
   const { db } = getAppContext(context)
   const item = await readItem(params, db)
   const user = await requireUser({ request, context, url })
-  const form = await readForm(request)
-  const values = Object.fromEntries(
-    (['recipientEmail', 'recipientName', 'message', 'deliverOn'] as const).map((name) => [
-      name,
-      String(form.get(name) ?? '').slice(0, 2000),
-    ]),
-  )
-  const parsed = giftFormSchema(new Date()).safeParse(values)
-  if (!parsed.success) {
-    const errors: Failure['errors'] = {}
-    for (const issue of parsed.error.issues) errors[issue.path[0] as GiftField] ??= issue.message
-    return data<Failure>({ errors, values }, 400)
-  }
-  if (parsed.data.recipientEmail === user.email.toLowerCase())
-    return data<Failure>(
-      {
-        errors: {
-          recipientEmail: 'A gift is for someone else: to buy it for yourself, add it to your cart.',
-        },
-        values,
-      },
-      400,
-    )
-  const giftId = await createGift(db, user.id, item, parsed.data)
+  const parsed = parseGiftForm(await readForm(request), user.email)
+  if (!parsed.ok) return data<Failure>({ errors: parsed.errors, values: parsed.values }, 400)
+  const giftId = await createGift(db, user.id, item, parsed.gift)
   throw redirect(`/checkout?${new URLSearchParams({ gift: giftId })}`, 303)
 }
 

@@ -1,6 +1,7 @@
 import { lazy, Suspense } from 'react'
 import { Link } from 'react-router'
 import { CartIcon } from '#app/components/ui/icons.tsx'
+import { bookIdOfKey } from '#app/features/cart/bundle-book-key.ts'
 import { useCartBookIds } from '#app/features/cart/use-cart.ts'
 import { HeaderSearch } from '#app/features/search/components/header-search.tsx'
 import { logoUrl, useStoreIdentity } from '#app/features/settings/store-settings.ts'
@@ -29,7 +30,7 @@ const sectionLink =
 export function SiteHeader() {
   const { storeName, logo } = useStoreIdentity()
   // Each book once, however many of the cart's bundles bring it (a bundle's books are `bundle:<id>:<book>`).
-  const cartCount = new Set([...useCartBookIds()].map((id) => id.slice(id.lastIndexOf(':') + 1))).size
+  const cartCount = new Set([...useCartBookIds()].map(bookIdOfKey)).size
   const books = cartCount === 1 ? 'book' : 'books'
   return (
     <header className="border-b border-slate-200 bg-slate-50 dark:border-gray-700 dark:bg-gray-900">

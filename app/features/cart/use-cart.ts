@@ -1,4 +1,5 @@
 import { useFetchers, useRouteLoaderData } from 'react-router'
+import { isKeyOfBundle } from './bundle-book-key.ts'
 
 /** Where the cart's form posts (the /cart route's action). */
 export const CART_ACTION = '/cart'
@@ -22,7 +23,7 @@ export function useCartBookIds(): ReadonlySet<string> {
     // A bundle being taken off: its books leave the count at once (added, they wait for the server's answer).
     const bundleId = fetcher.formData.get('bundleId')
     if (typeof bundleId === 'string' && fetcher.formData.get('intent') === 'remove-bundle') {
-      for (const id of ids) if (id.startsWith(`bundle:${bundleId}:`)) ids.delete(id)
+      for (const id of ids) if (isKeyOfBundle(id, bundleId)) ids.delete(id)
       continue
     }
     const bookId = fetcher.formData.get('bookId')

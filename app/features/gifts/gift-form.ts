@@ -48,4 +48,32 @@ export function giftFormSchema(today: Date) {
   })
 }
 
-export type GiftField = 'recipientEmail' | 'recipientName' | 'message' | 'deliverOn'
+const giftFields = ['recipientEmail', 'recipientName', 'message', 'deliverOn'] as const
+export type GiftField = (typeof giftFields)[number]
+
+export type GiftFormResult =
+  | { ok: true; gift: z.output<ReturnType<typeof giftFormSchema>> }
+  | { ok: false; errors: Partial<Record<GiftField, string>>; values: Record<GiftField, string> }
+
+/**
+ * A posted gift form, checked: the gift, or each field's first problem with what was typed. A gift is for
+ * someone else: the buyer's own address is refused (their cart is the way to buy for themselves).
+ */
+export function parseGiftForm(form: FormData, buyerEmail: string, today = new Date()): GiftFormResult {
+  const values = Object.fromEntries(
+    giftFields.map((name) => [name, String(form.get(name) ?? '').slice(0, 2000)]),
+  ) as Record<GiftField, string>
+  const parsed = giftFormSchema(today).safeParse(values)
+  if (!parsed.success) {
+    const errors: Partial<Record<GiftField, string>> = {}
+    for (const issue of parsed.error.issues) errors[issue.path[0] as GiftField] ??= issue.message
+    return { ok: false, errors, values }
+  }
+  if (parsed.data.recipientEmail === buyerEmail.toLowerCase())
+    return {
+      ok: false,
+      errors: { recipientEmail: 'A gift is for someone else: to buy it for yourself, add it to your cart.' },
+      values,
+    }
+  return { ok: true, gift: parsed.data }
+}

@@ -179,13 +179,7 @@ async function reserveGift(
   input: Parameters<typeof reserveCheckout>[1] & { giftId: string },
 ): Promise<Reservation> {
   const gift = await findGiftDraft(tx, input.giftId, input.userId, true)
-  const existing =
-    (await findOrder(tx, input.userId, eq(orders.attemptId, input.attemptId))) ??
-    (await findOrder(
-      tx,
-      input.userId,
-      and(eq(orders.idempotencyKey, input.idempotencyKey), sql`${orders.status} <> 'failed'`),
-    ))
+  const existing = await findOrderOfCheckout(tx, input)
   if (existing) return { outcome: 'existing', ...existing, changedCartId: null }
   if (!gift) return { outcome: 'empty-cart', changedCartId: null }
   // Paid already, or waiting on its payment page: that order, never a second one for the same gift.
@@ -284,14 +278,7 @@ export async function reserveCheckout(
     .from(carts)
     .where(eq(carts.userId, input.userId))
     .for('update')
-  const existing =
-    (await findOrder(tx, input.userId, eq(orders.attemptId, input.attemptId))) ??
-    // The live order (not failed) made from this cart as it is now, from whichever tab.
-    (await findOrder(
-      tx,
-      input.userId,
-      and(eq(orders.idempotencyKey, input.idempotencyKey), sql`${orders.status} <> 'failed'`),
-    ))
+  const existing = await findOrderOfCheckout(tx, input)
   if (existing) return { outcome: 'existing', ...existing, changedCartId: null }
   if (!cart) return { outcome: 'empty-cart', changedCartId: null }
   const checkout = await summarize(
@@ -325,6 +312,24 @@ export async function reserveCheckout(
     })
   }
   return { outcome: 'reserved', orderId, checkout, changedCartId: cart.id }
+}
+
+/**
+ * The order this attempt made already (whatever became of it), or the live one (not failed) made from the
+ * same cart or gift as it is now, from whichever tab: what a repeated checkout post is answered with.
+ */
+async function findOrderOfCheckout(
+  tx: Tx,
+  input: { userId: string; attemptId: string; idempotencyKey: string },
+) {
+  return (
+    (await findOrder(tx, input.userId, eq(orders.attemptId, input.attemptId))) ??
+    (await findOrder(
+      tx,
+      input.userId,
+      and(eq(orders.idempotencyKey, input.idempotencyKey), sql`${orders.status} <> 'failed'`),
+    ))
+  )
 }
 
 async function findOrder(tx: Tx, userId: string, which: SQL | undefined) {
