@@ -3,12 +3,13 @@ import {
   GetObjectCommand,
   HeadBucketCommand,
   HeadObjectCommand,
+  ListObjectsCommand,
   PutObjectCommand,
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3'
 import type { S3Location } from './storage-url.ts'
-import { assertValidStorageKey, type FileStorage } from './storage.server.ts'
+import { assertValidStorageKey, assertValidStoragePrefix, type FileStorage } from './storage.server.ts'
 
 export function createS3Client(options: {
   region?: string
@@ -118,6 +119,27 @@ export function createS3Storage(client: S3Client, location: S3Location): FileSto
 
     async delete(key) {
       await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: objectKey(key) }))
+    },
+
+    async *list(listPrefix) {
+      assertValidStoragePrefix(listPrefix)
+      // ListObjects (v1) paged by Marker = the last key seen: every S3-compatible store answers it alike, while
+      // v2's continuation tokens are each store's own (s3rver's cannot be made on Node ≥ 17: it encrypts them
+      // with DES). S3 still serves v1 in full.
+      let marker: string | undefined
+      for (;;) {
+        const page = await client.send(
+          new ListObjectsCommand({ Bucket: bucket, Prefix: `${prefix}${listPrefix}`, Marker: marker }),
+        )
+        const contents = page.Contents ?? []
+        for (const object of contents) {
+          const key = object.Key?.slice(prefix.length)
+          if (!key) continue
+          yield { key, size: object.Size ?? 0, modifiedAt: object.LastModified ?? new Date(0) }
+        }
+        if (!page.IsTruncated || contents.length === 0) return
+        marker = contents.at(-1)!.Key
+      }
     },
 
     async ping() {

@@ -46,6 +46,9 @@ export function storageFromEnv(
     read: async (key) => (await bucket()).read(key),
     createReadStream: async (key, range) => (await bucket()).createReadStream(key, range),
     delete: async (key) => (await bucket()).delete(key),
+    list: async function* (prefix) {
+      yield* (await bucket()).list(prefix)
+    },
     ping: async () => (await bucket()).ping?.(),
   }
 }

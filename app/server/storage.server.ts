@@ -23,11 +23,19 @@ export type FileStorage = {
   /** Removes the file; removing a missing file is not an error. */
   delete(key: string): Promise<void>
   /**
+   * Every file whose key starts with the prefix (`''` for all, else segments ending in `/`), in no promised
+   * order, with its size and last write: what a backup copies and the sweep of old files walks. Temporary files are not
+   * listed.
+   */
+  list(prefix: string): AsyncIterable<StoredFileInfo>
+  /**
    * Resolves when the store answers (an object store's bucket), throws when it cannot be reached: a failed
    * request is then answered 503 to try again (server/unavailable.ts). A folder has none.
    */
   ping?(): Promise<void>
 }
+
+export type StoredFileInfo = { key: string; size: number; modifiedAt: Date }
 
 /** Inclusive byte offsets, as in an HTTP `Range: bytes=start-end` header. */
 export type ByteRange = { start: number; end: number }
@@ -64,6 +72,14 @@ export function assertValidStorageKey(key: string): void {
       )
     }
   }
+}
+
+/** Throws StorageKeyError unless the prefix is '' or whole key segments followed by `/`. */
+export function assertValidStoragePrefix(prefix: string): void {
+  if (prefix === '') return
+  if (typeof prefix !== 'string' || !prefix.endsWith('/'))
+    throw new StorageKeyError(`Invalid storage prefix ${JSON.stringify(prefix)}: expected '' or 'a/b/'`)
+  assertValidStorageKey(prefix.slice(0, -1))
 }
 
 /** A FileStorage over a local folder (by default `DATA_DIR/files`), created on the first write. */
@@ -162,6 +178,37 @@ export function createLocalStorage(rootDir: string): FileStorage {
       const target = resolveKey(key)
       await fsp.rm(target, { force: true })
     },
+
+    async *list(prefix) {
+      assertValidStoragePrefix(prefix)
+      yield* walk(prefix === '' ? root : path.join(root, ...prefix.slice(0, -1).split('/')), prefix)
+    },
+  }
+}
+
+/** The files under a folder, depth first; names that are not keys (temporary files) skipped. */
+async function* walk(dir: string, keyPrefix: string): AsyncGenerator<StoredFileInfo> {
+  let entries: fs.Dirent[]
+  try {
+    entries = await fsp.readdir(dir, { withFileTypes: true })
+  } catch (error) {
+    if (isMissing(error)) return
+    throw error
+  }
+  for (const entry of entries) {
+    if (!segmentPattern.test(entry.name) || entry.name.includes('..')) continue
+    const full = path.join(dir, entry.name)
+    if (entry.isDirectory()) {
+      yield* walk(full, `${keyPrefix}${entry.name}/`)
+    } else if (entry.isFile()) {
+      try {
+        const stats = await fsp.stat(full)
+        yield { key: `${keyPrefix}${entry.name}`, size: stats.size, modifiedAt: stats.mtime }
+      } catch (error) {
+        // Deleted between the listing and the stat: not there any more.
+        if (!isMissing(error)) throw error
+      }
+    }
   }
 }
 

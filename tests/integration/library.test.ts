@@ -78,6 +78,7 @@ function watched(storage: FileStorage, calls: string[]): FileStorage {
       storage.createReadStream(key, range)
     ),
     delete: (key) => (calls.push(`delete ${key}`), storage.delete(key)),
+    list: (prefix) => (calls.push(`list ${prefix}`), storage.list(prefix)),
   }
 }
 
