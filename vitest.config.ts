@@ -24,6 +24,8 @@ export default defineConfig({
           environment: 'node',
           // One migrated, seeded database for the run, copied by each test file (tests/db.ts).
           globalSetup: ['tests/template-database.ts'],
+          // A test file that uses file storage must be in the S3 suite too (harness/storage-suite.ts).
+          setupFiles: ['tests/storage-suite-guard.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

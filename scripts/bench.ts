@@ -10,7 +10,9 @@
  * Issue 35: `-- --cache-hit` only compares the cached `/` with bare `node:http` sending the same bytes
  * (scripts/bench-cache-hit.ts); the full run measures that comparison too, beside the first-time visitor.
  * Issue 30: `-- --checkout` compares the checkout page without and with a coupon (scripts/bench-checkout.ts).
- * Issue 32: `-- --storage` compares downloads from the folder and from an S3 bucket (scripts/bench-storage.ts).
+ * Issue 32: `-- --storage` compares downloads from the folder and from an S3 bucket (scripts/bench-storage.ts);
+ * `-- --delivery` a buyer's download streamed from the folder, streamed from S3, and redirected to S3
+ * (scripts/bench-delivery.ts).
  */
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
@@ -58,6 +60,10 @@ const options = parseCommandLine({
     storage: {
       type: 'boolean',
       help: "only the owner's EPUB from a store on its folder and one on an S3 bucket (s3rver), in turns",
+    },
+    delivery: {
+      type: 'boolean',
+      help: "only a buyer's stamped PDF from a store on its folder, on S3 streamed and on S3 by redirect, in turns",
     },
     'cache-hit': {
       type: 'boolean',
@@ -138,6 +144,12 @@ if (options.checkout) {
 if (options.storage) {
   const { benchStorage } = await import('./bench-storage.ts')
   await benchStorage({ seededDataDir, authSecret: FACTORY_AUTH_SECRET, seconds })
+  process.exit(0)
+}
+
+if (options.delivery) {
+  const { benchDelivery } = await import('./bench-delivery.ts')
+  await benchDelivery({ seededDataDir, authSecret: FACTORY_AUTH_SECRET, seconds })
   process.exit(0)
 }
 

@@ -16,7 +16,8 @@ const slugPattern = /^[a-z0-9][a-z0-9-]{0,99}$/
 
 /**
  * GET /library/<slug>/download.pdf|.epub: the signed-in owner's stamped copy, streamed, or the one part a Range
- * asks for (206; 416 past its end). Anyone else gets 403 (404 for a book or file name that does not exist);
+ * asks for (206; 416 past its end); with DOWNLOAD_DELIVERY=redirect, a 302 to the copy in the bucket, signed
+ * for a minute, once allowed and counted (decision 034). Anyone else gets 403 (404 for a book or file name that does not exist);
  * more than 50 downloads of a book in a day get 429 (a HEAD too), a file's worth of parts counting as one
  * (decision 010). The parameters only ever select a row of the database: they never reach a storage path.
  */
@@ -80,6 +81,19 @@ async function sendCopy(
     'download',
   )
   if (download.counted) recordEvent(app, request, { name: 'download', bookSlug: wanted.slug })
+  if (app.env.DOWNLOAD_DELIVERY === 'redirect' && app.storage.signedUrl) {
+    // Allowed and counted: the object store sends the bytes (a Range is sent again there by the client).
+    await download.stream.cancel()
+    const location = await app.storage.signedUrl(download.key, {
+      expiresInSeconds: app.env.DOWNLOAD_URL_SECONDS,
+      fileName: download.fileName,
+      contentType: download.contentType,
+    })
+    return new Response(null, {
+      status: 302,
+      headers: { Location: location, 'Cache-Control': 'private, no-store', 'Referrer-Policy': 'no-referrer' },
+    })
+  }
   return new Response(download.stream, {
     status: download.range ? 206 : 200,
     headers: downloadHeaders(download, { cacheControl: 'private, no-store', range: download.range }),

@@ -101,6 +101,20 @@ export const EnvSchema = z.object({
     .enum(['0', '1'], { error: "expected '1' (bucket.host) or '0' (host/bucket)" })
     .default('0'),
   AWS_REGION: z.string().trim().min(1).default('us-east-1'),
+  /**
+   * How a buyer's copy leaves the store once the download is allowed and counted (decision 034): `stream`d by
+   * the store (the default, and the only way from the folder), or a 302 `redirect` to a URL of the bucket
+   * signed for DOWNLOAD_URL_SECONDS, which the object store then serves (needs STORAGE_URL).
+   */
+  DOWNLOAD_DELIVERY: z
+    .enum(['stream', 'redirect'], { error: "expected 'stream' or 'redirect'" })
+    .default('stream'),
+  DOWNLOAD_URL_SECONDS: z.coerce
+    .number({ error: 'expected a number of seconds' })
+    .int('expected a whole number of seconds')
+    .min(10, 'expected at least 10 seconds: the browser must reach the object store in time')
+    .max(3600, 'expected at most 3600 seconds: the link can be passed on while it lives')
+    .default(60),
   /** Comma-separated emails: these accounts are made admins (the back office, /admin) at start-up. */
   ADMIN_EMAILS: z
     .string()
@@ -183,6 +197,11 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
   if (env.NODE_ENV === 'production' && env.DATABASE_URL && !env.BETTER_AUTH_SECRET) {
     throw new InvalidEnvError(
       'Invalid configuration:\n  BETTER_AUTH_SECRET: required in production with DATABASE_URL, so that every instance signs sessions with the same secret',
+    )
+  }
+  if (env.DOWNLOAD_DELIVERY === 'redirect' && !env.STORAGE_URL) {
+    throw new InvalidEnvError(
+      'Invalid configuration:\n  DOWNLOAD_DELIVERY: redirect needs STORAGE_URL (an object store to redirect to); the folder streams',
     )
   }
   if (Boolean(env.STRIPE_SECRET_KEY) !== Boolean(env.STRIPE_WEBHOOK_SECRET)) {

@@ -8,6 +8,8 @@ import {
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3'
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner'
+import { contentDisposition } from './file-response.server.ts'
 import type { S3Location } from './storage-url.ts'
 import { assertValidStorageKey, assertValidStoragePrefix, type FileStorage } from './storage.server.ts'
 
@@ -140,6 +142,20 @@ export function createS3Storage(client: S3Client, location: S3Location): FileSto
         if (!page.IsTruncated || contents.length === 0) return
         marker = contents.at(-1)!.Key
       }
+    },
+
+    async signedUrl(key, { expiresInSeconds, fileName, contentType }) {
+      return getSignedUrl(
+        client,
+        new GetObjectCommand({
+          Bucket: bucket,
+          Key: objectKey(key),
+          ResponseContentDisposition: contentDisposition(fileName),
+          ResponseContentType: contentType,
+          ResponseCacheControl: 'private, no-store',
+        }),
+        { expiresIn: expiresInSeconds },
+      )
     },
 
     async ping() {

@@ -50,5 +50,6 @@ export function storageFromEnv(
       yield* (await bucket()).list(prefix)
     },
     ping: async () => (await bucket()).ping?.(),
+    signedUrl: async (key, options) => (await bucket()).signedUrl!(key, options),
   }
 }

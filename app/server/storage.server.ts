@@ -33,6 +33,15 @@ export type FileStorage = {
    * request is then answered 503 to try again (server/unavailable.ts). A folder has none.
    */
   ping?(): Promise<void>
+  /**
+   * A URL that lets whoever holds it GET the file (and its ranges) straight from the object store for
+   * `expiresInSeconds`, saved under `fileName` as `contentType`. Only an object store has one; the store uses it
+   * when DOWNLOAD_DELIVERY=redirect (decision 034).
+   */
+  signedUrl?(
+    key: string,
+    options: { expiresInSeconds: number; fileName: string; contentType: string },
+  ): Promise<string>
 }
 
 export type StoredFileInfo = { key: string; size: number; modifiedAt: Date }

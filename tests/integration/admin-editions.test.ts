@@ -1,3 +1,4 @@
+import { testStorage } from '#harness/services.ts'
 import { execFile } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import fs from 'node:fs/promises'
@@ -26,7 +27,6 @@ import {
   emailOutbox,
 } from '#app/server/db/schema/index.server.ts'
 import { createLogger } from '#app/server/logger.server.ts'
-import { createLocalStorage } from '#app/server/storage.server.ts'
 import { limitRequestBodies } from '#server/request-bodies.ts'
 import type { TestDatabase } from '#tests/db.ts'
 import { test } from '#tests/fixtures.ts'
@@ -436,7 +436,7 @@ describe('publishing a new edition', () => {
     // from the database on the first request instead of failing, for the book and for its sample.
     const otherInstance = {
       ...servicesFor(database.db),
-      storage: createLocalStorage(await fs.mkdtemp(path.join(tempDir, 'other-instance-'))),
+      storage: testStorage(),
     }
     const elsewhere = await downloadLoader(
       routeArgs({
@@ -466,7 +466,7 @@ describe('publishing a new edition', () => {
     const restart = await publishBookFiles(database.db, storage, logger)
     expect(restart.rendered).toBe(0)
     expect(await filesOf(book.id)).toEqual(files)
-    const freshStorage = createLocalStorage(await fs.mkdtemp(path.join(tempDir, 'instance-')))
+    const freshStorage = testStorage()
     const fresh = await publishBookFiles(database.db, freshStorage, logger)
     expect(fresh.rendered).toBe(catalogue.length)
     expect((await filesOf(book.id)).map((file) => [file.storageKey, file.sha256, file.edition])).toEqual(

@@ -1,3 +1,4 @@
+import { testStorage } from '#harness/services.ts'
 import { execFile } from 'node:child_process'
 import fs from 'node:fs/promises'
 import os from 'node:os'
@@ -20,7 +21,7 @@ import { loader as downloadLoader } from '#app/routes/library-download.ts'
 import { loader as libraryLoader } from '#app/routes/library.tsx'
 import { bookFiles, libraryItems, rateLimits } from '#app/server/db/schema/index.server.ts'
 import { createLogger } from '#app/server/logger.server.ts'
-import { createLocalStorage, type FileStorage } from '#app/server/storage.server.ts'
+import type { FileStorage } from '#app/server/storage.server.ts'
 import type { TestDatabase } from '#tests/db.ts'
 import { test } from '#tests/fixtures.ts'
 import { cookieHeader } from '#harness/cookie-jar.ts'
@@ -171,7 +172,7 @@ describe('the books’ files', () => {
         }),
       )
     const listedEtag = (await sample()).headers.get('ETag')!
-    const instanceFiles = createLocalStorage(await fs.mkdtemp(path.join(tempDir, 'instance-')))
+    const instanceFiles = testStorage()
     const manuscript = await readManuscript(book.slug)
     await publishEditions(
       instanceFiles,
@@ -457,7 +458,7 @@ describe('the library', () => {
     const buyer = await createBuyer(database.db, [book.id])
     // Another instance's storage (decision 010: each renders its own) holding an edition the database does not
     // list, as an instance still running the previous release does during a rolling deploy.
-    const instanceFiles = createLocalStorage(await fs.mkdtemp(path.join(tempDir, 'instance-')))
+    const instanceFiles = testStorage()
     const manuscript = await readManuscript(book.slug)
     const addition = 'This paragraph is only in the edition this instance still has.'
     await publishEditions(instanceFiles, book, `${manuscript.trimEnd()}\n\n${addition}\n`)

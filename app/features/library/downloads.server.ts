@@ -51,6 +51,8 @@ type NotInFile = { ok: false; status: 416; size: number }
 export type DownloadResult =
   | ({
       ok: true
+      /** Where the stamped copy is kept: what a redirect to the object store names (DOWNLOAD_DELIVERY). */
+      key: string
       cached: boolean
       /** Whether this response counted as a download (every whole copy; a part only as decision 010 says). */
       counted: boolean
@@ -145,6 +147,7 @@ export async function prepareDownload(
   }
   return {
     ok: true,
+    key,
     cached: copy.cached,
     counted: counted.counted,
     etag,
