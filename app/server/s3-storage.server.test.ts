@@ -87,9 +87,9 @@ test('keys live under the prefix: two stores on one bucket do not see each other
 })
 
 /**
- * S3, R2 and MinIO make an upload visible only once complete, so an overwrite is atomic there. s3rver, the test
- * double, rewrites its file in place: a read that meets a write in flight fails ('aborted') instead. What must
- * hold on any store is that the bytes a read returns are one version, whole — never a mix or a truncation.
+ * S3, R2 and MinIO make an upload visible only once complete, so an overwrite is atomic there; the test double
+ * keeps that contract too (s3rver alone rewrites its file in place: harness/s3-server.ts). What must hold is
+ * that the bytes a read returns are one version, whole — never a mix or a truncation.
  */
 test('an overwrite never serves a mixed or a truncated file', async () => {
   const files = storage()
