@@ -129,6 +129,25 @@ test('an overwrite never serves a mixed or a truncated file', async () => {
   expect((await readWhole())[0]).toBe(0x61)
 })
 
+test('a call that could not reach the store keeps ping failing for a moment, though the store answers again', async () => {
+  const files = storage()
+  await files.put('books/a/a.pdf', bytes('%PDF-1.7 a'))
+  // A missing file is an answer, not an outage.
+  expect(await files.read('books/a/missing.pdf')).toBeNull()
+  await expect(files.ping!()).resolves.toBeUndefined()
+  await s3.pause()
+  try {
+    await expect(files.read('books/a/a.pdf')).rejects.toThrow()
+  } finally {
+    await s3.resume()
+  }
+  // The host's probe asks right after the failure: still down, although a connection would now succeed.
+  await expect(files.ping!()).rejects.toThrow()
+  await new Promise((resolve) => setTimeout(resolve, 1_100))
+  await expect(files.ping!()).resolves.toBeUndefined()
+  expect(text(await files.read('books/a/a.pdf'))).toBe('%PDF-1.7 a')
+})
+
 test('a store that does not answer is an error, not a hang', async () => {
   const { createS3Client } = await import('./s3-storage.server.ts')
   // Nothing listens on port 9 of 127.0.0.1 here: the connection is refused at once.
