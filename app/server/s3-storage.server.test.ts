@@ -87,9 +87,9 @@ test('keys live under the prefix: two stores on one bucket do not see each other
 })
 
 /**
- * S3, R2 and MinIO make an upload visible only once complete, so an overwrite is atomic there. s3rver, the test
- * double, rewrites its file in place: a read that meets a write in flight fails ('aborted') instead. What must
- * hold on any store is that the bytes a read returns are one version, whole — never a mix or a truncation.
+ * S3, R2 and MinIO make an upload visible only once complete, so an overwrite is atomic there; the test double
+ * keeps that contract too (s3rver alone rewrites its file in place: harness/s3-server.ts). What must hold is
+ * that the bytes a read returns are one version, whole — never a mix or a truncation.
  */
 test('an overwrite never serves a mixed or a truncated file', async () => {
   const files = storage()
@@ -127,6 +127,25 @@ test('an overwrite never serves a mixed or a truncated file', async () => {
   // Once the writes are done, every read answers, with the last version.
   expect(text(await files.read(key))?.slice(0, 1)).toBe('a')
   expect((await readWhole())[0]).toBe(0x61)
+})
+
+test('a call that could not reach the store keeps ping failing for a moment, though the store answers again', async () => {
+  const files = storage()
+  await files.put('books/a/a.pdf', bytes('%PDF-1.7 a'))
+  // A missing file is an answer, not an outage.
+  expect(await files.read('books/a/missing.pdf')).toBeNull()
+  await expect(files.ping!()).resolves.toBeUndefined()
+  await s3.pause()
+  try {
+    await expect(files.read('books/a/a.pdf')).rejects.toThrow()
+  } finally {
+    await s3.resume()
+  }
+  // The host's probe asks right after the failure: still down, although a connection would now succeed.
+  await expect(files.ping!()).rejects.toThrow()
+  await new Promise((resolve) => setTimeout(resolve, 1_100))
+  await expect(files.ping!()).resolves.toBeUndefined()
+  expect(text(await files.read('books/a/a.pdf'))).toBe('%PDF-1.7 a')
 })
 
 test('a store that does not answer is an error, not a hang', async () => {

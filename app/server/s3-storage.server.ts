@@ -41,6 +41,14 @@ export function createS3Client(options: {
 }
 
 /**
+ * How long a call that could not reach the store keeps `ping` failing. The host pings right after a request
+ * failed (server/unavailable.ts) to tell an outage (503) from a fault (500); while a store goes down or comes
+ * back, a ping on a connection still open can succeed just after a new connection was refused, and the request
+ * it failed would be a 500 (drill:storage found two at the moment the store stopped, issue 32).
+ */
+const UNREACHABLE_MS = 1_000
+
+/**
  * A FileStorage over an S3-compatible bucket: the same five calls as the folder, each key under the prefix. An
  * object appears whole or not at all (S3 makes an upload visible only once complete, so a reader never sees a
  * half-written file and an overwrite is atomic), and a read is of one version: a ranged stream reads the whole
@@ -52,22 +60,31 @@ export function createS3Storage(client: S3Client, location: S3Location): FileSto
     assertValidStorageKey(key)
     return `${prefix}${key}`
   }
+  let unreachable: { at: number; error: unknown } | undefined
+  /** The call's answer; a failure to reach the store is noted for `ping` before it is thrown on. */
+  const sent = <T>(call: Promise<T>): Promise<T> =>
+    call.catch((error: unknown) => {
+      if (isUnreachable(error)) unreachable = { at: performance.now(), error }
+      throw error
+    })
 
   return {
     async put(key, bytes) {
-      await client.send(
-        new PutObjectCommand({
-          Bucket: bucket,
-          Key: objectKey(key),
-          Body: bytes,
-          ContentLength: bytes.length,
-        }),
+      await sent(
+        client.send(
+          new PutObjectCommand({
+            Bucket: bucket,
+            Key: objectKey(key),
+            Body: bytes,
+            ContentLength: bytes.length,
+          }),
+        ),
       )
     },
 
     async stat(key) {
       try {
-        const head = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: objectKey(key) }))
+        const head = await sent(client.send(new HeadObjectCommand({ Bucket: bucket, Key: objectKey(key) })))
         return { size: head.ContentLength ?? 0 }
       } catch (error) {
         if (isMissing(error)) return null
@@ -77,8 +94,8 @@ export function createS3Storage(client: S3Client, location: S3Location): FileSto
 
     async read(key) {
       try {
-        const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: objectKey(key) }))
-        return object.Body ? await object.Body.transformToByteArray() : new Uint8Array()
+        const object = await sent(client.send(new GetObjectCommand({ Bucket: bucket, Key: objectKey(key) })))
+        return object.Body ? await sent(object.Body.transformToByteArray()) : new Uint8Array()
       } catch (error) {
         if (isMissing(error)) return null
         throw error
@@ -91,12 +108,14 @@ export function createS3Storage(client: S3Client, location: S3Location): FileSto
         throw new RangeError(`Byte range ${range.start}-${range.end} is not a range`)
       let object
       try {
-        object = await client.send(
-          new GetObjectCommand({
-            Bucket: bucket,
-            Key: name,
-            ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
-          }),
+        object = await sent(
+          client.send(
+            new GetObjectCommand({
+              Bucket: bucket,
+              Key: name,
+              ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
+            }),
+          ),
         )
       } catch (error) {
         if (isMissing(error)) return null
@@ -120,7 +139,7 @@ export function createS3Storage(client: S3Client, location: S3Location): FileSto
     },
 
     async delete(key) {
-      await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: objectKey(key) }))
+      await sent(client.send(new DeleteObjectCommand({ Bucket: bucket, Key: objectKey(key) })))
     },
 
     async *list(listPrefix) {
@@ -159,9 +178,35 @@ export function createS3Storage(client: S3Client, location: S3Location): FileSto
     },
 
     async ping() {
-      await client.send(new HeadBucketCommand({ Bucket: bucket }))
+      // A call that could not reach the store a moment ago: down, whatever an open connection says.
+      if (unreachable && performance.now() - unreachable.at < UNREACHABLE_MS) throw unreachable.error
+      await sent(client.send(new HeadBucketCommand({ Bucket: bucket })))
     },
   }
+}
+
+/**
+ * The store could not be reached or could not serve: no connection (refused, reset, timed out, no such host)
+ * or a 5xx of its own (S3's 503 SlowDown, 500 InternalError). Not a 4xx: the store answered.
+ */
+function isUnreachable(error: unknown): boolean {
+  if (error instanceof S3ServiceException) return (error.$metadata.httpStatusCode ?? 0) >= 500
+  const code = (error as NodeJS.ErrnoException | null)?.code
+  const name = (error as Error | null)?.name
+  return (
+    name === 'TimeoutError' ||
+    (typeof code === 'string' &&
+      [
+        'ECONNREFUSED',
+        'ECONNRESET',
+        'ETIMEDOUT',
+        'EPIPE',
+        'EHOSTUNREACH',
+        'ENETUNREACH',
+        'ENOTFOUND',
+        'EAI_AGAIN',
+      ].includes(code))
+  )
 }
 
 /** No such object: a missing bucket is not that (it is a configuration error, thrown). */

@@ -9,6 +9,7 @@
  * shorter load, for CI (≤ 90 s). Design: docs/decisions/022-scale-out.md.
  */
 import { spawnSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import http from 'node:http'
 import os from 'node:os'
@@ -20,14 +21,16 @@ import { openDatabase } from '#app/server/db/database.server.ts'
 import { enqueueEmail } from '#app/server/outbox.server.ts'
 import { startCluster, type Cluster } from '#harness/cluster-process.ts'
 import { createReader, testPassword } from '#harness/factories/buyers.ts'
+import { readStoredFiles, startDrillStorage, wholeFileProblem, type DrillStorage } from './files.ts'
 import { parseDrillOptions } from './options.ts'
 
-const { quick } = parseDrillOptions({
+const { quick, storage: storageKind } = parseDrillOptions({
   name: 'cluster',
   summary:
-    'Two store instances on one PostgreSQL database behind nginx, and proof that they behave as one store (sessions, carts, rate limits, revocations, the page cache, mail, an instance killed).',
+    'Two store instances on one PostgreSQL database behind nginx, and proof that they behave as one store (sessions, carts, rate limits, revocations, the page cache, a cover uploaded, mail, an instance killed).',
   databases: [],
   builds: false,
+  storages: true,
 })
 const MAILS = quick ? 200 : 1_000
 const LOAD_SECONDS = quick ? 6 : 20
@@ -47,11 +50,13 @@ function record(check: string, ok: boolean, figure: string) {
 }
 
 let cluster: Cluster | undefined
+let storage: DrillStorage | undefined
 let finished = false
 async function finish(code: number) {
   if (finished) return
   finished = true
   await cluster?.stop().catch((error: unknown) => console.error('could not stop the cluster:', error))
+  await storage?.stop().catch((error: unknown) => console.error('could not stop the S3 server:', error))
   process.exit(code)
 }
 for (const signal of ['SIGINT', 'SIGTERM'] as const)
@@ -148,11 +153,16 @@ const people = {
 
 try {
   console.log(
-    `cluster drill${quick ? ' (quick)' : ''}: 2 instances on PostgreSQL behind nginx, ${MAILS} mails queued`,
+    `cluster drill${quick ? ' (quick)' : ''}: 2 instances on PostgreSQL behind nginx, files in ${storageKind === 's3' ? 'an S3 bucket (s3rver)' : 'one shared folder'}, ${MAILS} mails queued`,
   )
+  storage = await startDrillStorage(storageKind)
   cluster = await startCluster({
     instances: 2,
-    env: { SESSION_CACHE_SECONDS: String(SESSION_CACHE_SECONDS), ADMIN_EMAILS: people.admin },
+    env: {
+      SESSION_CACHE_SECONDS: String(SESSION_CACHE_SECONDS),
+      ADMIN_EMAILS: people.admin,
+      ...storage.env,
+    },
     prepare: async (databaseUrl) => {
       const database = await openDatabase({ kind: 'postgres', url: databaseUrl, poolSize: 2 })
       try {
@@ -185,7 +195,7 @@ try {
     await checkLoginLimits(a.url, b.url, cluster.url)
     await checkRevocation(a.url, b.url)
     await checkAdminChange(database.db, a.url, b.url)
-    await checkCover(database.db, a.url, b.url)
+    await checkCover(database.db, a.url, b.url, cluster)
     await checkFailover(cluster)
   } finally {
     await database.close()
@@ -351,8 +361,11 @@ async function checkAdminChange(db: Db, a: string, b: string) {
   )
 }
 
-/** A cover uploaded through one instance is served by the other: they share one files folder. */
-async function checkCover(db: Db, a: string, b: string) {
+/**
+ * A cover uploaded through one instance is served by the other, the same bytes, whole: they share one files
+ * folder, or one bucket (then nothing is written to the folder, and what both serve is the bucket's object).
+ */
+async function checkCover(db: Db, a: string, b: string, cluster: Cluster) {
   const login = await logIn(a, people.admin)
   const cookie = sessionCookieOf(login)
   if (login.status !== 303 || !cookie) throw new Error(`the admin's login answered ${login.status}`)
@@ -377,11 +390,39 @@ async function checkCover(db: Db, a: string, b: string) {
   // Signed in: not from the page cache, so the page names the new cover at once.
   const page = await send(`${b}/books/${book.slug}`, { cookie })
   const files = [...new Set(page.body.match(/\/media\/covers\/[a-z0-9._-]+/g) ?? [])]
-  const served = await Promise.all(files.map(async (file) => (await send(`${b}${file}`)).status))
+  const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex')
+  const fetchFile = async (url: string) => {
+    const response = await fetch(url, { signal: AbortSignal.timeout(15_000) })
+    const bytes = new Uint8Array(await response.arrayBuffer())
+    const length = Number(response.headers.get('Content-Length') ?? bytes.length)
+    return { status: response.status, bytes, problem: await wholeFileProblem(bytes, 'image', length) }
+  }
+  const stored = new Map(
+    (await readStoredFiles(storage!, cluster.instances[0]!.dataDir, 'covers/')).map((file) => [
+      `/media/${file.key}`,
+      sha256(file.bytes),
+    ]),
+  )
+  let same = 0
+  const problems: string[] = []
+  for (const file of files) {
+    const [fromA, fromB] = await Promise.all([fetchFile(`${a}${file}`), fetchFile(`${b}${file}`)])
+    if (fromB.status !== 200 || fromA.status !== 200)
+      problems.push(`${file}: ${fromA.status} on instance 1, ${fromB.status} on instance 2`)
+    else if (fromB.problem) problems.push(`${file} from instance 2: ${fromB.problem}`)
+    else if (sha256(fromA.bytes) !== sha256(fromB.bytes) || stored.get(file) !== sha256(fromB.bytes))
+      problems.push(`${file}: instance 2's bytes differ from instance 1's or from the stored file`)
+    else same++
+  }
+  // On S3 the shared folder stays empty: the cover went through the bucket.
+  const inFolder = fs.existsSync(path.join(cluster.filesDir, 'covers'))
+    ? fs.readdirSync(path.join(cluster.filesDir, 'covers')).length
+    : 0
+  if (storageKind === 's3' && inFolder > 0) problems.push(`${inFolder} cover files written to the folder`)
   record(
-    'a cover uploaded on one instance is served by the other',
-    outcome.ok && files.length > 0 && served.every((status) => status === 200),
-    `uploaded on instance 1 (${uploaded.status}: ${outcome.message}); instance 2 serves ${served.filter((status) => status === 200).length}/${files.length} of its files`,
+    `a cover uploaded on one instance is served by the other (${storageKind === 's3' ? 'S3 bucket' : 'shared folder'})`,
+    outcome.ok && files.length > 0 && problems.length === 0,
+    `uploaded on instance 1 (${uploaded.status}: ${outcome.message}); instance 2 serves ${same}/${files.length} of its files whole, the same bytes as instance 1 and as ${storageKind === 's3' ? 'the bucket holds' : 'the folder holds'}${storageKind === 's3' ? ` (none in the folder: ${inFolder === 0})` : ''}${problems.length ? `; ${problems.join('; ')}` : ''}`,
   )
 }
 

@@ -88,7 +88,7 @@ export function loadAverage() {
     .join(' ')
 }
 
-export type Answer = { status: number; headers: Headers; text: string; ms: number }
+export type Answer = { status: number; headers: Headers; text: string; bytes: Uint8Array; ms: number }
 
 /**
  * One request, bounded: it answers within `timeoutMs` or throws ('timeout'); a refused or cut connection
@@ -101,8 +101,9 @@ export async function request(url: string, init: RequestInit & { timeoutMs?: num
     ...init,
     signal: AbortSignal.timeout(init.timeoutMs ?? 10_000),
   })
-  const text = await response.text()
-  return { status: response.status, headers: response.headers, text, ms: performance.now() - started }
+  const bytes = new Uint8Array(await response.arrayBuffer())
+  const text = new TextDecoder().decode(bytes)
+  return { status: response.status, headers: response.headers, text, bytes, ms: performance.now() - started }
 }
 
 export function isTimeout(error: unknown) {
@@ -134,6 +135,7 @@ export async function prepareStoreData(
         cookie: reader.cookie,
         redirected: new Set(),
         confirmed: new Set(),
+        downloaded: new Set(),
       })
     }
     return { buyers, books }
@@ -175,6 +177,8 @@ export type BuyerRecord = {
   redirected: Set<string>
   /** Order ids whose confirmation page answered 200. */
   confirmed: Set<string>
+  /** The files whose download answered 200, as `<slug>.<pdf|epub>`. */
+  downloaded: Set<string>
 }
 
 export type LoadFigures = {
@@ -283,7 +287,10 @@ export async function runBuyer(buyer: BuyerRecord, options: BuyerOptions) {
     if (confirmation.status === 200 && confirmation.text.includes('Order #')) buyer.confirmed.add(orderId)
     const format = Math.random() < 0.5 ? 'pdf' : 'epub'
     const download = await step('download', () => `${base()}/library/${book.slug}/download.${format}`)
-    if (download.status === 200) figures.downloads++
+    if (download.status === 200) {
+      figures.downloads++
+      buyer.downloaded.add(`${book.slug}.${format}`)
+    }
   }
 }
 

@@ -17,6 +17,7 @@ test('the shared options, then the drill’s own, typed; unset ones are undefine
       quick: false,
       db: 'pglite',
       build: false,
+      storage: 'folder',
       runs: undefined,
       route: undefined,
       verbose: undefined,
@@ -32,7 +33,15 @@ test('the shared options, then the drill’s own, typed; unset ones are undefine
     '--verbose',
   ])
   expect(read).toEqual({
-    values: { quick: true, db: 'postgres', build: false, runs: 50, route: 'cart', verbose: true },
+    values: {
+      quick: true,
+      db: 'postgres',
+      build: false,
+      storage: 'folder',
+      runs: 50,
+      route: 'cart',
+      verbose: true,
+    },
   })
 })
 
@@ -57,6 +66,24 @@ test('an unknown option, a missing or bad value, or a database the drill does no
   const noDatabase = { name: 'cluster', summary: '…', databases: [], builds: false } as const
   expect(readDrillOptions(noDatabase, ['--db', 'postgres'])).toMatchObject({ exit: 2 })
   expect(readDrillOptions(noDatabase, ['--build'])).toMatchObject({ exit: 2 })
+})
+
+test('--storage folder|s3 for a drill that takes it: the folder by default, anything else the usage, exit 2', () => {
+  const kill = { name: 'kill', summary: '…', storages: true } as const
+  expect(readDrillOptions(kill, [])).toMatchObject({ values: { storage: 'folder' } })
+  expect(readDrillOptions(kill, ['--storage', 's3', '--quick'])).toMatchObject({
+    values: { storage: 's3', quick: true },
+  })
+  expect(readDrillOptions(kill, ['--storage=folder'])).toMatchObject({ values: { storage: 'folder' } })
+  const usage =
+    'Usage: npm run drill:kill -- [--quick] [--db pglite|postgres] [--build] [--storage folder|s3] [--help]'
+  for (const args of [['--storage', 'gcs'], ['--storage'], ['--storage', 'S3']]) {
+    const read = readDrillOptions(kill, args)
+    expect(read).toMatchObject({ exit: 2 })
+    expect((read as { message: string }).message.split('\n').at(-1)).toBe(usage)
+  }
+  // A drill that does not take it refuses it.
+  expect(readDrillOptions(fuzz, ['--storage', 's3'])).toMatchObject({ exit: 2 })
 })
 
 test('--help: the summary, the usage and what each option does, exit 0', () => {

@@ -7,6 +7,9 @@
 import { parseArgs } from 'node:util'
 
 export type DbKind = 'pglite' | 'postgres'
+/** Where the store keeps its files: its folder (DATA_DIR/files) or an S3-compatible bucket (issue 32). */
+export type StorageKind = 'folder' | 's3'
+export const STORAGE_KINDS = ['folder', 's3'] as const satisfies readonly StorageKind[]
 
 /**
  * One option; `value` names its argument in the usage (`--runs N`). A number is checked to be one, a string to be
@@ -104,6 +107,8 @@ export type DrillCommand<Own extends Record<string, ScriptOption>> = {
   databases?: readonly DbKind[]
   /** Whether it builds the store when `build/` is missing (and takes `--build` to build anyway). Default: yes. */
   builds?: boolean
+  /** Whether it takes `--storage folder|s3`. Default: no (the store on its folder). */
+  storages?: boolean
   options?: Own
 }
 
@@ -114,6 +119,8 @@ export type DrillOptions<Own extends Record<string, ScriptOption>> = {
   db: DbKind
   /** `--build`: build the store even when `build/` exists. */
   build: boolean
+  /** `--storage`, for a drill that takes it: where the store keeps its files (default: its folder). */
+  storage: StorageKind
 } & Values<Own>
 
 /** A drill's command line: the options drills share, then its own. */
@@ -137,6 +144,13 @@ export function readDrillOptions<
     }
   if (command.builds !== false)
     shared.build = { type: 'boolean', help: 'build the store first even when build/ exists' }
+  if (command.storages)
+    shared.storage = {
+      type: 'string',
+      value: STORAGE_KINDS.join('|'),
+      choices: STORAGE_KINDS,
+      help: 'where the store keeps its files: its folder (default) or an S3 bucket (s3rver on 127.0.0.1)',
+    }
   const read = readCommandLine(
     {
       usage: `npm run drill:${command.name} --`,
@@ -155,6 +169,7 @@ export function readDrillOptions<
     quick: given.quick === true || env.DRILL_QUICK === '1',
     db,
     build: given.build === true,
+    storage: (given.storage ?? 'folder') as StorageKind,
   }
   return { values: values as DrillOptions<Own> }
 }
