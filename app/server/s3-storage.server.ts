@@ -149,8 +149,10 @@ export function createS3Storage(client: S3Client, location: S3Location): FileSto
       // with DES). S3 still serves v1 in full.
       let marker: string | undefined
       for (;;) {
-        const page = await client.send(
-          new ListObjectsCommand({ Bucket: bucket, Prefix: `${prefix}${listPrefix}`, Marker: marker }),
+        const page = await sent(
+          client.send(
+            new ListObjectsCommand({ Bucket: bucket, Prefix: `${prefix}${listPrefix}`, Marker: marker }),
+          ),
         )
         const contents = page.Contents ?? []
         for (const object of contents) {
