@@ -4,6 +4,7 @@ import fsp from 'node:fs/promises'
 import path from 'node:path'
 import { Readable, Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web'
 import type { FileStorage } from '#app/server/storage.server.ts'
 
 /**
@@ -47,7 +48,7 @@ export async function copyFilesOut(
     const hash = createHash('sha256')
     let bytes = 0
     await pipeline(
-      Readable.fromWeb(opened.stream as import('node:stream/web').ReadableStream<Uint8Array>),
+      Readable.fromWeb(opened.stream as NodeReadableStream<Uint8Array>),
       new Transform({
         transform(chunk: Buffer, _encoding, done) {
           hash.update(chunk)

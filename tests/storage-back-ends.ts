@@ -14,7 +14,7 @@ export type BackEndName = 'folder' | 's3'
  * what the store's configuration says for the same storage (STORAGE_URL and S3_ENDPOINT; the credentials are
  * put in this process's environment, where the AWS SDK reads them).
  */
-export function useStorageBackEnds(bucket: string) {
+export function storageBackEndsForFile(bucket: string) {
   let s3: TestS3 | undefined
   const folders: string[] = []
   let next = 1

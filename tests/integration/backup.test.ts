@@ -14,7 +14,12 @@ import { createLogger } from '#app/server/logger.server.ts'
 import { createLocalStorage, type FileStorage } from '#app/server/storage.server.ts'
 import { createBackup, restoreBackup, type BackupManifest } from '#server/backup.ts'
 import { adminQuery } from '#tests/db.ts'
-import { copyStorage, listStorage, useStorageBackEnds, type BackEndName } from '#tests/storage-back-ends.ts'
+import {
+  copyStorage,
+  listStorage,
+  storageBackEndsForFile,
+  type BackEndName,
+} from '#tests/storage-back-ends.ts'
 import { createBuyer } from '#harness/factories/buyers.ts'
 
 const folders: string[] = []
@@ -25,7 +30,7 @@ function tempFolder(): string {
 }
 const serverUrl = process.env.TEST_DB === 'postgres' ? process.env.TEST_DATABASE_URL : undefined
 const databases: string[] = []
-const backEnds = useStorageBackEnds('codebook-backup')
+const backEnds = storageBackEndsForFile('codebook-backup')
 const silent = createLogger('silent')
 const sha256 = (bytes: Uint8Array) => crypto.createHash('sha256').update(bytes).digest('hex')
 

@@ -73,15 +73,20 @@ export function createFileSweep(options: {
 
     // First the listing, judged against the rows as read above: at most maxDeletions candidates.
     const candidates: { file: StoredFileInfo; reason: SweepReason }[] = []
+    // How far down the listing this run got: the files skipped (judged by an earlier run) and those judged.
     let position = 0
     let examined = 0
     let stoppedBy: FileSweepRun['stoppedBy'] = 'end'
     for await (const file of storage.list('')) {
-      if (position++ < resumeAt) continue
+      if (position < resumeAt) {
+        position++
+        continue
+      }
       if (outOfTime()) {
         stoppedBy = 'time'
         break
       }
+      position++
       examined++
       const reason = judge(file, { at, limits, filesInUse, stampedInUse })
       if (reason) candidates.push({ file, reason })
