@@ -4,6 +4,7 @@ import { eq, sql } from 'drizzle-orm'
 import pino from 'pino'
 import { describe, expect } from 'vitest'
 import { stampedCopyKey } from '#app/features/library/downloads.server.ts'
+import { loadStampedCopiesInUse } from '#app/features/library/files-in-use.server.ts'
 import { createFileSweep, type FileSweepLimits } from '#app/features/files/sweep-files.server.ts'
 import { refundOrder } from '#app/features/orders/refunds.server.ts'
 import { advisoryLocks } from '#app/server/db/advisory-lock.server.ts'
@@ -193,6 +194,37 @@ describe.each(['folder', 's3'] as const)('files in %s', (backEnd) => {
     const run = await sweepOf(db, storage, 31 * DAY).sweep.run()
     expect(run.deleted).toEqual([{ key: keyOf(idle), reason: 'stamped-idle', size: 27 }])
     expect(await storage.stat(keyOf(reading))).not.toBeNull()
+  })
+
+  test('the owners are read a page at a time, every page counted', async ({ database }) => {
+    const { db } = database
+    const { storage } = backEnds.make(backEnd)
+    const book = await seedBook(db, 5)
+    await publishedEdition(db, storage, book.id, 2)
+    const [epub] = await db
+      .select()
+      .from(bookFiles)
+      .where(eq(bookFiles.storageKey, `editions/${book.id}/2/book.epub`))
+    const buyers = [
+      await createBuyer(db, [book.id]),
+      await createBuyer(db, [book.id]),
+      await createBuyer(db, [book.id]),
+    ]
+    const keys = buyers.map((buyer) =>
+      stampedCopyKey(
+        buyer.userId,
+        { email: buyer.email, orderNumber: buyer.orderNumber },
+        { ...book, ...epub! },
+      ),
+    )
+    for (const pageSize of [1, 2, 5_000]) {
+      const use = await loadStampedCopiesInUse(db, { pageSize })
+      expect(
+        keys.map((key) => use(key).served),
+        `pages of ${pageSize}`,
+      ).toEqual([true, true, true])
+      expect(use(keys[0]!.replace('-s1.', '-s0.')).served).toBe(false)
+    }
   })
 
   test('a file written in the last hour is kept, whoever it belongs to', async ({ database }) => {

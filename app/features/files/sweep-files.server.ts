@@ -1,4 +1,4 @@
-import { listStampedCopiesInUse } from '#app/features/library/files-in-use.server.ts'
+import { loadStampedCopiesInUse, type StampedCopyUse } from '#app/features/library/files-in-use.server.ts'
 import { advisoryLocks, withTryAdvisoryLock } from '#app/server/db/advisory-lock.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
 import type { Logger } from '#app/server/logger.server.ts'
@@ -69,7 +69,7 @@ export function createFileSweep(options: {
     const outOfTime = () => performance.now() - started > limits.timeBudgetMs
     const at = now().getTime()
     let filesInUse = await listFilesInUse(tx)
-    const stampedInUse = await listStampedCopiesInUse(tx)
+    const stampedInUse = await loadStampedCopiesInUse(tx)
 
     // First the listing, judged against the rows as read above: at most maxDeletions candidates.
     const candidates: { file: StoredFileInfo; reason: SweepReason }[] = []
@@ -138,16 +138,16 @@ export function judge(
     at: number
     limits: Pick<FileSweepLimits, 'minAgeMs' | 'stampedIdleMs'>
     filesInUse: ReadonlySet<string>
-    stampedInUse: ReadonlyMap<string, Date | null>
+    stampedInUse: (key: string) => StampedCopyUse
   },
 ): SweepReason | null {
   const { at, limits, filesInUse, stampedInUse } = context
   if (at - file.modifiedAt.getTime() < limits.minAgeMs) return null
   const folder = file.key.slice(0, file.key.indexOf('/'))
   if (folder === 'stamped') {
-    if (!stampedInUse.has(file.key)) return 'stamped-not-served'
-    const downloaded = stampedInUse.get(file.key)?.getTime() ?? 0
-    const lastUsed = Math.max(file.modifiedAt.getTime(), downloaded)
+    const use = stampedInUse(file.key)
+    if (!use.served) return 'stamped-not-served'
+    const lastUsed = Math.max(file.modifiedAt.getTime(), use.lastDownloadedAt ?? 0)
     return at - lastUsed > limits.stampedIdleMs ? 'stamped-idle' : null
   }
   if ((namedFolders as readonly string[]).includes(folder))
