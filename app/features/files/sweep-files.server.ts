@@ -72,7 +72,7 @@ export function createFileSweep(options: {
     const stampedInUse = await loadStampedCopiesInUse(tx)
 
     // First the listing, judged against the rows as read above: at most maxDeletions candidates.
-    const candidates: { file: StoredFileInfo; reason: SweepReason }[] = []
+    const candidates: { file: StoredFileInfo; reason: SweepReason; position: number }[] = []
     // How far down the listing this run got: the files skipped (judged by an earlier run) and those judged.
     let position = 0
     let examined = 0
@@ -86,10 +86,10 @@ export function createFileSweep(options: {
         stoppedBy = 'time'
         break
       }
-      position++
       examined++
       const reason = judge(file, { at, limits, filesInUse, stampedInUse })
-      if (reason) candidates.push({ file, reason })
+      if (reason) candidates.push({ file, reason, position })
+      position++
       if (candidates.length >= limits.maxDeletions) {
         stoppedBy = 'deletions'
         break
@@ -99,9 +99,12 @@ export function createFileSweep(options: {
     // image an old orphan holds, a start-up listing a seed book's files) is kept.
     if (candidates.some(({ reason }) => reason === 'named-by-no-row')) filesInUse = await listFilesInUse(tx)
     const deleted: FileSweepRun['deleted'] = []
-    for (const { file, reason } of candidates) {
+    // Where the next run starts judging: the top after a whole listing, else where this one stopped.
+    let resumeFrom = stoppedBy === 'end' ? 0 : position
+    for (const { file, reason, position: listedAt } of candidates) {
       if (outOfTime()) {
         stoppedBy = 'time'
+        resumeFrom = listedAt
         break
       }
       if (reason === 'named-by-no-row' && filesInUse.has(file.key)) continue
@@ -112,7 +115,8 @@ export function createFileSweep(options: {
         'swept an old file',
       )
     }
-    resumeAt = stoppedBy === 'end' ? 0 : Math.max(0, position - deleted.length)
+    // Every file deleted was listed before that point: the listing is that much shorter next time.
+    resumeAt = resumeFrom === 0 ? 0 : resumeFrom - deleted.length
     return { examined, deleted, stoppedBy }
   }
 
