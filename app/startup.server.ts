@@ -5,6 +5,7 @@ import { deleteAbandonedCarts } from '#app/features/cart/cart.server.ts'
 import { deleteAbandonedWishlists } from '#app/features/wishlist/wishlist.server.ts'
 import { queuePriceDropMails } from '#app/features/wishlist/wishlist-mail.server.ts'
 import { seedCatalog } from '#app/features/catalog/seed-catalog.server.ts'
+import { createFileSweep } from '#app/features/files/sweep-files.server.ts'
 import { deleteIdleGuests } from '#app/features/identity/account.server.ts'
 import { deleteStaleVerifications } from '#app/features/identity/email-verification.server.ts'
 import { publishBookFiles } from '#app/features/library/book-files.server.ts'
@@ -66,14 +67,19 @@ export type Sweep = {
 /**
  * The housekeeping the host runs at start and hourly: abandoned anonymous carts (30 idle days) and
  * wishlists (90), guests long
- * gone, rate-limit counters whose window has ended, account links expired a week ago, and analytics events
- * past ANALYTICS_RETENTION_DAYS.
+ * gone, rate-limit counters whose window has ended, account links expired a week ago, analytics events
+ * past ANALYTICS_RETENTION_DAYS, and old files (earlier editions', replaced uploads', stamped copies nobody is
+ * served or that lay unused for 30 days: at most 500 in 30 s a run, one instance at a time; features/files).
+ * Made once per process: the file sweep remembers where a run stopped.
  */
 export function storeSweeps(options: {
   db: Db
   env: Pick<Env, 'ANALYTICS_RETENTION_DAYS' | 'publicUrl'>
+  storage: FileStorage
+  logger: Logger
 }): Sweep[] {
-  const { db, env } = options
+  const { db, env, storage, logger } = options
+  const fileSweep = createFileSweep({ db, storage, logger })
   return [
     { what: 'abandoned carts', run: () => deleteAbandonedCarts(db) },
     { what: 'abandoned wishlists', run: () => deleteAbandonedWishlists(db) },
@@ -91,5 +97,9 @@ export function storeSweeps(options: {
       run: async () =>
         (await applyAnalyticsRetention(db, { retentionDays: env.ANALYTICS_RETENTION_DAYS })).deletedEvents,
     },
+    { what: 'old files', run: async () => (await fileSweep.run()).deleted.length },
   ]
 }
+
+/** What a backup copies and checks it holds: every file a row names (features/files). */
+export { listFilesInUse } from '#app/features/files/files-in-use.server.ts'

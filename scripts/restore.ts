@@ -1,6 +1,7 @@
 /**
  * `npm run restore -- <backup folder>`: puts a `npm run backup` back into the configured store (DATABASE_URL,
- * or DATA_DIR's embedded database, moved aside first, never deleted). Stop the store first.
+ * or DATA_DIR's embedded database, moved aside first, never deleted; the files into DATA_DIR/files or
+ * STORAGE_URL's bucket, whichever is configured now), every file checked first. Stop the store first.
  */
 import { performance } from 'node:perf_hooks'
 import { parseEnv } from '#app/server/env.server.ts'
@@ -14,8 +15,9 @@ if (!folder || rest.length > 0) {
 try {
   const started = performance.now()
   const manifest = await restoreBackup(parseEnv(), folder)
+  const files = manifest.format === 2 ? `, ${manifest.files.count} files checked and put back` : ''
   console.log(
-    `Restored the ${manifest.database} backup of ${manifest.createdAt} in ${Math.round(performance.now() - started)} ms.`,
+    `Restored the ${manifest.database} backup of ${manifest.createdAt}${files} in ${Math.round(performance.now() - started)} ms.`,
   )
 } catch (error) {
   console.error(error instanceof Error ? error.message : error)

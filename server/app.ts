@@ -114,7 +114,7 @@ export async function start(options: { vite?: ViteDevServer } = {}): Promise<Run
   )
 
   // Housekeeping, at start and hourly (app/startup.server.ts).
-  const sweeps = storeSweeps({ db: database.db, env })
+  const sweeps = storeSweeps({ db: database.db, env, storage, logger })
   const sweep = async () => {
     for (const { what, run, did = 'deleted' } of sweeps) {
       await run().then(

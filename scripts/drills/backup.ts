@@ -1,15 +1,23 @@
 /**
- * `npm run drill:backup -- [--quick] [--db pglite|postgres]`: buyers check out; `npm run backup` is taken
- * (PostgreSQL: online, with pg_dump, while the buyers go on; PGlite: with the store stopped, as it must be);
- * then orders and users are deleted, `npm run restore` puts the backup back, and every user, account,
- * order, order line and library row that existed before the backup started must be back, identical. The store
- * then starts on the restored data and a buyer sees their orders. Prints the figures; exits 1 on any difference.
+ * `npm run drill:backup -- [--quick] [--db pglite|postgres] [--storage folder|s3]`: buyers check out; `npm run
+ * backup` is taken (PostgreSQL: online, with pg_dump, while the buyers go on; PGlite: with the store stopped, as
+ * it must be); then orders and users are deleted and the store's book files too, `npm run restore` puts the
+ * backup back, and every user, account, order, order line and library row that existed before the backup
+ * started must be back, identical, and every file of the backup in the storage with its SHA-256. The store's
+ * files are in DATA_DIR/files, or with `--storage s3` in a bucket on a real S3-compatible server (s3rver on
+ * 127.0.0.1, STORAGE_URL). The store then starts on the restored data, a buyer sees their orders and a sample is
+ * served from the storage. Prints the figures; exits 1 on any difference.
  */
 import { spawn } from 'node:child_process'
+import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { sql } from 'drizzle-orm'
 import type { Db } from '#app/server/db/database.server.ts'
+import { createS3Storage } from '#app/server/s3-storage.server.ts'
+import { createLocalStorage, type FileStorage } from '#app/server/storage.server.ts'
+import type { BackupManifest } from '#server/backup.ts'
+import { S3RVER_CREDENTIALS, startTestS3 } from '#harness/s3-server.ts'
 import { spawnStore, waitUntilReady, type StoreProcess } from '#harness/store-process.ts'
 import {
   ensureBuild,
@@ -31,10 +39,19 @@ const {
   quick,
   db: kind,
   build,
+  storage: storageKind = 'folder',
 } = parseDrillOptions({
   name: 'backup',
   summary:
-    'Buyers check out; `npm run backup` is taken, orders and users deleted, `npm run restore` run: everything that existed before the backup must be back, identical.',
+    'Buyers check out; `npm run backup` is taken, orders, users and book files deleted, `npm run restore` run: everything that existed before the backup must be back, identical.',
+  options: {
+    storage: {
+      type: 'string',
+      value: 'folder|s3',
+      choices: ['folder', 's3'],
+      help: "where the store's files live: DATA_DIR/files (default) or a bucket on a local S3 server (STORAGE_URL)",
+    },
+  },
 })
 const settings = quick
   ? { buyers: 8, concurrency: 3, loadMs: 6_000 }
@@ -135,14 +152,60 @@ function npmRun(script: 'backup' | 'restore', folder: string, env: Record<string
   })
 }
 
-function folderSize(folder: string) {
-  return fs.readdirSync(folder).reduce((sum, name) => sum + fs.statSync(path.join(folder, name)).size, 0)
+function folderSize(folder: string): number {
+  return fs.readdirSync(folder, { withFileTypes: true }).reduce((sum, entry) => {
+    const full = path.join(entry.parentPath, entry.name)
+    return sum + (entry.isDirectory() ? folderSize(full) : fs.statSync(full).size)
+  }, 0)
+}
+
+/**
+ * The store's files as the drill reaches them: the folder DATA_DIR/files, or the bucket of a local S3 server
+ * started for the drill (and the environment that points the store and the scripts at it).
+ */
+async function openStoreFiles(
+  dataDir: string,
+): Promise<{ storage: FileStorage; env: Record<string, string> }> {
+  if (storageKind === 'folder') return { storage: createLocalStorage(path.join(dataDir, 'files')), env: {} }
+  const s3 = await startTestS3('codebook-drill')
+  onExit(() => s3.stop())
+  return {
+    storage: createS3Storage(s3.client, { bucket: s3.bucket, prefix: 'store/' }),
+    env: {
+      STORAGE_URL: `s3://${s3.bucket}/store`,
+      S3_ENDPOINT: s3.endpoint,
+      AWS_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,
+    },
+  }
+}
+
+/** Every file the backup's manifest lists is in the storage with its SHA-256: the problems, and the files matched. */
+async function compareFiles(storage: FileStorage, backupDir: string) {
+  const manifest = JSON.parse(
+    fs.readFileSync(path.join(backupDir, 'manifest.json'), 'utf8'),
+  ) as BackupManifest
+  const problems: string[] = manifest.files.missing.map(
+    (key) => `file ${key}: named by the database, not backed up`,
+  )
+  let identical = 0
+  for (const [key, expected] of Object.entries(manifest.files.list)) {
+    const bytes = await storage.read(key)
+    if (!bytes) problems.push(`file ${key}: missing after the restore`)
+    else if (createHash('sha256').update(bytes).digest('hex') !== expected.sha256)
+      problems.push(`file ${key}: differs after the restore`)
+    else identical++
+  }
+  return { problems, identical, count: manifest.files.count }
 }
 
 await runDrill(async () => {
   ensureBuild(build)
   const started = performance.now()
-  const { where, env, buyers, books } = await prepareDrillStore('backup', kind, settings.buyers)
+  const prepared = await prepareDrillStore('backup', kind, settings.buyers)
+  const { where, buyers, books } = prepared
+  const files = await openStoreFiles(where.dataDir)
+  const env = { ...prepared.env, ...files.env }
   const backupDir = path.join(path.dirname(where.dataDir), 'backup')
   let store: StoreProcess = await spawnStore(env)
   onExit(() => store.stop('SIGKILL'))
@@ -189,9 +252,17 @@ await runDrill(async () => {
     await damage(db, buyers)
     return snapshot(db)
   })
+  // The book files gone too (the seed's editions and their samples).
+  let filesDeleted = 0
+  for await (const file of files.storage.list('books/')) {
+    await files.storage.delete(file.key)
+    filesDeleted++
+  }
   const restoreMs = await npmRun('restore', backupDir, env)
   const after = await withDatabase(kind, where, snapshot)
   const { problems, identical, movedOn } = compare(before, after, kind === 'postgres')
+  const restoredFiles = await compareFiles(files.storage, backupDir)
+  problems.push(...restoredFiles.problems)
 
   // The store on the restored data: a buyer's session still holds, and their orders are listed.
   store = await spawnStore(env)
@@ -205,20 +276,25 @@ await runDrill(async () => {
         `after the restore, a buyer's orders page answered ${orders.status} listing ${listed} orders`,
       )
   }
+  // A sample is read from the storage, as restored.
+  const sample = await request(`${store.url}/books/${books[0]!.slug}/sample.pdf`)
+  if (sample.status !== 200) problems.push(`after the restore, a book's sample answered ${sample.status}`)
   await store.stop('SIGTERM')
 
   console.log(`
-drill:backup (${kind}${quick ? ', quick' : ''}) — ${Math.round((performance.now() - started) / 1000)} s, load average ${loadAverage()}
+drill:backup (${kind}, files in ${storageKind === 's3' ? 'S3 (s3rver)' : 'the folder'}${quick ? ', quick' : ''}) — ${Math.round((performance.now() - started) / 1000)} s, load average ${loadAverage()}
   checkouts during the drill:  ${figures.checkoutsAttempted} (${buyers.reduce((n, b) => n + b.confirmed.size, 0)} confirmed)
   rows before the backup:      ${count(before)}
   backup:                      ${Math.round(backupMs)} ms${kind === 'postgres' ? ' (online, under load)' : ' (store stopped)'}, ${Math.round(folderSize(backupDir) / 1024)} KiB
   after the damage:            ${count(beforeRestore)}
+  files backed up:             ${restoredFiles.count} (the book files, ${filesDeleted} of them deleted by the damage)
   restore:                     ${Math.round(restoreMs)} ms
   after the restore:           ${count(after)}
   rows back and identical:     ${identical} of ${Object.values(before).reduce((n, rows) => n + rows.size, 0)}${kind === 'postgres' ? ` (+ ${movedOn} whose download counter moved on before the dump began)` : ''}
+  files back and identical:    ${restoredFiles.identical} of ${restoredFiles.count}
   problems:                    ${problems.length === 0 ? 'none' : problems.length}`)
   for (const problem of problems.slice(0, 20)) console.log(`    - ${problem}`)
-  return problems.length === 0 && identical > 0
+  return problems.length === 0 && identical > 0 && restoredFiles.identical > 0
 })
 
 async function withDatabase<T>(

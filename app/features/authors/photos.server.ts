@@ -1,7 +1,9 @@
 import crypto from 'node:crypto'
 import sharp from 'sharp'
 import { detectImageType, MAX_COVER_BYTES, MAX_COVER_PIXELS } from '#app/features/catalog/covers.server.ts'
-import type { AuthorPhoto } from '#app/server/db/schema/index.server.ts'
+import { isNotNull } from 'drizzle-orm'
+import type { Db } from '#app/server/db/database.server.ts'
+import { authors, type AuthorPhoto } from '#app/server/db/schema/index.server.ts'
 import type { FileStorage } from '#app/server/storage.server.ts'
 import { WorkQueueFullError, type WorkQueue } from '#app/server/work-queue.server.ts'
 import { AUTHOR_PHOTO_FOLDER, AUTHOR_PHOTO_FORMATS, AUTHOR_PHOTO_WIDTHS } from './author-photo.ts'
@@ -117,6 +119,18 @@ export async function storeAuthorPhoto(storage: FileStorage, resized: ResizedPho
 
 /** Removes a photo's variants (one replaced or removed, or one whose upload lost a race). */
 export async function deleteAuthorPhoto(storage: FileStorage, photo: AuthorPhoto): Promise<void> {
-  for (const width of photo.widths)
-    for (const format of photo.formats) await storage.delete(`${photo.keyPrefix}-${width}.${format}`)
+  for (const key of authorPhotoFileKeys(photo)) await storage.delete(key)
+}
+
+/** The storage keys of a photo's variants: each width in each format. */
+export function authorPhotoFileKeys(photo: AuthorPhoto): string[] {
+  return photo.widths.flatMap((width) =>
+    photo.formats.map((format) => `${photo.keyPrefix}-${width}.${format}`),
+  )
+}
+
+/** Every author photo's variants an author names (what a backup must hold and the sweep of old files keeps). */
+export async function listAuthorPhotoFilesInUse(db: Db): Promise<string[]> {
+  const rows = await db.select({ photo: authors.photo }).from(authors).where(isNotNull(authors.photo))
+  return rows.flatMap((row) => (row.photo ? authorPhotoFileKeys(row.photo) : []))
 }

@@ -2,7 +2,9 @@ import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import sharp, { type OutputInfo, type Sharp } from 'sharp'
-import type { CoverImage } from '#app/server/db/schema/index.server.ts'
+import { isNotNull } from 'drizzle-orm'
+import type { Db } from '#app/server/db/database.server.ts'
+import { books, type CoverImage } from '#app/server/db/schema/index.server.ts'
 import { findProjectRoot } from '#app/server/project-root.server.ts'
 import type { FileStorage } from '#app/server/storage.server.ts'
 import { WorkQueueFullError, type WorkQueue } from '#app/server/work-queue.server.ts'
@@ -160,8 +162,20 @@ export async function storeCover(storage: FileStorage, resized: ResizedCover): P
 
 /** Removes a cover's variants (one replaced, or one whose upload lost a race). */
 export async function deleteCover(storage: FileStorage, cover: CoverImage): Promise<void> {
-  for (const width of cover.widths)
-    for (const format of cover.formats) await storage.delete(`${cover.keyPrefix}-${width}.${format}`)
+  for (const key of coverFileKeys(cover)) await storage.delete(key)
+}
+
+/** The storage keys of a cover's variants: each width in each format. */
+export function coverFileKeys(cover: CoverImage): string[] {
+  return cover.widths.flatMap((width) =>
+    cover.formats.map((format) => `${cover.keyPrefix}-${width}.${format}`),
+  )
+}
+
+/** Every uploaded cover's variants a book names (what a backup must hold and the sweep of old files keeps). */
+export async function listCoverFilesInUse(db: Db): Promise<string[]> {
+  const rows = await db.select({ cover: books.cover }).from(books).where(isNotNull(books.cover))
+  return rows.flatMap((row) => (row.cover ? coverFileKeys(row.cover) : []))
 }
 
 /**

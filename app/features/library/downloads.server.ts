@@ -10,7 +10,8 @@ import {
 } from '#app/server/rate-limit.server.ts'
 import type { ByteRange, FileStorage, StoredFileStream } from '#app/server/storage.server.ts'
 import { renderListedEdition } from './editions.server.ts'
-import { stampEpub, stampFormatVersion, stampPdf } from './editions/stamp.server.ts'
+import { stampEpub, stampPdf } from './editions/stamp.server.ts'
+import { stampedCopyKey, type Stamp } from './stamped-copies.server.ts'
 import {
   getBookFile,
   getOwnership,
@@ -18,6 +19,8 @@ import {
   type BookFile,
   type PurchasedFormat,
 } from './library.server.ts'
+
+export { stampedCopyKey } from './stamped-copies.server.ts'
 
 /** More than 50 downloads of one book by one account in a day looks like a copy being shared. */
 export const dailyDownloadLimit: RateLimitRule = {
@@ -368,26 +371,4 @@ function tooManyDownloads(retryAfterSeconds: number): TooMany {
     message: `You have downloaded this eBook ${dailyDownloadLimit.limit} times today, the daily limit. You can download it again in ${hours} ${hours === 1 ? 'hour' : 'hours'}.`,
     retryAfterSeconds,
   }
-}
-
-type Stamp = { email: string; orderNumber: number }
-
-/**
- * `stamped/<who>/<slug>-<edition>-s<stamp format>.<ext>`: `who` hashes the buyer with the stamp's contents (a
- * changed email makes a new copy) and keeps account ids, which may hold upper case, out of the key; the
- * edition is the book file's sha256 and the stamp format `stampFormatVersion`, so a new edition or a new
- * stamp makes a new copy.
- */
-export function stampedCopyKey(
-  userId: string,
-  stamp: Stamp,
-  file: { slug: string; format: BookFile['format']; sha256: string },
-  formatVersion = stampFormatVersion,
-): string {
-  const who = createHash('sha256')
-    .update(JSON.stringify([userId, stamp.email, stamp.orderNumber]))
-    .digest('hex')
-    .slice(0, 32)
-  const extension = file.format === 'epub' ? 'epub' : 'pdf'
-  return `stamped/${who}/${file.slug}-${file.sha256.slice(0, 16)}-s${formatVersion}.${extension}`
 }

@@ -103,5 +103,10 @@ export async function storeLogo(storage: FileStorage, resized: ResizedLogo): Pro
 
 /** Removes a logo's files (one replaced or removed); the same upload again keeps its files. */
 export async function deleteLogo(storage: FileStorage, logo: StoreLogo): Promise<void> {
-  for (const file of [logo.webp, logo.png]) await storage.delete(`${LOGO_KEY_FOLDER}/${file}`)
+  for (const key of logoFileKeys(logo)) await storage.delete(key)
+}
+
+/** The storage keys of a logo's files. */
+export function logoFileKeys(logo: StoreLogo): string[] {
+  return [logo.webp, logo.png].map((file) => `${LOGO_KEY_FOLDER}/${file}`)
 }

@@ -18,7 +18,7 @@ import {
   type StoreLogo,
   type StoreSettings,
 } from './store-settings.ts'
-import { logoFilePattern } from './logo.server.ts'
+import { logoFileKeys, logoFilePattern } from './logo.server.ts'
 
 const SETTINGS_KEY = 'store'
 
@@ -109,6 +109,12 @@ export async function readSeller(db: Db | Tx): Promise<Seller> {
   const { storeName, legalName, postalAddress, contactEmail } = (await readEditableStoreSettings(db as Db))
     .settings
   return { storeName, legalName, postalAddress, contactEmail }
+}
+
+/** The logo's files the settings name, if any (what a backup must hold and the sweep of old files keeps). */
+export async function listLogoFilesInUse(db: Db): Promise<string[]> {
+  const { logo } = (await readEditableStoreSettings(db)).settings
+  return logo ? logoFileKeys(logo) : []
 }
 
 export function invalidateStoreSettings(db: Db): void {

@@ -51,7 +51,12 @@ export const bookFileFormatOf = { pdf: 'pdf', epub: 'epub', samplePdf: 'sample' 
 
 /** The fingerprint file that sits next to a set of edition files (see publishEditions). */
 export function fingerprintKeyOf(keys: Record<EditionKind, string>): string {
-  return `${keys.pdf.slice(0, keys.pdf.lastIndexOf('/'))}/edition.sha256`
+  return fingerprintKeyBeside(keys.pdf)
+}
+
+/** The fingerprint file in the folder of one edition file (`books/<slug>/…`, `editions/<id>/<n>/…`). */
+export function fingerprintKeyBeside(fileKey: string): string {
+  return `${fileKey.slice(0, fileKey.lastIndexOf('/'))}/edition.sha256`
 }
 
 /** The fingerprint of what an edition's files are made from: renderer version, book, manuscript and cover. */
