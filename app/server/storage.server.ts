@@ -7,7 +7,8 @@ import { Readable } from 'node:stream'
 /**
  * Where the store keeps files: the books' editions (`books/<slug>/…` for the seed's, `editions/<book id>/<n>/…`
  * for those published in the back office), uploaded covers (`covers/…`) and buyers' stamped copies
- * (`stamped/…`). The local folder is the default and an object store can implement the same five calls.
+ * (`stamped/…`). The local folder is the default; an S3-compatible bucket implements the same calls
+ * (s3-storage.server.ts), `list` being what backups and the sweep of old files walk.
  */
 export type FileStorage = {
   /** Stores the bytes under the key, replacing any previous file atomically. */
