@@ -157,6 +157,11 @@ const sameLayout = (a, b) => a === b || (a != null && b != null
         const hasFocus = this.#view?.document?.hasFocus()
         const old = this.#view
         const oldIndex = this.#index
+        // the same writing mode and background as the section left: the layout, background and margins in
+        // place are the ones this section needs
+        const info = entry.info
+        const layoutInPlace = old && info && this.#lastLayout && info.vertical === this.#vertical
+            && info.rtl === this.#rtl && info.background === old.docBackground ? this.#lastLayout : null
         if (old?.document?.body) {
             old.onExpand = () => {}
             this.#hideView(old)
@@ -173,7 +178,7 @@ const sameLayout = (a, b) => a === b || (a != null && b != null
         this.#index = index
         this.#view = view
         this.#showView(view)
-        const layout = this.#beforeRender(entry.info)
+        const layout = layoutInPlace ?? this.#beforeRender(info)
         if (!sameLayout(layout, entry.layout)) view.render(layout)
         if (entry.styles !== this.#styles) this.setStyles(this.#styles)
         view.overlayer?.element.remove()
@@ -226,6 +231,14 @@ const sameLayout = (a, b) => a === b || (a != null && b != null
     `        const pages = this.pages
         if (page >= pages - 1 && !this.hasAttribute('animated')) return true
         return this.#scrollToPage(page, 'page', true).then(() => page >= pages - 1)`,
+  ],
+  // A swipe past a section's first or last page says which way the reader is going, as a turn does.
+  [
+    `            const dir = page <= 0 ? -1 : page >= pages - 1 ? 1 : null
+            if (dir) return this.#goTo({`,
+    `            const dir = page <= 0 ? -1 : page >= pages - 1 ? 1 : null
+            if (dir) this.#preloadDirection = dir
+            if (dir) return this.#goTo({`,
   ],
   // A turn says which way the reader is going (the section to lay out next); while it lasts, nothing is laid out.
   [
