@@ -32,11 +32,12 @@ import { replaceExactlyOnce } from './foliate-guards.ts'
  * an upgrade of foliate-js that changes that text fails the build.
  */
 export const foliatePreload: ReadonlyArray<readonly [before: string, after: string]> = [
-  // How long a reader stays on a page before the next section is laid out (ms): a reader flipping through pages
-  // faster than this does not pay for sections they skip past.
+  // How long a reader stays on a page (after foliate-js's 100 ms pause after a turn) before the next section is
+  // laid out (ms): a held key, which turns a page every ~130 ms, does not lay out the sections it skips past, and
+  // its layout's long tasks do not land on the next turns.
   [
     '// NOTE: everything here assumes the so-called "negative scroll type" for RTL\n',
-    `const PRELOAD_AFTER_MS = 300
+    `const PRELOAD_AFTER_MS = 150
 const sameLayout = (a, b) => a === b || (a != null && b != null
     && ['flow', 'width', 'height', 'margin', 'gap', 'columnWidth'].every(key => a[key] === b[key]))
 
@@ -97,10 +98,11 @@ const sameLayout = (a, b) => a === b || (a != null && b != null
     }
     #schedulePreload() {
         const token = this.#preloadToken = {}
+        // once the page is idle, or half a second later at most (an idle callback can wait much longer)
         const idle = globalThis.requestIdleCallback ?? (callback => setTimeout(callback, 1))
         setTimeout(() => idle(() => {
             if (this.#preloadToken === token) this.#preloadAdjacent()
-        }, { timeout: 2000 }), PRELOAD_AFTER_MS)
+        }, { timeout: 500 }), PRELOAD_AFTER_MS)
     }
     #preloadAdjacent() {
         if (this.#locked || this.#goingTo || !this.#view?.document?.body) return

@@ -136,3 +136,43 @@ export async function highlightedPixels(page: Page): Promise<number> {
   }
   return count
 }
+
+/**
+ * Keeps foliate-js's paginator's last report (the section's index, and the page as a fraction of the section),
+ * for `pageInSection`.
+ */
+export async function watchPages(page: Page) {
+  await page.evaluate(() => {
+    type Detail = { index: number; fraction: number; size: number }
+    const view = document.querySelector('foliate-view') as unknown as { renderer: EventTarget }
+    const state = window as unknown as { lastPage?: Detail }
+    view.renderer.addEventListener('relocate', (event) => {
+      const { index, fraction, size } = (event as CustomEvent<Detail>).detail
+      state.lastPage = { index, fraction, size }
+    })
+  })
+}
+
+/** The section on screen and whether its last page is shown (after `watchPages` and a turn). */
+export const pageInSection = (page: Page) =>
+  page.evaluate(() => {
+    const last = (window as unknown as { lastPage?: { index: number; fraction: number; size: number } })
+      .lastPage
+    return last ? { index: last.index, atEnd: last.fraction + last.size > 0.999 } : null
+  })
+
+/** A finger drawn across the book's page, `dx` pixels (negative: to the left, to the next page). */
+export async function swipe(page: Page, dx: number) {
+  const box = (await page.locator('[data-reader-theme]').boundingBox())!
+  const y = box.y + box.height / 2
+  const from = box.x + box.width / 2 - dx / 2
+  const touch = await page.context().newCDPSession(page)
+  await touch.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: from, y }] })
+  for (let step = 1; step <= 6; step++)
+    await touch.send('Input.dispatchTouchEvent', {
+      type: 'touchMove',
+      touchPoints: [{ x: from + (dx * step) / 6, y }],
+    })
+  await touch.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] })
+  await touch.detach()
+}

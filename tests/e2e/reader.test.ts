@@ -14,6 +14,9 @@ import {
   hiddenSectionWith,
   highlightedPixels,
   placeSection,
+  pageInSection,
+  swipe,
+  watchPages,
 } from './reader-page.ts'
 import { bookA, logIn, registerAndBuy, shopperPassword, uniqueEmail } from './shopper.ts'
 
@@ -152,6 +155,44 @@ test('search inside the book lists matches that lead to their page', async () =>
   await firstMatch.click()
   await expectSectionWith(page, /Django/)
   await expectHealthyPage(page, readerChrome)
+})
+
+test('on a phone a swipe turns into the section laid out ahead, and back', async () => {
+  const page = await newPage(browser, {
+    viewport: { width: 390, height: 844 },
+    isMobile: true,
+    hasTouch: true,
+  })
+  await openReader(page, `${baseURL}/read/${slug}/sample`)
+  await expectSectionWith(page, /Chapter 1/)
+  await watchPages(page)
+  // By keys to chapter 1's last page (too quick for anything to be laid out ahead), then a pause.
+  for (let turn = 0; turn < 80 && !(await pageInSection(page))?.atEnd; turn++) {
+    await page.keyboard.press('ArrowRight')
+    await page.waitForTimeout(150)
+  }
+  const end = (await pageInSection(page))!
+  expect(end.atEnd).toBe(true)
+  const chapter1 = await bookPage(page)
+  // The sample's next section is its closing page.
+  let closing: Frame | null = null
+  await expect
+    .poll(async () => (closing = await hiddenSectionWith(page, /End of the free sample/)) !== null, {
+      timeout: 10_000,
+    })
+    .toBe(true)
+
+  // A swipe to the left: the closing page, from the frame laid out ahead.
+  await swipe(page, -200)
+  await expect.poll(async () => (await pageInSection(page))?.index).toBe(end.index + 1)
+  expect(await bookPage(page)).toBe(closing)
+  await expectSectionWith(page, /End of the free sample/)
+  // A swipe to the right: back to chapter 1's last page, in the frame it was in.
+  await page.waitForTimeout(400)
+  await swipe(page, 200)
+  await expect.poll(() => placeSection(page)).toBe('Chapter 1')
+  expect(await pageInSection(page)).toEqual(end)
+  expect(await bookPage(page)).toBe(chapter1)
 })
 
 test('without JavaScript the sample’s page offers the PDF sample instead', async () => {
