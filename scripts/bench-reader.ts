@@ -56,6 +56,8 @@ const turnsOnly = process.argv.includes('--turns')
 const compare = process.argv.includes('--compare')
 type Variant = 'published' | 'built'
 const variants: Variant[] = compare ? ['published', 'built'] : ['built']
+/** How many times the published paginator was served in place of the built one (a check the route applies). */
+let publishedServed = 0
 const publishedPaginator = guardFoliatePaginator(
   fs.readFileSync(createRequire(import.meta.url).resolve('foliate-js/paginator.js'), 'utf8'),
 )
@@ -167,9 +169,10 @@ async function phone(variant: Variant = 'built'): Promise<{ context: BrowserCont
     }),
   )
   if (variant === 'published')
-    await context.route('**/assets/paginator-*.js', (route) =>
-      route.fulfill({ contentType: 'text/javascript', body: publishedPaginator }),
-    )
+    await context.route('**/assets/paginator-*.js', (route) => {
+      publishedServed++
+      return route.fulfill({ contentType: 'text/javascript', body: publishedPaginator })
+    })
   const page = await context.newPage()
   const devtools = await context.newCDPSession(page)
   await devtools.send('Emulation.setCPUThrottlingRate', { rate: 4 })
@@ -327,7 +330,12 @@ try {
     // The baseline first in odd runs, second in even ones.
     for (const variant of run % 2 ? variants : [...variants].reverse()) {
       const { context, page } = await phone(variant)
+      const served = publishedServed
       const first = await firstPageReadable(page, `/read/${slug}`)
+      if (variant === 'published' && publishedServed === served)
+        throw new Error(
+          'the published paginator was not served: is the built chunk still assets/paginator-*.js?',
+        )
       // The published paginator is served by the test, not over the throttled network: its first page is not
       // comparable.
       if (variant === 'built') readable.book.push(first.ms)
