@@ -5,6 +5,7 @@ import { reactRouter } from '@react-router/dev/vite'
 import tailwindcss from '@tailwindcss/vite'
 import { defineConfig, type Plugin, type Rolldown } from 'vite'
 import { foliatePaginatorGuards } from './scripts/vite/foliate-guards'
+import { foliatePaginatorPreload } from './scripts/vite/foliate-preload'
 
 export default defineConfig({
   plugins: [
@@ -13,6 +14,7 @@ export default defineConfig({
     loadLazyModulesPlainly(),
     precompressAssets(),
     foliatePaginatorGuards(),
+    foliatePaginatorPreload(),
   ],
   environments: {
     client: {

@@ -12,11 +12,17 @@
  *   (`/read/<slug>/sample`, a small file) is measured in the same run as the baseline.
  * - **Lighthouse** on the same page (mobile, its simulated throttling): performance, LCP (the main frame's: the
  *   reader's chrome), LCP over all frames (observed: the book's text is in foliate-js's frame) and TBT.
- * - **Page turns**: READER_TURNS presses of → on the same phone (CPU 4×), from the key's event to the next painted
- *   frame after foliate-js reports the new place; turns within a section and into the next one reported apart.
+ * - **Page turns**: on the same phone (CPU 4×), READER_TURNS (120) presses of → then READER_TURNS_BACK (40) of ←,
+ *   the reader staying READER_TURN_PAUSE_MS (1000) on each page, each from the key's event to the frame after the
+ *   one that painted the place foliate-js reported; a turn from a section's last page (or, going back, its first)
+ *   is timed until the place is in the next (previous) section. Turns within a section, into the next and into the
+ *   previous one are reported apart (median, p95, max; READER_TURN_LOG=1 prints each turn).
  *
- * READER_RUNS (default 5) runs of each; medians reported, every run printed with the machine's load.
+ * READER_RUNS (default 5) runs of each; medians reported, every run printed with the machine's load. `-- --turns`
+ * measures the page turns only; `-- --compare` measures them with foliate-js's paginator as published too.
  */
+import fs from 'node:fs'
+import { createRequire } from 'node:module'
 import os from 'node:os'
 import * as chromeLauncher from 'chrome-launcher'
 import lighthouse from 'lighthouse'
@@ -30,10 +36,32 @@ import { createBuyer, testPassword } from '#harness/factories/buyers.ts'
 import { startStoreWithAdmin } from '#harness/store-process.ts'
 import { ensureBuild } from './drills/lib.ts'
 import { longManuscript } from './long-manuscript.ts'
+import { guardFoliatePaginator } from './vite/foliate-guards.ts'
 
 const slug = 'django-framework'
 const runs = Number(process.env.READER_RUNS ?? 5)
-const turns = Number(process.env.READER_TURNS ?? 40)
+const turns = Number(process.env.READER_TURNS ?? 120)
+const turnsBack = Number(process.env.READER_TURNS_BACK ?? 40)
+/**
+ * How long the reader stays on each page before turning the next (ms): a page a second, faster than anyone
+ * reads. 120 is as fast as a key can turn them (foliate-js takes no turn for 100 ms after one).
+ */
+const pauseMs = Number(process.env.READER_TURN_PAUSE_MS ?? 1000)
+/** `-- --turns`: the book's page turns only (no sample, no Lighthouse). */
+const turnsOnly = process.argv.includes('--turns')
+/**
+ * `-- --compare`: the page turns also with foliate-js's paginator as published (with only the guards of
+ * scripts/vite/foliate-guards.ts), served in place of the built one, in alternate order each run: the change's
+ * baseline measured in the same run, on the same machine load.
+ */
+const compare = process.argv.includes('--compare')
+type Variant = 'published' | 'built'
+const variants: Variant[] = compare ? ['published', 'built'] : ['built']
+/** How many times the published paginator was served in place of the built one (a check the route applies). */
+let publishedServed = 0
+const publishedPaginator = guardFoliatePaginator(
+  fs.readFileSync(createRequire(import.meta.url).resolve('foliate-js/paginator.js'), 'utf8'),
+)
 const budgets = { readableMs: 1500, turnMs: 50 }
 const load = () =>
   os
@@ -89,7 +117,7 @@ const readerCookie = await logIn(readerEmail)
 
 const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumFlags })
 /** Lighthouse's mobile profile (Moto G Power), as a browser context and throttling through the DevTools protocol. */
-async function phone(): Promise<{ context: BrowserContext; page: Page }> {
+async function phone(variant: Variant = 'built'): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({
     viewport: { width: 412, height: 823 },
     deviceScaleFactor: 1.75,
@@ -102,6 +130,11 @@ async function phone(): Promise<{ context: BrowserContext; page: Page }> {
       return { name: name!, value: value.join('='), url: store.url }
     }),
   )
+  if (variant === 'published')
+    await context.route('**/assets/paginator-*.js', (route) => {
+      publishedServed++
+      return route.fulfill({ contentType: 'text/javascript', body: publishedPaginator })
+    })
   const page = await context.newPage()
   const devtools = await context.newCDPSession(page)
   await devtools.send('Emulation.setCPUThrottlingRate', { rate: 4 })
@@ -139,73 +172,153 @@ async function firstPageReadable(page: Page, path: string): Promise<{ ms: number
   return (await handle.jsonValue())!
 }
 
-type TurnTimes = { withinSection: number[]; nextSection: number[] }
-/** Presses → `turns` times, each once the last turn has painted; the time of each, by kind. */
-async function pageTurns(page: Page): Promise<TurnTimes> {
+type TurnKind = 'within' | 'next' | 'previous'
+type Turn = { ms: number; kind: TurnKind }
+
+/**
+ * Presses `key` `count` times, each once the last turn has painted and the reader has paused `pauseMs` on its
+ * page; the time of each turn, by kind. A turn from a section's last page (→) or first page (←) crosses into the
+ * next or previous section: it is timed until foliate-js reports a place in that section, not until its first
+ * report (it used to report the blank page after the section's last one first).
+ */
+async function pageTurns(page: Page, key: 'ArrowRight' | 'ArrowLeft', count: number): Promise<Turn[]> {
   await page.evaluate(() => {
-    type Detail = { section?: { current: number } }
-    const state = window as unknown as { turnTimes: Array<[number, boolean]>; keyAt: number; section: number }
-    const view = document.querySelector('foliate-view')!
-    state.turnTimes = []
-    state.section = (view as unknown as { lastLocation?: Detail }).lastLocation?.section?.current ?? -1
-    addEventListener('keydown', (event) => (state.keyAt = event.timeStamp), true)
-    view.addEventListener('relocate', (event) => {
-      const section = (event as CustomEvent<Detail>).detail.section?.current ?? -1
-      const crossed = section !== state.section
-      state.section = section
-      requestAnimationFrame(() =>
-        requestAnimationFrame(() => state.turnTimes.push([performance.now() - state.keyAt, crossed])),
-      )
+    type Detail = { index: number; fraction?: number; size?: number }
+    type Reported = { index: number; keyAt: number; paintedAt: number }
+    const state = window as unknown as {
+      bench?: { keyAt: number; keys: number; last: Detail; reports: Reported[] }
+    }
+    if (state.bench) return
+    const view = document.querySelector('foliate-view') as unknown as {
+      renderer: EventTarget
+      lastLocation?: { section?: { current: number } }
+    }
+    const bench = {
+      keyAt: 0,
+      keys: 0,
+      last: { index: view.lastLocation?.section?.current ?? -1 } as Detail,
+      reports: [] as Reported[],
+    }
+    state.bench = bench
+    addEventListener(
+      'keydown',
+      (event) => {
+        bench.keyAt = event.timeStamp
+        bench.keys++
+      },
+      true,
+    )
+    // The paginator's own report: the section's index, and the page as a fraction of the section.
+    view.renderer.addEventListener('relocate', (event) => {
+      const detail = (event as CustomEvent<Detail>).detail
+      bench.last = { index: detail.index, fraction: detail.fraction, size: detail.size }
+      const reported = { index: detail.index, keyAt: bench.keyAt, paintedAt: 0, at: performance.now() }
+      bench.reports.push(reported)
+      // The frame after the one that paints the new page has begun: the page is on screen.
+      requestAnimationFrame(() => requestAnimationFrame(() => (reported.paintedAt = performance.now())))
     })
   })
-  for (let turn = 1; turn <= turns; turn++) {
-    await page.keyboard.press('ArrowRight')
-    await page.waitForFunction(
-      (count) => (window as unknown as { turnTimes: unknown[] }).turnTimes.length >= count,
-      turn,
-      { timeout: 30_000 },
+  const forward = key === 'ArrowRight'
+  const times: Turn[] = []
+  for (let turn = 1; turn <= count; turn++) {
+    const before = await page.evaluate(() => {
+      const { bench } = window as unknown as {
+        bench: { keys: number; last: { index: number; fraction?: number; size?: number }; reports: unknown[] }
+      }
+      return { ...bench.last, keys: bench.keys, reports: bench.reports.length }
+    })
+    const fraction = before.fraction ?? 0
+    const crossing = forward ? fraction + (before.size ?? 0) > 0.999 : fraction < 0.001
+    await page.keyboard.press(key)
+    const handle = await page.waitForFunction(
+      ({ reports, index, crossing }) => {
+        const { bench } = window as unknown as {
+          bench: { reports: Array<{ index: number; keyAt: number; paintedAt: number; at: number }> }
+        }
+        const turned = bench.reports
+          .slice(reports)
+          .find((report) => (crossing ? report.index !== index : true) && report.paintedAt > 0)
+        return turned
+          ? { ms: turned.paintedAt - turned.keyAt, index: turned.index, toRelocate: turned.at - turned.keyAt }
+          : null
+      },
+      { reports: before.reports, index: before.index, crossing },
+      { timeout: 30_000, polling: 50 },
     )
-    // foliate-js takes no turn for 100 ms after one (a held key turns pages at that pace).
-    await page.waitForTimeout(120)
+    const turned = (await handle.jsonValue())!
+    if (process.env.READER_TURN_LOG)
+      console.log(
+        `${key} from section ${before.index} at ${fraction.toFixed(3)}: ${turned.ms.toFixed(1)} ms ` +
+          `(${turned.toRelocate.toFixed(1)} ms to foliate-js's report)`,
+      )
+    const keys = await page.evaluate(() => (window as unknown as { bench: { keys: number } }).bench.keys)
+    if (keys !== before.keys + 1) throw new Error('the key did not reach the reader’s page')
+    if (crossing && turned.index === before.index) throw new Error('a crossing turn stayed in its section')
+    times.push({ ms: turned.ms, kind: crossing ? (forward ? 'next' : 'previous') : 'within' })
+    // The reader on the new page; foliate-js also takes no turn for 100 ms after one.
+    await page.waitForTimeout(pauseMs)
   }
-  const times = await page.evaluate(
-    () => (window as unknown as { turnTimes: Array<[number, boolean]> }).turnTimes,
-  )
-  return {
-    withinSection: times.filter(([, crossed]) => !crossed).map(([ms]) => ms),
-    nextSection: times.filter(([, crossed]) => crossed).map(([ms]) => ms),
-  }
+  return times
 }
 
+const turnLabels: Record<TurnKind, string> = {
+  within: 'within a section',
+  next: 'into the next section',
+  previous: 'into the previous section',
+}
+/** Thrown to skip the rest of the measures (`--turns`). */
+class Done extends Error {}
+
 const readable: Record<'book' | 'sample', number[]> = { book: [], sample: [] }
-const turnTimes: TurnTimes = { withinSection: [], nextSection: [] }
+const turnTimes: Record<Variant, Record<TurnKind, number[]>> = {
+  published: { within: [], next: [], previous: [] },
+  built: { within: [], next: [], previous: [] },
+}
 let pageCount = 0
 const lighthouseRuns: Array<{ performance: number; lcp: number; lcpAllFrames: number; tbt: number }> = []
+const brief = (values: number[]) =>
+  values.length
+    ? `${values.length} × median ${Math.round(median(values))} max ${Math.round(Math.max(...values))}`
+    : '–'
 try {
   for (let run = 1; run <= runs; run++) {
-    for (const [kind, path] of [
-      ['sample', `/read/${slug}/sample`],
-      ['book', `/read/${slug}`],
-    ] as const) {
+    if (!turnsOnly) {
       const { context, page } = await phone()
-      const first = await firstPageReadable(page, path)
-      readable[kind].push(first.ms)
-      if (kind === 'book') {
-        pageCount = first.pages
-        const times = await pageTurns(page)
-        turnTimes.withinSection.push(...times.withinSection)
-        turnTimes.nextSection.push(...times.nextSection)
-        console.log(
-          `run ${run}: the book's first page readable in ${Math.round(first.ms)} ms; ${turns} turns: median ` +
-            `${Math.round(median(times.withinSection))} ms within a section, ` +
-            `${times.nextSection.length ? Math.round(median(times.nextSection)) : '–'} ms into the next (load ${load()})`,
+      const first = await firstPageReadable(page, `/read/${slug}/sample`)
+      readable.sample.push(first.ms)
+      console.log(`run ${run}: the sample's first page readable in ${Math.round(first.ms)} ms`)
+      await context.close()
+    }
+    // The baseline first in odd runs, second in even ones.
+    for (const variant of run % 2 ? variants : [...variants].reverse()) {
+      const { context, page } = await phone(variant)
+      const served = publishedServed
+      const first = await firstPageReadable(page, `/read/${slug}`)
+      if (variant === 'published' && publishedServed === served)
+        throw new Error(
+          'the published paginator was not served: is the built chunk still assets/paginator-*.js?',
         )
-      } else console.log(`run ${run}: the sample's first page readable in ${Math.round(first.ms)} ms`)
+      // The published paginator is served by the test, not over the throttled network: its first page is not
+      // comparable.
+      if (variant === 'built') readable.book.push(first.ms)
+      pageCount = first.pages
+      const times = [
+        ...(await pageTurns(page, 'ArrowRight', turns)),
+        ...(await pageTurns(page, 'ArrowLeft', turnsBack)),
+      ]
+      for (const { kind, ms } of times) turnTimes[variant][kind].push(ms)
+      const of = (kind: TurnKind) => times.filter((time) => time.kind === kind).map((time) => time.ms)
+      console.log(
+        `run ${run}${compare ? ` (${variant} paginator)` : ''}: the book's first page readable in ` +
+          `${Math.round(first.ms)} ms; turns within a section ${brief(of('within'))} ms, into the next ` +
+          `${brief(of('next'))} ms, into the previous ${brief(of('previous'))} ms (load ${load()})`,
+      )
       await context.close()
     }
   }
 
   // Lighthouse's own mobile run of the reader's page, signed in.
+  if (turnsOnly) throw new Done()
   const chrome = await chromeLauncher.launch({
     chromePath: chromiumPath,
     chromeFlags: ['--headless=new', ...chromiumFlags],
@@ -241,6 +354,8 @@ try {
   } finally {
     await chrome.kill()
   }
+} catch (error) {
+  if (!(error instanceof Done)) throw error
 } finally {
   await browser.close()
   await store.stop()
@@ -248,7 +363,19 @@ try {
 
 console.log(`load average after: ${load()}`)
 const book = median(readable.book)
-const within = median(turnTimes.withinSection)
+const turnRows = variants.flatMap((variant) =>
+  (['within', 'next', 'previous'] as const).map((kind) => {
+    const values = turnTimes[variant][kind]
+    return {
+      measure: `${compare ? `${variant} paginator: ` : ''}page turn ${turnLabels[kind]} (ms, ${values.length} turns)`,
+      runs: values.length
+        ? `p95 ${Math.round(percentile(values, 95))}, max ${Math.round(Math.max(...values))}`
+        : '',
+      median: values.length ? Math.round(median(values)) : '',
+      budget: budgets.turnMs,
+    }
+  }),
+)
 console.table([
   {
     measure: `first page readable, the ${pageCount}-page book (ms)`,
@@ -256,24 +383,17 @@ console.table([
     median: Math.round(book),
     budget: budgets.readableMs,
   },
-  {
-    measure: 'first page readable, its sample: baseline (ms)',
-    runs: readable.sample.map(Math.round).join(' '),
-    median: Math.round(median(readable.sample)),
-    budget: '',
-  },
-  {
-    measure: `page turn within a section (ms, ${turnTimes.withinSection.length} turns)`,
-    runs: `p95 ${Math.round(percentile(turnTimes.withinSection, 95))}`,
-    median: Math.round(within),
-    budget: budgets.turnMs,
-  },
-  {
-    measure: `page turn into the next section (ms, ${turnTimes.nextSection.length} turns)`,
-    runs: turnTimes.nextSection.length ? `p95 ${Math.round(percentile(turnTimes.nextSection, 95))}` : '',
-    median: turnTimes.nextSection.length ? Math.round(median(turnTimes.nextSection)) : '',
-    budget: budgets.turnMs,
-  },
+  ...(readable.sample.length
+    ? [
+        {
+          measure: 'first page readable, its sample: baseline (ms)',
+          runs: readable.sample.map(Math.round).join(' '),
+          median: Math.round(median(readable.sample)),
+          budget: '',
+        },
+      ]
+    : []),
+  ...turnRows,
   ...(lighthouseRuns.length
     ? [
         {
@@ -305,7 +425,14 @@ console.table([
 ])
 const misses = [
   book > budgets.readableMs && `the first page readable in ${Math.round(book)} ms > ${budgets.readableMs}`,
-  within > budgets.turnMs && `a page turn in ${Math.round(within)} ms > ${budgets.turnMs}`,
+  ...(['within', 'next', 'previous'] as const).map((kind) => {
+    const values = turnTimes.built[kind]
+    const typical = values.length ? median(values) : 0
+    return (
+      typical > budgets.turnMs &&
+      `a page turn ${turnLabels[kind]} in ${Math.round(typical)} ms (median) > ${budgets.turnMs}`
+    )
+  }),
 ].filter(Boolean)
 for (const miss of misses) console.warn(`over budget: ${miss}`)
 if (pageCount < 250)

@@ -31,12 +31,24 @@ export const foliateGuards: ReadonlyArray<readonly [before: string, after: strin
 
 /** foliate-js's paginator with the guards above, or an error naming the change that no longer applies. */
 export function guardFoliatePaginator(source: string): string {
-  return foliateGuards.reduce((text, [before, after]) => {
+  return replaceExactlyOnce(source, foliateGuards)
+}
+
+/**
+ * `source` with each `before` replaced by its `after`, in order; each `before` must occur exactly once (a
+ * foliate-js whose text changed fails the build rather than shipping half a change).
+ */
+export function replaceExactlyOnce(
+  source: string,
+  changes: ReadonlyArray<readonly [before: string, after: string]>,
+): string {
+  return changes.reduce((text, [before, after]) => {
     const at = text.indexOf(before)
     if (at === -1 || text.indexOf(before, at + 1) !== -1) {
       throw new Error(`foliate-js/paginator.js changed: expected once: ${JSON.stringify(before)}`)
     }
-    return text.replace(before, after)
+    // A function, so that `$` in the new text is not read as a replacement pattern.
+    return text.replace(before, () => after)
   }, source)
 }
 

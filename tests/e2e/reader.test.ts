@@ -1,4 +1,4 @@
-import type { Browser } from 'playwright-core'
+import type { Browser, Frame } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
 import { expectHealthyPage, launchBrowser, newPage, themes, visit } from './browser.ts'
 import {
@@ -10,6 +10,13 @@ import {
   readerReady,
   sectionText,
   highlightWithNote,
+  selectWords,
+  hiddenSectionWith,
+  highlightedPixels,
+  placeSection,
+  pageInSection,
+  swipe,
+  watchPages,
 } from './reader-page.ts'
 import { bookA, logIn, registerAndBuy, shopperPassword, uniqueEmail } from './shopper.ts'
 
@@ -47,7 +54,7 @@ describe.each(themes)('the sample reader in the %s theme', (colorScheme) => {
     await contents.getByRole('button', { name: 'Title page' }).click()
     await expectSectionWith(page, /CodeBook edition/)
     // Laid out and placed (the page bar follows foliate-js's relocate): a key now turns this page.
-    const pagesBar = page.getByRole('navigation', { name: 'Pages' })
+    const pagesBar = page.getByRole('navigation', { name: 'Pages', exact: true })
     await pagesBar.getByText('Title page').waitFor()
     await expectHealthyPage(page, readerChrome)
     const percentOf = async () => Number((await percentShown(page))?.replace('%', ''))
@@ -150,6 +157,44 @@ test('search inside the book lists matches that lead to their page', async () =>
   await expectHealthyPage(page, readerChrome)
 })
 
+test('on a phone a swipe turns into the section laid out ahead, and back', async () => {
+  const page = await newPage(browser, {
+    viewport: { width: 390, height: 844 },
+    isMobile: true,
+    hasTouch: true,
+  })
+  await openReader(page, `${baseURL}/read/${slug}/sample`)
+  await expectSectionWith(page, /Chapter 1/)
+  await watchPages(page)
+  // By keys to chapter 1's last page (too quick for anything to be laid out ahead), then a pause.
+  for (let turn = 0; turn < 80 && !(await pageInSection(page))?.atEnd; turn++) {
+    await page.keyboard.press('ArrowRight')
+    await page.waitForTimeout(150)
+  }
+  const end = (await pageInSection(page))!
+  expect(end.atEnd).toBe(true)
+  const chapter1 = await bookPage(page)
+  // The sample's next section is its closing page.
+  let closing: Frame | null = null
+  await expect
+    .poll(async () => (closing = await hiddenSectionWith(page, /End of the free sample/)) !== null, {
+      timeout: 10_000,
+    })
+    .toBe(true)
+
+  // A swipe to the left: the closing page, from the frame laid out ahead.
+  await swipe(page, -200)
+  await expect.poll(async () => (await pageInSection(page))?.index).toBe(end.index + 1)
+  expect(await bookPage(page)).toBe(closing)
+  await expectSectionWith(page, /End of the free sample/)
+  // A swipe to the right: back to chapter 1's last page, in the frame it was in.
+  await page.waitForTimeout(400)
+  await swipe(page, 200)
+  await expect.poll(() => placeSection(page)).toBe('Chapter 1')
+  expect(await pageInSection(page)).toEqual(end)
+  expect(await bookPage(page)).toBe(chapter1)
+})
+
 test('without JavaScript the sample’s page offers the PDF sample instead', async () => {
   const page = await newPage(browser, { javaScriptEnabled: false })
   const response = await visit(page, `${baseURL}/read/${slug}/sample`)
@@ -241,6 +286,75 @@ describe('the owner’s reader', () => {
     await erratum.getByLabel('Suggested fix').fill('Use the current setting instead.')
     await erratum.getByRole('button', { name: 'Send report' }).click()
     await other.getByRole('status').filter({ hasText: 'your erratum was sent' }).waitFor()
+  })
+
+  test('turns into a chapter laid out ahead, and back, with its place and highlights', async () => {
+    const page = await newPage(browser, { viewport: { width: 1280, height: 800 } })
+    await registerAndBuy(page, uniqueEmail('reader-ahead'), [bookA])
+    await openReader(page, `${baseURL}/read/${slug}`)
+    await expectSectionWith(page, /Chapter 1/)
+    const contents = page.getByRole('navigation', { name: 'Table of contents' })
+    const pagesBar = page.getByRole('navigation', { name: 'Pages', exact: true })
+    // The page bar names the part of the contents foliate-js placed the reader in, in that chapter's file.
+    const barShowsPlaceIn = async (file: RegExp) => {
+      const item = await page.evaluate(() => {
+        const view = document.querySelector('foliate-view') as
+          (Element & { lastLocation?: { tocItem?: { label: string; href: string } } }) | null
+        return view?.lastLocation?.tocItem ?? null
+      })
+      expect(item?.href).toMatch(file)
+      await pagesBar.getByText(item!.label, { exact: true }).waitFor()
+    }
+    const goToChapter = async (name: RegExp) => {
+      await page.getByRole('main').getByRole('button', { name: 'Contents', exact: true }).click()
+      await contents.getByRole('button', { name }).click()
+      await page.getByRole('main').getByRole('button', { name: 'Contents', exact: true }).click()
+      await expectSectionWith(page, new RegExp(`^\\s*${name.source}`))
+    }
+
+    // A highlight on the first page of chapter 2.
+    await goToChapter(/Chapter 2/)
+    expect(await highlightedPixels(page)).toBe(0)
+    await selectWords(page, 30)
+    await page
+      .getByRole('region', { name: 'Selected text' })
+      .getByRole('button', { name: 'Highlight', exact: true })
+      .click()
+    await page.getByRole('status').filter({ hasText: 'Highlight saved.' }).waitFor()
+    await expect.poll(() => highlightedPixels(page)).toBeGreaterThan(100)
+
+    // Back in chapter 1, the reader stays on its page: chapter 2 is laid out ahead, in a frame kept hidden.
+    await goToChapter(/Chapter 1/)
+    const chapter1 = await bookPage(page)
+    let chapter2: Frame | null = null
+    await expect
+      .poll(async () => (chapter2 = await hiddenSectionWith(page, /^\s*Chapter 2/)) !== null, {
+        timeout: 10_000,
+      })
+      .toBe(true)
+    // Page by page to the end of chapter 1 and on: the turn shows the frame laid out ahead, and foliate-js
+    // reports the place in chapter 2 (the page bar's chapter), with the highlight drawn.
+    for (let turn = 0; turn < 30 && (await placeSection(page)) === 'Chapter 1'; turn++) {
+      await page.keyboard.press('ArrowRight')
+      await page.waitForTimeout(400)
+    }
+    expect(await placeSection(page)).toBe('Chapter 2')
+    expect(await bookPage(page)).toBe(chapter2)
+    await barShowsPlaceIn(/chapter-2\.xhtml/)
+    await expect.poll(() => highlightedPixels(page)).toBeGreaterThan(100)
+
+    // Back a page: chapter 1's last page, from the frame it was in; and on again to chapter 2's first.
+    await page.keyboard.press('ArrowLeft')
+    await expect.poll(() => placeSection(page)).toBe('Chapter 1')
+    expect(await bookPage(page)).toBe(chapter1)
+    await barShowsPlaceIn(/chapter-1\.xhtml/)
+    expect(await highlightedPixels(page)).toBe(0)
+    await page.waitForTimeout(400)
+    await page.keyboard.press('ArrowRight')
+    await expect.poll(() => placeSection(page)).toBe('Chapter 2')
+    expect(await bookPage(page)).toBe(chapter2)
+    await expect.poll(() => highlightedPixels(page)).toBeGreaterThan(100)
+    await expectHealthyPage(page, readerChrome)
   })
 
   test('without JavaScript the owner’s page offers their downloads', async () => {
