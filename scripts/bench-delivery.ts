@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { listBooks } from '#app/features/catalog/catalog.server.ts'
@@ -9,6 +10,7 @@ import { createBuyer } from '#harness/factories/buyers.ts'
 import { S3RVER_CREDENTIALS, startTestS3 } from '#harness/s3-server.ts'
 import { spawnStore, waitUntilReady, type StoreProcess } from '#harness/store-process.ts'
 import sharp from 'sharp'
+import { cpuMs } from './drills/harness.ts'
 import { longManuscript } from './long-manuscript.ts'
 
 const modes = ['folder, streamed', 'S3, streamed', 'S3, redirect'] as const
@@ -114,7 +116,10 @@ export async function benchDelivery(options: {
     )
     const size = results.get('folder, streamed')![0]!.size
     console.log(
-      `a ${(size / 1024).toFixed(0)} KB stamped PDF; load average ${(await loadAverage()).join(', ')}`,
+      `a ${(size / 1024).toFixed(0)} KB stamped PDF; load average ${os
+        .loadavg()
+        .map((value) => value.toFixed(2))
+        .join(', ')}`,
     )
   } finally {
     for (const store of spawned) {
@@ -182,15 +187,4 @@ async function run(store: StoreProcess, slug: string, cookies: string[], seconds
     cpuPerDownload: (cpuMs(store.child.pid) - cpuBefore) / durations.length,
     size: bytes / durations.length,
   }
-}
-
-/** A process's CPU time so far (user + system, ms), from /proc. */
-function cpuMs(pid: number | undefined): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
-  return (Number(fields[11]) + Number(fields[12])) * 10
-}
-
-async function loadAverage() {
-  const os = await import('node:os')
-  return os.loadavg().map((value) => value.toFixed(2))
 }
