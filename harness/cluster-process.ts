@@ -48,6 +48,12 @@ export type ClusterOptions = {
   discardOutput?: boolean
   /** The shared files folder, kept after stop (created if missing); unset: a temporary one, removed. */
   filesDir?: string
+  /**
+   * nginx's `keepalive_requests` towards clients (nginx's default, 1000, when unset). Load generators set it
+   * high: autocannon ignores the `Connection: close` nginx sends on a connection's last request and writes the
+   * next request as nginx closes, which comes back as ECONNRESET (a client error that browsers do not make).
+   */
+  clientKeepaliveRequests?: number
 }
 
 /**
@@ -113,7 +119,12 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     if (failure) throw failure.reason
     instances.sort((a, b) => ports.indexOf(portOf(a.url)) - ports.indexOf(portOf(b.url)))
 
-    balancer = await startNginx({ prefix: path.join(root, 'nginx'), port, upstreams: ports })
+    balancer = await startNginx({
+      prefix: path.join(root, 'nginx'),
+      port,
+      upstreams: ports,
+      clientKeepaliveRequests: options.clientKeepaliveRequests,
+    })
     return {
       url,
       databaseUrl,
@@ -147,6 +158,8 @@ export async function startNginx(options: {
   upstreams: number[]
   /** A path every upstream answers 200 on (the store's /readyz). */
   readyPath?: string
+  /** See ClusterOptions.clientKeepaliveRequests. */
+  clientKeepaliveRequests?: number
 }): Promise<Nginx> {
   if (!fs.existsSync(NGINX)) throw new MissingNginxError()
   const { prefix, port } = options
@@ -154,7 +167,12 @@ export async function startNginx(options: {
   const conf = path.join(prefix, 'conf', 'nginx.conf')
   fs.writeFileSync(
     conf,
-    nginxConfig({ port, upstreams: options.upstreams, runAsRoot: process.getuid?.() === 0 }),
+    nginxConfig({
+      port,
+      upstreams: options.upstreams,
+      runAsRoot: process.getuid?.() === 0,
+      clientKeepaliveRequests: options.clientKeepaliveRequests,
+    }),
   )
   const child = spawn(NGINX, ['-p', prefix, '-c', conf, '-e', path.join(prefix, 'logs', 'error.log')], {
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -207,7 +225,12 @@ async function migrateOnce(databaseUrl: string): Promise<void> {
  *   its multipart framing), 8 MB for a manuscript (7 MB): the store answers anything between with its own
  *   message, nginx only stops what the store would never read.
  */
-export function nginxConfig(options: { port: number; upstreams: number[]; runAsRoot: boolean }): string {
+export function nginxConfig(options: {
+  port: number
+  upstreams: number[]
+  runAsRoot: boolean
+  clientKeepaliveRequests?: number
+}): string {
   const servers = options.upstreams
     .map((port) => `    server 127.0.0.1:${port} max_fails=2 fail_timeout=5s;`)
     .join('\n')
@@ -239,7 +262,7 @@ ${servers}
 
   server {
     listen 127.0.0.1:${options.port};
-    client_max_body_size 1m;
+${options.clientKeepaliveRequests ? `    keepalive_requests ${options.clientKeepaliveRequests};\n` : ''}    client_max_body_size 1m;
 
     proxy_http_version 1.1;
     proxy_set_header Connection "";

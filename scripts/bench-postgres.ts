@@ -297,6 +297,7 @@ async function benchInstances(counts: number[], seconds: number, cpuShare?: numb
         databaseUrl: url,
         env: { LOG_LEVEL: 'info', BETTER_AUTH_SECRET: FACTORY_AUTH_SECRET, METRICS_TOKEN },
         discardOutput: true,
+        clientKeepaliveRequests: 1_000_000,
       })
       const run = {
         instances,

@@ -158,6 +158,7 @@ try {
   storage = await startDrillStorage(storageKind)
   cluster = await startCluster({
     instances: 2,
+    clientKeepaliveRequests: 1_000_000,
     env: {
       SESSION_CACHE_SECONDS: String(SESSION_CACHE_SECONDS),
       ADMIN_EMAILS: people.admin,
@@ -426,6 +427,20 @@ async function checkCover(db: Db, a: string, b: string, cluster: Cluster) {
   )
 }
 
+/** Counts a load's client errors by kind (ECONNRESET, a timeout…), for the drill's report. */
+function errorKinds(load: Promise<autocannon.Result>) {
+  const kinds = new Map<string, number>()
+  // Without a callback autocannon returns its instance made thenable; its types only name the promise.
+  ;(load as unknown as autocannon.Instance).on('reqError', (error: NodeJS.ErrnoException) => {
+    const kind = error.code ?? error.message
+    kinds.set(kind, (kinds.get(kind) ?? 0) + 1)
+  })
+  return {
+    describe: () =>
+      kinds.size ? ` (${[...kinds].map(([kind, count]) => `${count} × ${kind}`).join(', ')})` : '',
+  }
+}
+
 async function checkFailover(cluster: Cluster) {
   const victim = cluster.instances[1]!
   const load = autocannon({
@@ -436,17 +451,20 @@ async function checkFailover(cluster: Cluster) {
   })
   const killAt = Math.round((LOAD_SECONDS * 1000) / 3)
   setTimeout(() => victim.child.kill('SIGKILL'), killAt)
+  const firstErrors = errorKinds(load)
   const result = await load
   await victim.exited
   // A response nginx had begun relaying when its instance died cannot be sent again (a client sees its
   // connection cut and retries): at most one per connection, at the moment of the kill. After it, nothing may
   // fail: a second load, on the survivor alone.
-  const after = await autocannon({
+  const afterLoad = autocannon({
     url: cluster.url,
     connections: 10,
     duration: 2,
     requests: [{ path: '/' }, { path: '/AllBooks' }, { path: '/readyz' }],
   })
+  const afterErrors = errorKinds(afterLoad)
+  const after = await afterLoad
   // Writes after the loss: a cart post through nginx (not retried by nginx unless the connection was refused).
   let posts = 0
   for (let i = 0; i < 5; i++) {
@@ -465,7 +483,7 @@ async function checkFailover(cluster: Cluster) {
       result.non2xx === 0 &&
       after.errors + after.timeouts + after.non2xx === 0 &&
       posts === 5,
-    `${result.requests.total} requests in ${LOAD_SECONDS} s through nginx (instance 2 killed with SIGKILL at ${killAt / 1000} s): ${result.non2xx} non-2xx, ${result.errors + result.timeouts} errors (cut mid-response at the kill; at most one per connection, 10); then ${after.requests.total} requests on the survivor: ${after.non2xx} non-2xx, ${after.errors + after.timeouts} errors; ${posts}/5 form posts after it answered; nginx logged ${refused} upstream failures and retried them`,
+    `${result.requests.total} requests in ${LOAD_SECONDS} s through nginx (instance 2 killed with SIGKILL at ${killAt / 1000} s): ${result.non2xx} non-2xx, ${result.errors + result.timeouts} errors${firstErrors.describe()} (cut mid-response at the kill; at most one per connection, 10); then ${after.requests.total} requests on the survivor: ${after.non2xx} non-2xx, ${after.errors + after.timeouts} errors${afterErrors.describe()}; ${posts}/5 form posts after it answered; nginx logged ${refused} upstream failures and retried them`,
   )
 }
 
