@@ -34,11 +34,20 @@ import { readForm } from '#app/server/form.server.ts'
 import { accountFailure, passOnRetryAfter, signedInRedirect } from '#app/sign-in.server.ts'
 import type { Route } from './+types/checkout'
 import { privatePageMeta } from '#app/features/seo/meta.ts'
+import { BillingFields } from '#app/features/tax/components/billing-fields.tsx'
+import { TaxSummary } from '#app/features/tax/components/tax-summary.tsx'
+import { COUNTRIES } from '#app/features/tax/countries.ts'
+import { locateBuyer, readBillingPost } from '#app/features/tax/checkout-buyer.server.ts'
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   privatePageMeta('Checkout', 'Pay for the eBooks in your CodeBook cart.', { matches })
 
-type CheckoutActionData = { fieldErrors?: Partial<Record<CheckoutField, string>>; formError?: string }
+type CheckoutActionData = {
+  fieldErrors?: Partial<Record<CheckoutField, string>>
+  formError?: string
+  /** The billing country's message, and whether to ask the buyer to confirm it (features/tax). */
+  billing?: { message: string; askConfirmation: boolean }
+}
 
 /**
  * Buying needs an account (docs/decisions/025-guest-checkout.md): a guest or a signed-out visitor gets this
@@ -71,9 +80,19 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
     // Paid already (or on its payment page): its order says where it is.
     if (gift.orderId && gift.orderStatus !== 'failed') throw redirect(`/orders/${gift.orderId}`)
   }
-  const checkout = await getCheckout(app.db, user.id, giftId ? { giftId } : {})
+  // Priced for the buyer's billing country as far as it is known (features/tax: chosen before, or guessed).
+  const buyer = await locateBuyer(app.db, request, app.clientIp)
+  const checkout = await getCheckout(app.db, user.id, { ...(giftId ? { giftId } : {}), buyer })
   if (checkout.lines.length > 0) recordEvent(app, request, { name: 'begin_checkout' })
-  return { step: 'pay' as const, checkout, provider: app.payments.name, email: user.email }
+  return {
+    step: 'pay' as const,
+    checkout,
+    provider: app.payments.name,
+    email: user.email,
+    billingCountry: buyer.billingCountry,
+    // Named on the server: the browser's own names could differ and break hydration.
+    countries: COUNTRIES,
+  }
 }
 
 /** A refused account creation's Retry-After (429) reaches the browser. */
@@ -98,24 +117,39 @@ export async function action({ request, context, url }: Route.ActionArgs) {
     await removeOwnedBooksFromCart(app.db, user.id)
     return redirect('/checkout', 303)
   }
-  let result: CheckoutResult
-  if (form.get('free') === '1') {
-    // Nothing to pay (a 100 % coupon): no card and no payment page.
-    const keys = parseCheckoutKeys(form)
-    if (!keys.ok) return data<CheckoutActionData>({ formError: keys.formError }, { status: 400 })
-    result = await checkoutFree(app, { userId: user.id, ...keys.data })
-  } else if (app.payments.kind === 'redirect') {
-    const keys = parseCheckoutKeys(form)
-    if (!keys.ok) return data<CheckoutActionData>({ formError: keys.formError }, { status: 400 })
-    result = await checkoutWithRedirect(app, app.payments, { user, ...keys.data })
-  } else {
-    const parsed = parseCardForm(form)
-    if (!parsed.ok) return data<CheckoutActionData>(parsed.errors, { status: 400 })
-    result = await checkoutWithCard(app, app.payments, { userId: user.id, ...parsed.data })
+  const free = form.get('free') === '1'
+  const card = free || app.payments.kind === 'redirect' ? null : parseCardForm(form)
+  if (card && !card.ok) return data<CheckoutActionData>(card.errors, { status: 400 })
+  // Where the buyer is (features/tax): the country the page priced, checked against the evidence.
+  const billing = readBillingPost(form, app.clientIp)
+  const headers: HeadersInit = billing.setCookie ? { 'Set-Cookie': billing.setCookie } : {}
+  if (!billing.ok) {
+    const { message, askConfirmation } = billing
+    return data<CheckoutActionData>(
+      { billing: { message, askConfirmation } },
+      { status: billing.status, headers },
+    )
   }
-  if (result.outcome === 'order') return redirect(`/orders/${result.orderId}`, 303)
-  if (result.outcome === 'payment-page') return redirect(result.url, 303)
-  return data<CheckoutActionData>({ formError: result.message }, { status: refusalStatus[result.reason] })
+  const buyer = billing.buyer
+  let result: CheckoutResult
+  if (card && app.payments.kind !== 'redirect') {
+    result = await checkoutWithCard(app, app.payments, { userId: user.id, ...card.data, buyer })
+  } else {
+    const keys = parseCheckoutKeys(form)
+    if (!keys.ok) return data<CheckoutActionData>({ formError: keys.formError }, { status: 400 })
+    const input = { userId: user.id, ...keys.data, buyer }
+    result =
+      // Nothing to pay (a 100 % coupon): no card and no payment page.
+      free || app.payments.kind !== 'redirect'
+        ? await checkoutFree(app, input)
+        : await checkoutWithRedirect(app, app.payments, { ...input, user })
+  }
+  if (result.outcome === 'order') return redirect(`/orders/${result.orderId}`, { status: 303, headers })
+  if (result.outcome === 'payment-page') return redirect(result.url, { status: 303, headers })
+  return data<CheckoutActionData>(
+    { formError: result.message },
+    { status: refusalStatus[result.reason], headers },
+  )
 }
 
 const refusalStatus: Record<CheckoutRefusal, number> = {
@@ -145,6 +179,8 @@ function PayStep({
   checkout,
   provider,
   email,
+  billingCountry,
+  countries,
   actionData,
 }: Extract<Route.ComponentProps['loaderData'], { step: 'pay' }> & {
   actionData: CheckoutActionData | undefined
@@ -240,8 +276,10 @@ function PayStep({
                   <dd className="text-right">−{price(checkout.discountCents)}</dd>
                 </>
               ) : null}
+              <TaxSummary tax={checkout.tax} currency={checkout.currency} placement="before-total" />
               <dt className="font-semibold">Total</dt>
               <dd className="text-right font-semibold">{price(checkout.totalCents)}</dd>
+              <TaxSummary tax={checkout.tax} currency={checkout.currency} placement="after-total" />
             </dl>
             {checkout.coupon?.message ? (
               <p className="mt-2 text-sm text-red-700 dark:text-red-300">
@@ -280,6 +318,14 @@ function PayStep({
             <input type="hidden" name="attemptId" value={checkout.attemptId} />
             <h2 className="text-xl font-semibold">Payment</h2>
             {actionData?.formError ? <FormError>{actionData.formError}</FormError> : null}
+            <BillingFields
+              // A new country priced (after a refused post): the list starts from it.
+              key={billingCountry}
+              countries={countries}
+              pricedCountry={billingCountry}
+              error={actionData?.billing?.message}
+              askConfirmation={actionData?.billing?.askConfirmation ?? false}
+            />
             {checkout.totalCents === 0 ? (
               <>
                 <input type="hidden" name="free" value="1" />

@@ -120,7 +120,10 @@ describe('recording', () => {
         init: {
           method: 'POST',
           headers: { 'User-Agent': `${browser} Uniq7781` },
-          body: new URLSearchParams({ intent: 'add', bookId: bookIds[0]! }),
+          body: new URLSearchParams({
+            intent: 'add',
+            bookId: bookIds[0]!,
+          }),
         },
       }),
     )
@@ -203,6 +206,8 @@ describe('recording', () => {
           method: 'POST',
           headers,
           body: new URLSearchParams({
+            billingCountry: 'US',
+            pricedCountry: 'US',
             name: 'Ada Reader',
             number: '4242 4242 4242 4242',
             expiry: '12/34',

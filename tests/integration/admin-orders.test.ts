@@ -102,6 +102,7 @@ async function insertOrders(
         userId,
         status,
         totalCents: target.priceCents,
+        netCents: target.priceCents,
         currency: target.currency,
         idempotencyKey: crypto.randomUUID(),
         attemptId: crypto.randomUUID(),
@@ -119,6 +120,8 @@ async function insertOrders(
       title: options.title ?? target.title,
       priceCents: target.priceCents,
       listPriceCents: target.priceCents,
+      netCents: target.priceCents,
+      grossCents: target.priceCents,
       currency: target.currency,
     })),
   )
@@ -637,6 +640,7 @@ describe('refunding with Stripe', () => {
         userId: reader.userId,
         status: 'paid',
         totalCents: lines.reduce((sum, line) => sum + line.priceCents, 0),
+        netCents: lines.reduce((sum, line) => sum + line.priceCents, 0),
         currency: lines[0]!.currency,
         idempotencyKey: crypto.randomUUID(),
         attemptId: crypto.randomUUID(),
@@ -652,6 +656,8 @@ describe('refunding with Stripe', () => {
         title: line.title,
         priceCents: line.priceCents,
         listPriceCents: line.priceCents,
+        netCents: line.priceCents,
+        grossCents: line.priceCents,
         currency: line.currency,
       })),
     )

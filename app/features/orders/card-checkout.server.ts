@@ -15,6 +15,7 @@ import { markPaidWithoutPayment } from './free-checkout.server.ts'
 import { orderUrl } from './order-history.server.ts'
 import { afterPaid, markPaid } from './payment-events.server.ts'
 import { paymentMessages, type CardDetails, type PaymentProvider } from './payments.server.ts'
+import type { BuyerTax } from '#app/features/tax/checkout-tax.server.ts'
 
 type CardFormProvider = Extract<PaymentProvider, { kind: 'card-form' }>
 
@@ -43,6 +44,8 @@ export async function placeOrderWithCard(
     attemptId?: string
     /** A gift's checkout: the gift the order pays for (getCheckout with `giftId`). */
     giftId?: string
+    /** Where the buyer is (features/tax): the order is taxed for it. */
+    buyer?: BuyerTax | null
     card: CardDetails
     provider: CardFormProvider
     orderUrl: (orderId: string) => string
@@ -101,7 +104,14 @@ export async function placeOrderWithCard(
 export async function checkoutWithCard(
   app: Pick<AppContext, 'db' | 'env' | 'kickOutbox' | 'analytics'>,
   provider: CardFormProvider,
-  input: { userId: string; idempotencyKey: string; attemptId: string; giftId?: string; card: CardDetails },
+  input: {
+    userId: string
+    idempotencyKey: string
+    attemptId: string
+    giftId?: string
+    buyer?: BuyerTax | null
+    card: CardDetails
+  },
 ): Promise<CheckoutResult> {
   const placed = await placeOrderWithCard(app.db, {
     ...input,

@@ -24,9 +24,15 @@ import {
   type OrderStatus,
 } from '#app/server/db/schema/index.server.ts'
 import type { BookLine } from '#app/features/cart/book-line.ts'
+import { taxCheckout, type BuyerTax, type CheckoutTax } from '#app/features/tax/checkout-tax.server.ts'
 
-/** The cart's lines priced (`PricedLines`: the lines to pay for, their list prices, the coupon and what it did). */
+/**
+ * The cart's lines priced (`PricedLines`: the lines to pay for, their list prices, the coupon and what it did)
+ * and taxed for the buyer's country (`tax`: each line's net, tax and gross, in the lines' order); `totalCents`
+ * is what the buyer pays, tax included.
+ */
 export type Checkout = PricedLines & {
+  tax: CheckoutTax
   /** Books in the cart the buyer already owns: taken out at checkout, never charged twice. */
   alreadyOwned: BookLine[]
   /** Books withdrawn from sale since they were put in the cart: not sold, left in the cart. */
@@ -48,13 +54,14 @@ export type Checkout = PricedLines & {
 export async function getCheckout(
   db: Db,
   userId: string,
-  options: { giftId?: string } = {},
+  options: { giftId?: string; buyer?: BuyerTax | null } = {},
 ): Promise<Checkout & { attemptId: string }> {
   const attemptId = crypto.randomUUID()
+  const buyer = options.buyer ?? null
   if (options.giftId) {
     const gift = await findGiftDraft(db, options.giftId, userId)
-    if (!gift) return { ...(await summarize(db, userId, [], [], null, 'empty')), attemptId }
-    return { ...(await summarizeGift(db, userId, gift)), attemptId }
+    if (!gift) return { ...(await summarize(db, userId, buyer, [], [], null, 'empty')), attemptId }
+    return { ...(await summarizeGift(db, userId, buyer, gift)), attemptId }
   }
   // The cart and its coupon (with the buyer's use of it) in one query: a coupon must not slow this page.
   const [cart] = await db
@@ -68,7 +75,7 @@ export async function getCheckout(
     .leftJoin(coupons, eq(coupons.code, carts.couponCode))
     .where(eq(carts.userId, userId))
     .limit(1)
-  if (!cart) return { ...(await summarize(db, userId, [], [], null, 'empty')), attemptId }
+  if (!cart) return { ...(await summarize(db, userId, buyer, [], [], null, 'empty')), attemptId }
   const [rows, bundleRows] = await Promise.all([
     readLines(db, userId, cart.id),
     listCartBundleBooks(db, cart.id, userId),
@@ -77,6 +84,7 @@ export async function getCheckout(
     ...(await summarize(
       db,
       userId,
+      buyer,
       rows,
       bundleRows,
       cart.couponCode,
@@ -110,6 +118,7 @@ type CartRow = BookLine & { owned: boolean; available: boolean }
 async function summarize(
   db: Db | Tx,
   userId: string,
+  buyer: BuyerTax | null,
   rows: CartRow[],
   bundleRows: CartBundleRow[],
   couponCode: string | null,
@@ -122,8 +131,16 @@ async function summarize(
   // A bundle's books at their shares of what it costs this buyer (a book a line of its own brings counts as theirs).
   const bundled = bundleLinesOf(bundleRows, new Set(forSale.map((line) => line.bookId)))
   const priced = await priceLines(db, userId, [...forSale, ...bundled.lines], couponCode, { found })
+  const tax = await taxCheckout(
+    db,
+    priced.lines.map((line) => line.priceCents),
+    buyer,
+    new Date(),
+  )
   const checkout = {
     ...priced,
+    totalCents: tax.grossCents,
+    tax,
     alreadyOwned: [...rows.filter((row) => row.owned).map(strip), ...bundled.covered],
     unavailable: [...rows.filter((row) => !row.owned && !row.available).map(strip), ...bundled.unavailable],
   }
@@ -141,28 +158,52 @@ async function summarize(
  */
 function idempotencyKeyOf(
   cart: { id: string; updatedAt: Date },
-  checkout: Pick<Checkout, 'lines' | 'couponId'>,
+  checkout: Pick<Checkout, 'lines' | 'couponId' | 'tax'>,
 ) {
   const books = checkout.lines.map((line) => `${line.bookId}:${line.priceCents}:${line.currency}`).toSorted()
   return crypto
     .createHash('sha256')
-    .update(`${cart.id}|${books.join(',')}|${checkout.couponId ?? ''}|${cart.updatedAt.toISOString()}`)
+    .update(
+      `${cart.id}|${books.join(',')}|${checkout.couponId ?? ''}|${cart.updatedAt.toISOString()}|${taxKeyOf(checkout.tax)}`,
+    )
     .digest('base64url')
+}
+
+/**
+ * The tax a page showed, as part of its checkout's key: a rate that changed at midnight since, another billing
+ * country, or the owner switching prices to before tax makes the post a changed cart, never another charge.
+ */
+function taxKeyOf(tax: CheckoutTax) {
+  return `${tax.country ?? '-'}:${tax.rateBp}:${tax.pricesIncludeTax ? 'incl' : 'excl'}:${tax.reverseCharge ? 'rc' : ''}`
 }
 
 type GiftDraftRow = NonNullable<Awaited<ReturnType<typeof findGiftDraft>>>
 
 /** A gift's checkout: its lines at today's prices (no coupon: a coupon is for the buyer's own cart). */
-async function summarizeGift(db: Db | Tx, userId: string, gift: GiftDraftRow): Promise<Checkout> {
+async function summarizeGift(
+  db: Db | Tx,
+  userId: string,
+  buyer: BuyerTax | null,
+  gift: GiftDraftRow,
+): Promise<Checkout> {
   const priced = await priceLines(db, userId, await giftLines(db, gift), null, { found: null })
+  // The buyer pays, so the buyer's country is taxed (the recipient's is not known).
+  const tax = await taxCheckout(
+    db,
+    priced.lines.map((line) => line.priceCents),
+    buyer,
+    new Date(),
+  )
   const books = priced.lines.map((line) => `${line.bookId}:${line.priceCents}:${line.currency}`).toSorted()
   const idempotencyKey = crypto
     .createHash('sha256')
-    .update(`gift|${gift.id}|${books.join(',')}|${gift.updatedAt.toISOString()}`)
+    .update(`gift|${gift.id}|${books.join(',')}|${gift.updatedAt.toISOString()}|${taxKeyOf(tax)}`)
     .digest('base64url')
   const { id, recipientEmail, recipientName, deliverOn } = gift
   return {
     ...priced,
+    totalCents: tax.grossCents,
+    tax,
     alreadyOwned: [],
     unavailable: [],
     idempotencyKey,
@@ -187,7 +228,7 @@ async function reserveGift(
     const made = await findOrder(tx, input.userId, eq(orders.id, gift.orderId))
     if (made) return { outcome: 'existing', ...made, changedCartId: null }
   }
-  const checkout = await summarizeGift(tx, input.userId, gift)
+  const checkout = await summarizeGift(tx, input.userId, input.buyer ?? null, gift)
   const refused = (outcome: NothingToBuy) => ({ outcome, changedCartId: null })
   if (checkout.lines.length === 0) return refused('empty-cart')
   if (checkout.idempotencyKey !== input.idempotencyKey) return refused('cart-changed')
@@ -270,6 +311,8 @@ export async function reserveCheckout(
     minimumChargeCents?: number
     /** A gift's checkout: the order pays for this gift of the buyer's, not for their cart. */
     giftId?: string
+    /** Where the buyer is (features/tax): the order is taxed for it. None: no tax charged. */
+    buyer?: BuyerTax | null
   },
 ): Promise<Reservation> {
   if (input.giftId) return reserveGift(tx, { ...input, giftId: input.giftId })
@@ -284,6 +327,7 @@ export async function reserveCheckout(
   const checkout = await summarize(
     tx,
     input.userId,
+    input.buyer ?? null,
     await readLines(tx, input.userId, cart.id),
     await listCartBundleBooks(tx, cart.id, input.userId),
     cart.couponCode,
@@ -356,6 +400,15 @@ async function insertOrder(
       discountCents: checkout.discountCents,
       couponCode: checkout.couponId ? checkout.coupon!.code : null,
       currency: checkout.currency,
+      netCents: checkout.tax.netCents,
+      taxCents: checkout.tax.taxCents,
+      taxCountry: checkout.tax.country,
+      pricesIncludeTax: checkout.tax.pricesIncludeTax,
+      reverseCharge: checkout.tax.reverseCharge,
+      buyerVatNumber: checkout.tax.buyer?.reverseChargeVatNumber ?? null,
+      billingCountry: checkout.tax.buyer?.billingCountry ?? null,
+      ipCountry: checkout.tax.buyer?.ipCountry ?? null,
+      evidenceStatus: checkout.tax.buyer?.evidenceStatus ?? null,
       idempotencyKey: checkout.idempotencyKey,
       attemptId,
       // Nothing to pay (a 100 % coupon): no provider is asked (card-checkout, redirect-checkout).
@@ -363,7 +416,8 @@ async function insertOrder(
     })
     .returning({ id: orders.id })
   await tx.insert(orderItems).values(
-    checkout.lines.map((line) => ({
+    checkout.lines.map((line, index) => ({
+      ...taxColumnsOf(checkout.tax, index),
       orderId: order!.id,
       bookId: line.bookId,
       title: line.title,
@@ -375,4 +429,9 @@ async function insertOrder(
     })),
   )
   return order!.id
+}
+
+function taxColumnsOf(tax: CheckoutTax, index: number) {
+  const { rateBp, netCents, taxCents, grossCents } = tax.lines[index]!
+  return { taxRateBp: rateBp, netCents, taxCents, grossCents }
 }

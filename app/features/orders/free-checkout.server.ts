@@ -11,6 +11,7 @@ import {
 } from './checkout.server.ts'
 import { orderUrl } from './order-history.server.ts'
 import { afterPaid, markPaid } from './payment-events.server.ts'
+import type { BuyerTax } from '#app/features/tax/checkout-tax.server.ts'
 
 /**
  * A checkout with nothing to pay (a 100 % coupon, issue 30): the order is made and completed in one
@@ -21,7 +22,13 @@ import { afterPaid, markPaid } from './payment-events.server.ts'
  */
 export async function checkoutFree(
   app: Pick<AppContext, 'db' | 'env' | 'kickOutbox' | 'analytics'>,
-  input: { userId: string; idempotencyKey: string; attemptId: string; giftId?: string },
+  input: {
+    userId: string
+    idempotencyKey: string
+    attemptId: string
+    giftId?: string
+    buyer?: BuyerTax | null
+  },
 ): Promise<CheckoutResult> {
   const { result, changedCartId } = await app.db.transaction(async (tx) => {
     const reservation = await reserveCheckout(tx, {

@@ -30,8 +30,24 @@ export type OrderSummary = {
   /** What the coupon took off, and its code (0 and null without one). */
   discountCents: number
   couponCode: string | null
-  /** Each line as bought: its list price, discount and the price paid (`priceCents`). */
-  lines: (BookLine & { listPriceCents: number; discountCents: number })[]
+  /** Tax as charged (features/tax): the sums of the lines', the country taxed, and how. */
+  netCents: number
+  taxCents: number
+  taxCountry: string | null
+  pricesIncludeTax: boolean
+  reverseCharge: boolean
+  /**
+   * Each line as bought: its list price, discount and price (`priceCents`), and its tax: rate, net, tax and
+   * gross (what was paid for it).
+   */
+  lines: (BookLine & {
+    listPriceCents: number
+    discountCents: number
+    taxRateBp: number
+    netCents: number
+    taxCents: number
+    grossCents: number
+  })[]
 }
 
 /** One order, if it is this buyer's; anyone else gets nothing (the route answers 404 either way). */
@@ -69,6 +85,11 @@ async function listOrders(
       cardLast4: orders.cardLast4,
       discountCents: orders.discountCents,
       couponCode: orders.couponCode,
+      netCents: orders.netCents,
+      taxCents: orders.taxCents,
+      taxCountry: orders.taxCountry,
+      pricesIncludeTax: orders.pricesIncludeTax,
+      reverseCharge: orders.reverseCharge,
     })
     .from(orders)
     .where(
@@ -90,6 +111,10 @@ async function listOrders(
       priceCents: orderItems.priceCents,
       listPriceCents: orderItems.listPriceCents,
       discountCents: orderItems.discountCents,
+      taxRateBp: orderItems.taxRateBp,
+      netCents: orderItems.netCents,
+      taxCents: orderItems.taxCents,
+      grossCents: orderItems.grossCents,
       currency: orderItems.currency,
       bundleId: bundles.id,
       bundleSlug: bundles.slug,

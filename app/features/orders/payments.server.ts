@@ -46,7 +46,8 @@ export type PaymentProvider =
         orderId: string
         orderNumber: number
         customerEmail: string
-        lines: { title: string; priceCents: number; currency: string }[]
+        /** Each line at what the buyer pays for it (`grossCents`: tax included). */
+        lines: { title: string; grossCents: number; currency: string }[]
         successUrl: string
         cancelUrl: string
       }): Promise<{ reference: string; url: string }>

@@ -13,6 +13,7 @@ import { getOrderForUser, orderUrl } from './order-history.server.ts'
 import { completeFreeOrder } from './free-checkout.server.ts'
 import { failPendingOrder } from './payment-events.server.ts'
 import type { PaymentProvider } from './payments.server.ts'
+import type { BuyerTax } from '#app/features/tax/checkout-tax.server.ts'
 
 type RedirectProvider = Extract<PaymentProvider, { kind: 'redirect' }>
 
@@ -25,13 +26,20 @@ type RedirectProvider = Extract<PaymentProvider, { kind: 'redirect' }>
 export async function checkoutWithRedirect(
   app: Pick<AppContext, 'db' | 'env' | 'logger' | 'kickOutbox' | 'analytics'>,
   provider: RedirectProvider,
-  input: { user: { id: string; email: string }; idempotencyKey: string; attemptId: string; giftId?: string },
+  input: {
+    user: { id: string; email: string }
+    idempotencyKey: string
+    attemptId: string
+    giftId?: string
+    buyer?: BuyerTax | null
+  },
 ): Promise<CheckoutResult> {
   const pending = await createPendingOrder(app.db, {
     userId: input.user.id,
     idempotencyKey: input.idempotencyKey,
     attemptId: input.attemptId,
     giftId: input.giftId,
+    buyer: input.buyer,
     providerName: provider.name,
     minimumChargeCents: provider.minimumChargeCents,
   })
@@ -91,6 +99,7 @@ export async function createPendingOrder(
     providerName: string
     minimumChargeCents?: number
     giftId?: string
+    buyer?: BuyerTax | null
   },
 ): Promise<
   { outcome: 'created' | 'existing'; orderId: string; status: OrderStatus } | { outcome: NothingToBuy }

@@ -44,7 +44,8 @@ export function createStripePaymentProvider(
             quantity: 1,
             price_data: {
               currency: line.currency.toLowerCase(),
-              unit_amount: line.priceCents,
+              // What the buyer pays for the line, tax included: the store's own engine taxed it (decision 038).
+              unit_amount: line.grossCents,
               product_data: { name: line.title },
             },
           })),

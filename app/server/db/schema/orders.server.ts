@@ -1,6 +1,7 @@
 /** Orders and their lines as bought. */
 import { sql } from 'drizzle-orm'
 import {
+  boolean,
   check,
   index,
   integer,
@@ -45,6 +46,25 @@ export const orders = pgTable(
     /** The coupon code the order was priced with, as it was (coupon_redemptions has the claim). */
     couponCode: text('coupon_code'),
     currency: text('currency').notNull(),
+    /**
+     * Tax (features/tax, decision 038): the sums of the lines' net and tax (total = net + tax), the country
+     * taxed (null: none, e.g. orders made before tax was recorded, or a country the store does not tax in),
+     * whether the prices included tax, and reverse charge for an EU business buyer's valid VAT number.
+     */
+    netCents: integer('net_cents').notNull().default(0),
+    taxCents: integer('tax_cents').notNull().default(0),
+    taxCountry: text('tax_country'),
+    pricesIncludeTax: boolean('prices_include_tax').notNull().default(true),
+    reverseCharge: boolean('reverse_charge').notNull().default(false),
+    buyerVatNumber: text('buyer_vat_number'),
+    /**
+     * Where the buyer is (Art. 24f of Regulation 282/2011): the billing country they chose, their IP address's
+     * country, their card's country (Stripe, once paid), and how they were judged (features/tax/evidence.ts).
+     */
+    billingCountry: text('billing_country'),
+    ipCountry: text('ip_country'),
+    cardCountry: text('card_country'),
+    evidenceStatus: text('evidence_status', { enum: ['two-agree', 'untaxed', 'buyer-confirmed'] }),
     idempotencyKey: text('idempotency_key').notNull(),
     /** Orders made before attempts were recorded carry their own id here (migration 0006). */
     attemptId: text('attempt_id').notNull(),
@@ -81,6 +101,10 @@ export const orders = pgTable(
     check('orders_total_check', sql`${table.totalCents} >= 0`),
     check('orders_discount_check', sql`${table.discountCents} >= 0`),
     check('orders_currency_check', sql`${table.currency} ~ '^[A-Z]{3}$'`),
+    check(
+      'orders_tax_check',
+      sql`${table.taxCents} >= 0 and ${table.netCents} >= 0 and ${table.netCents} + ${table.taxCents} = ${table.totalCents}`,
+    ),
     check('orders_card_last4_check', sql`${table.cardLast4} is null or ${table.cardLast4} ~ '^[0-9]{4}$'`),
     check(
       'orders_paid_at_check',
@@ -107,6 +131,15 @@ export const orderItems = pgTable(
     discountCents: integer('discount_cents').notNull().default(0),
     currency: text('currency').notNull(),
     /**
+     * Tax on the line (features/tax/compute-tax.ts): the rate charged in basis points, and the line's net, tax
+     * and gross (what the buyer paid for it: `price_cents` when the prices include tax, `price_cents` plus the
+     * tax when they do not).
+     */
+    taxRateBp: integer('tax_rate_bp').notNull().default(0),
+    netCents: integer('net_cents').notNull().default(0),
+    taxCents: integer('tax_cents').notNull().default(0),
+    grossCents: integer('gross_cents').notNull().default(0),
+    /**
      * The bundle the book was bought in (null: bought on its own). A bundle's lines share its price in
      * proportion to the books' prices (features/pricing/bundle-price.ts), so revenue by bundle is their sum.
      */
@@ -122,6 +155,10 @@ export const orderItems = pgTable(
     check(
       'order_items_discount_check',
       sql`${table.discountCents} >= 0 and ${table.priceCents} + ${table.discountCents} = ${table.listPriceCents}`,
+    ),
+    check(
+      'order_items_tax_check',
+      sql`${table.taxCents} >= 0 and ${table.netCents} >= 0 and ${table.netCents} + ${table.taxCents} = ${table.grossCents} and ${table.taxRateBp} between 0 and 10000`,
     ),
   ],
 )
