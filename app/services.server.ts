@@ -5,6 +5,11 @@ import { moveUserWishlist } from '#app/features/wishlist/wishlist.server.ts'
 import { createAccountMailHooks } from '#app/features/identity/account-mail.server.ts'
 import { createPaymentProvider } from '#app/features/orders/payment-provider.server.ts'
 import type { PaymentProvider } from '#app/features/orders/payments.server.ts'
+import {
+  cachedVatChecker,
+  createViesChecker,
+  type VatNumberChecker,
+} from '#app/features/tax/vies.server.ts'
 import { createAuth, signInProvidersOf } from '#app/server/auth.server.ts'
 import type { AnalyticsSink } from '#app/server/analytics-sink.server.ts'
 import type { AppContext } from '#app/server/context.server.ts'
@@ -21,6 +26,8 @@ declare module '#app/server/context.server.ts' {
   interface AppContext {
     /** How the store is paid: Stripe when configured, otherwise the test provider. One per process. */
     payments: PaymentProvider
+    /** Business buyers' VAT numbers, checked with VIES (answers kept a day). One per process. */
+    vatChecker: VatNumberChecker
   }
 }
 
@@ -44,6 +51,8 @@ export function createStoreServices(options: {
   analytics?: AnalyticsSink
   /** The payment provider; default the one the environment configures (tests hand in their own). */
   payments?: PaymentProvider
+  /** The VAT number checker; default VIES at VIES_URL. */
+  vatChecker?: VatNumberChecker
 }): StoreServices {
   const { db, env, authSecret, logger } = options
   const kickOutbox = options.kickOutbox ?? (() => {})
@@ -73,6 +82,7 @@ export function createStoreServices(options: {
       options.storage ?? storageFromEnv(env, () => createLocalStorage(path.join(env.DATA_DIR, 'files'))),
     analytics: options.analytics ?? createAnalyticsSink({ db, logger, site: env.publicUrl.host }),
     payments: options.payments ?? createPaymentProvider(env),
+    vatChecker: options.vatChecker ?? cachedVatChecker(createViesChecker({ baseUrl: env.VIES_URL })),
     renderMemo: new RenderMemo({ maxEntries: env.RENDER_MEMO_ENTRIES }),
     imageWork: createWorkQueue({ concurrency: 1, maxWaiting: 2 }),
   }

@@ -160,6 +160,13 @@ export const EnvSchema = z.object({
     .trim()
     .regex(/^whsec_\S+$/, 'expected a webhook signing secret (whsec_…)')
     .optional(),
+  /**
+   * The EU's VIES REST API, where business buyers' VAT numbers are checked (features/tax, decision 036); tests
+   * point it at a double of recorded answers.
+   */
+  VIES_URL: z
+    .url({ error: 'expected the VIES REST API URL (https://…)' })
+    .default('https://ec.europa.eu/taxation_customs/vies/rest-api'),
   /** Both set: 'Sign in with GitHub' (an OAuth app whose callback is <public URL>/api/auth/callback/github). */
   GITHUB_CLIENT_ID: z.string().trim().min(1).optional(),
   GITHUB_CLIENT_SECRET: z.string().trim().min(1).optional(),
