@@ -5,6 +5,7 @@ import {
   check,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   text,
@@ -162,3 +163,60 @@ export const orderItems = pgTable(
     ),
   ],
 )
+
+export const REFUND_STATUSES = ['requested', 'confirmed', 'failed'] as const
+
+/**
+ * Money given back on an order (issue 31): the whole order, some of its lines, or an amount. Each refund says
+ * how much of each line it gives back (`lines`: net, tax and gross per book, all ≥ 0), so tax and net revenue
+ * can be told apart, and which credit note it was issued with. A refund counts once it is `confirmed` (the test
+ * provider at once; Stripe when its signed event says so); `requested` waits on the provider, `failed` never
+ * counts. A line's book leaves the library when its refunds have given back its whole gross. Refunds made
+ * before this table (whole orders, `orders.status = 'refunded'`) were copied into it by migration 0034.
+ */
+export const orderRefunds = pgTable(
+  'order_refunds',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'restrict' }),
+    status: text('status', { enum: REFUND_STATUSES }).notNull().default('requested'),
+    /** What goes back to the buyer: net + tax. */
+    amountCents: integer('amount_cents').notNull(),
+    netCents: integer('net_cents').notNull(),
+    taxCents: integer('tax_cents').notNull(),
+    currency: text('currency').notNull(),
+    /** Per line: `[{ bookId, netCents, taxCents, grossCents }]`, summing to the refund's amounts. */
+    lines: jsonb('lines').$type<RefundLine[]>().notNull(),
+    reason: text('reason').notNull().default(''),
+    /** The provider's id for this refund (a test refund id, or a Stripe refund id). */
+    providerReference: text('provider_reference'),
+    /** The credit note issued for it (features/invoices); null where the order had no invoice. */
+    creditNoteId: uuid('credit_note_id'),
+    /** Who asked: an admin's email, 'cli', or 'stripe' for a refund made in Stripe's dashboard. */
+    requestedBy: text('requested_by').notNull(),
+    requestedAt: timestamp('requested_at', { withTimezone: true }).notNull().defaultNow(),
+    confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+  },
+  (table) => [
+    index('order_refunds_order_id_idx').on(table.orderId),
+    index('order_refunds_confirmed_at_idx')
+      .on(table.confirmedAt)
+      .where(sql`${table.confirmedAt} is not null`),
+    uniqueIndex('order_refunds_provider_reference_unique')
+      .on(table.providerReference)
+      .where(sql`${table.providerReference} is not null`),
+    check('order_refunds_status_check', sql`${table.status} in ('requested', 'confirmed', 'failed')`),
+    check(
+      'order_refunds_amount_check',
+      sql`${table.amountCents} > 0 and ${table.netCents} >= 0 and ${table.taxCents} >= 0 and ${table.netCents} + ${table.taxCents} = ${table.amountCents}`,
+    ),
+    check(
+      'order_refunds_confirmed_check',
+      sql`(${table.status} = 'confirmed') = (${table.confirmedAt} is not null)`,
+    ),
+  ],
+)
+
+export type RefundLine = { bookId: string; netCents: number; taxCents: number; grossCents: number }
