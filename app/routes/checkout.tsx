@@ -46,7 +46,7 @@ type CheckoutActionData = {
   fieldErrors?: Partial<Record<CheckoutField, string>>
   formError?: string
   /** The billing country's message, and whether to ask the buyer to confirm it (features/tax). */
-  billing?: { message: string; askConfirmation: boolean }
+  billing?: { field: 'billingCountry' | 'vatNumber'; message: string; askConfirmation: boolean }
 }
 
 /**
@@ -81,7 +81,7 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
     if (gift.orderId && gift.orderStatus !== 'failed') throw redirect(`/orders/${gift.orderId}`)
   }
   // Priced for the buyer's billing country as far as it is known (features/tax: chosen before, or guessed).
-  const buyer = await locateBuyer(app.db, request, app.clientIp)
+  const { buyer, vat } = await locateBuyer(app.db, request, app.clientIp, app.vatChecker, request.signal)
   const checkout = await getCheckout(app.db, user.id, { ...(giftId ? { giftId } : {}), buyer })
   if (checkout.lines.length > 0) recordEvent(app, request, { name: 'begin_checkout' })
   return {
@@ -90,6 +90,7 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
     provider: app.payments.name,
     email: user.email,
     billingCountry: buyer.billingCountry,
+    vat,
     // Named on the server: the browser's own names could differ and break hydration.
     countries: COUNTRIES,
   }
@@ -121,12 +122,13 @@ export async function action({ request, context, url }: Route.ActionArgs) {
   const card = free || app.payments.kind === 'redirect' ? null : parseCardForm(form)
   if (card && !card.ok) return data<CheckoutActionData>(card.errors, { status: 400 })
   // Where the buyer is (features/tax): the country the page priced, checked against the evidence.
-  const billing = readBillingPost(form, app.clientIp)
-  const headers: HeadersInit = billing.setCookie ? { 'Set-Cookie': billing.setCookie } : {}
+  const billing = await readBillingPost(app.db, form, app.clientIp, app.vatChecker, request.signal)
+  const headers = new Headers()
+  for (const cookie of billing.setCookies) headers.append('Set-Cookie', cookie)
   if (!billing.ok) {
-    const { message, askConfirmation } = billing
+    const { field, message, askConfirmation } = billing
     return data<CheckoutActionData>(
-      { billing: { message, askConfirmation } },
+      { billing: { field, message, askConfirmation } },
       { status: billing.status, headers },
     )
   }
@@ -180,6 +182,7 @@ function PayStep({
   provider,
   email,
   billingCountry,
+  vat,
   countries,
   actionData,
 }: Extract<Route.ComponentProps['loaderData'], { step: 'pay' }> & {
@@ -320,11 +323,11 @@ function PayStep({
             {actionData?.formError ? <FormError>{actionData.formError}</FormError> : null}
             <BillingFields
               // A new country priced (after a refused post): the list starts from it.
-              key={billingCountry}
+              key={`${billingCountry} ${vat?.number ?? ''}`}
               countries={countries}
               pricedCountry={billingCountry}
-              error={actionData?.billing?.message}
-              askConfirmation={actionData?.billing?.askConfirmation ?? false}
+              vat={vat}
+              error={actionData?.billing}
             />
             {checkout.totalCents === 0 ? (
               <>

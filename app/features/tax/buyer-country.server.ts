@@ -31,3 +31,24 @@ export function chosenBillingCountry(request: Request): string | null {
 export function billingCountryCookie(country: string): string {
   return `${BILLING_COUNTRY_COOKIE}=${country}; Path=/; Max-Age=31536000; SameSite=Lax; HttpOnly`
 }
+
+export const VAT_NUMBER_COOKIE = 'vat-number'
+
+/** The VAT number the buyer gave last (as typed, checked again wherever it is used); null if none. */
+export function chosenVatNumber(request: Request): string | null {
+  const match = /(?:^|;\s*)vat-number=([^;]*)/.exec(request.headers.get('Cookie') ?? '')
+  if (!match) return null
+  try {
+    const value = decodeURIComponent(match[1]!).trim()
+    return value && value.length <= 30 ? value : null
+  } catch {
+    return null
+  }
+}
+
+/** Remembers (or, empty, forgets) the buyer's VAT number: HttpOnly, as it names their business. */
+export function vatNumberCookie(typed: string): string {
+  return typed
+    ? `${VAT_NUMBER_COOKIE}=${encodeURIComponent(typed)}; Path=/; Max-Age=31536000; SameSite=Lax; HttpOnly`
+    : `${VAT_NUMBER_COOKIE}=; Path=/; Max-Age=0; SameSite=Lax; HttpOnly`
+}

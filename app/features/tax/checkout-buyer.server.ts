@@ -1,76 +1,205 @@
 /**
- * The checkout's billing country (decision 038): guessed for the page, chosen and checked on the post.
+ * The checkout's billing country and business VAT number (decisions 036, 038): guessed or remembered for the
+ * page, chosen and checked on the post.
  * - The page: the country the buyer chose last (a cookie), else their IP address's, else the seller's, else
- *   the United States; the prices it shows are taxed for it, and the form names it (`pricedCountry`).
- * - The post: the chosen billing country; if it is not the one the page priced, nothing is charged and the
- *   page is shown again priced for it; then the evidence rule (evidence.ts), which may ask for a confirmation.
+ *   the United States; with the VAT number they gave last (a cookie), checked with VIES. The prices it shows
+ *   are taxed for these, and the form names them (`pricedCountry`, `pricedVatNumber`).
+ * - The post: if the country or the VAT number is not what the page priced, nothing is charged and the page is
+ *   shown again priced for them; then the evidence rule (evidence.ts), which may ask for a confirmation; then
+ *   the VAT number checked again (VIES answers are kept a day), so the order is taxed as the page showed.
+ * Reverse charge: a VAT number VIES calls valid, of the billing country, an EU member state other than the
+ * seller's. When VIES cannot answer, VAT is charged and the page says so (decision 036).
  */
 import type { Db, Transaction as Tx } from '#app/server/db/database.server.ts'
-import { billingCountryCookie, chosenBillingCountry, countryOfIp } from './buyer-country.server.ts'
+import {
+  billingCountryCookie,
+  chosenBillingCountry,
+  chosenVatNumber,
+  countryOfIp,
+  vatNumberCookie,
+} from './buyer-country.server.ts'
 import type { BuyerTax } from './checkout-tax.server.ts'
 import { countryName, isCountryCode } from './countries.ts'
 import { judgeEvidence } from './evidence.ts'
-import { isTaxedCountry } from './tax-rates.server.ts'
+import { isTaxedCountry, taxCountry } from './tax-rates.server.ts'
 import { getTaxSettings } from './tax-settings.server.ts'
+import { parseVatNumber } from './vat-number.ts'
+import type { VatNumberChecker } from './vies.server.ts'
 
-export async function locateBuyer(db: Db | Tx, request: Request, clientIp: string): Promise<BuyerTax> {
-  const ipCountry = countryOfIp(clientIp)
-  const billingCountry =
-    chosenBillingCountry(request) ?? ipCountry ?? (await getTaxSettings(db)).sellerCountry ?? 'US'
-  return { billingCountry, ipCountry, evidenceStatus: null }
+/** What the page says of the buyer's VAT number. */
+export type VatNumberState = {
+  number: string
+  status: 'reverse-charge' | 'invalid' | 'unavailable' | 'not-applicable'
+  message: string
 }
 
-/** The checkout form's billing fields, as names: the route's form and this parser share them. */
-export const BILLING_FIELDS = {
-  country: 'billingCountry',
-  pricedCountry: 'pricedCountry',
-  confirm: 'confirmCountry',
-} as const
+export type LocatedBuyer = { buyer: BuyerTax; vat: VatNumberState | null }
+
+export async function locateBuyer(
+  db: Db | Tx,
+  request: Request,
+  clientIp: string,
+  vatChecker: VatNumberChecker,
+  signal?: AbortSignal,
+): Promise<LocatedBuyer> {
+  const ipCountry = countryOfIp(clientIp)
+  const settings = await getTaxSettings(db)
+  const billingCountry = chosenBillingCountry(request) ?? ipCountry ?? settings.sellerCountry ?? 'US'
+  const typed = chosenVatNumber(request)
+  const vat = typed
+    ? await checkVatNumber(vatChecker, typed, billingCountry, settings.sellerCountry, signal)
+    : null
+  return {
+    buyer: {
+      billingCountry,
+      ipCountry,
+      evidenceStatus: null,
+      reverseChargeVatNumber: vat?.status === 'reverse-charge' ? vat.number : null,
+    },
+    vat,
+  }
+}
+
+async function checkVatNumber(
+  vatChecker: VatNumberChecker,
+  typed: string,
+  billingCountry: string,
+  sellerCountry: string | null,
+  signal?: AbortSignal,
+): Promise<VatNumberState> {
+  if (taxCountry(billingCountry)?.scheme !== 'EU')
+    return {
+      number: typed,
+      status: 'not-applicable',
+      message: `Reverse charge applies to businesses in the EU; ${countryName(billingCountry)}’s tax is charged as for anyone there.`,
+    }
+  const parsed = parseVatNumber(typed, billingCountry)
+  if (!parsed.ok) return { number: typed, status: 'invalid', message: parsed.message }
+  if (billingCountry === sellerCountry)
+    return {
+      number: parsed.formatted,
+      status: 'not-applicable',
+      message: `We are in ${countryName(sellerCountry)} too, so its VAT is charged (no reverse charge within one country).`,
+    }
+  const answer = await vatChecker.check(parsed.countryCode, parsed.number, { signal })
+  if (answer.status === 'valid')
+    return {
+      number: parsed.formatted,
+      status: 'reverse-charge',
+      message: `VAT number ${parsed.formatted} confirmed by the EU’s VIES service: no VAT is charged (reverse charge; you account for it).`,
+    }
+  if (answer.status === 'invalid')
+    return {
+      number: parsed.formatted,
+      status: 'invalid',
+      message: `The EU’s VIES service does not know ${parsed.formatted} as a registered VAT number, so VAT is charged. Please check it.`,
+    }
+  return {
+    number: parsed.formatted,
+    status: 'unavailable',
+    message: `We could not check ${parsed.formatted} with the EU’s VIES service just now, so VAT is charged. You may try again in a few minutes.`,
+  }
+}
 
 export type BillingPost =
-  | { ok: true; buyer: BuyerTax; setCookie: string }
+  | { ok: true; buyer: BuyerTax; setCookies: string[] }
   | {
       ok: false
       status: 400 | 409
-      /** The message next to the billing country. */
+      /** The message next to the field it is about. */
+      field: 'billingCountry' | 'vatNumber'
       message: string
       /** Show the 'my billing address is in …' tick. */
       askConfirmation: boolean
-      setCookie?: string
+      setCookies: string[]
     }
 
-export function readBillingPost(form: FormData, clientIp: string): BillingPost {
-  const chosen = form.get(BILLING_FIELDS.country)
+export async function readBillingPost(
+  db: Db | Tx,
+  form: FormData,
+  clientIp: string,
+  vatChecker: VatNumberChecker,
+  signal?: AbortSignal,
+): Promise<BillingPost> {
+  const chosen = form.get('billingCountry')
   if (!isCountryCode(chosen))
-    return { ok: false, status: 400, message: 'Please choose your billing country.', askConfirmation: false }
-  const setCookie = billingCountryCookie(chosen)
-  if (form.get(BILLING_FIELDS.pricedCountry) !== chosen)
     return {
       ok: false,
-      status: 409,
-      message: `Your order is now shown with the tax for ${countryName(chosen)}, and nothing was charged. Please check the total and pay again.`,
+      status: 400,
+      field: 'billingCountry',
+      message: 'Please choose your billing country.',
       askConfirmation: false,
-      setCookie,
+      setCookies: [],
     }
+  const typedVat = String(form.get('vatNumber') ?? '').trim()
+  if (typedVat.length > 30) return refusal(400, 'vatNumber', 'A VAT number has at most 30 characters.', [])
+  const setCookies = [billingCountryCookie(chosen), vatNumberCookie(typedVat)]
+  const pricedVat = String(form.get('pricedVatNumber') ?? '').trim()
+  if (form.get('pricedCountry') !== chosen)
+    return refusal(
+      409,
+      'billingCountry',
+      `Your order is now shown with the tax for ${countryName(chosen)}, and nothing was charged. Please check the total and pay again.`,
+      setCookies,
+    )
+  if (typedVat !== pricedVat) {
+    // Only a business buyer gives one; a typo is said before anything else happens.
+    if (typedVat && taxCountry(chosen)?.scheme === 'EU') {
+      const parsed = parseVatNumber(typedVat, chosen)
+      if (!parsed.ok) return refusal(400, 'vatNumber', parsed.message, [])
+    }
+    return refusal(
+      409,
+      'vatNumber',
+      typedVat
+        ? 'Your order is now shown for your VAT number, and nothing was charged. Please check the total and pay again.'
+        : 'Your order is now shown without a VAT number, and nothing was charged. Please check the total and pay again.',
+      setCookies,
+    )
+  }
   const ipCountry = countryOfIp(clientIp)
   const judged = judgeEvidence({
     billingCountry: chosen,
     ipCountry,
     cardCountry: null,
-    confirmed: form.get(BILLING_FIELDS.confirm) === 'yes',
+    confirmed: form.get('confirmCountry') === 'yes',
     taxes: isTaxedCountry,
   })
   if (!judged.ok)
     return {
-      ok: false,
-      status: 409,
-      message: `${
-        judged.ipCountry
-          ? `Your connection appears to be in ${countryName(judged.ipCountry)}.`
-          : 'We could not tell your country from your connection.'
-      } Please confirm that your billing address is in ${countryName(chosen)}: the tax you pay depends on it. Nothing was charged.`,
+      ...refusal(
+        409,
+        'billingCountry',
+        `${
+          judged.ipCountry
+            ? `Your connection appears to be in ${countryName(judged.ipCountry)}.`
+            : 'We could not tell your country from your connection.'
+        } Please confirm that your billing address is in ${countryName(chosen)}: the tax you pay depends on it. Nothing was charged.`,
+        setCookies,
+      ),
       askConfirmation: true,
-      setCookie,
     }
-  return { ok: true, buyer: { billingCountry: chosen, ipCountry, evidenceStatus: judged.status }, setCookie }
+  const settings = await getTaxSettings(db)
+  const vat = typedVat
+    ? await checkVatNumber(vatChecker, typedVat, chosen, settings.sellerCountry, signal)
+    : null
+  return {
+    ok: true,
+    buyer: {
+      billingCountry: chosen,
+      ipCountry,
+      evidenceStatus: judged.status,
+      reverseChargeVatNumber: vat?.status === 'reverse-charge' ? vat.number : null,
+    },
+    setCookies,
+  }
+}
+
+function refusal(
+  status: 400 | 409,
+  field: 'billingCountry' | 'vatNumber',
+  message: string,
+  setCookies: string[],
+): Extract<BillingPost, { ok: false }> {
+  return { ok: false, status, field, message, askConfirmation: false, setCookies }
 }

@@ -1,33 +1,39 @@
 import { SelectField } from '#app/components/ui/field.tsx'
+import { TextField } from '#app/components/ui/text-field.tsx'
 import type { Country } from '../countries.ts'
 
+/** What the page knows of the buyer's VAT number (checkout-buyer.server.ts). */
+type ShownVatNumber = { number: string; status: string; message: string }
+
 /**
- * The checkout form's billing country (decision 038): preselected with the country the page is priced for,
- * which the form also carries (`pricedCountry`), so a post for another country is shown its tax before
- * anything is charged; and, when the evidence disagrees, the buyer's confirmation.
+ * The checkout form's billing country and business VAT number (decisions 036, 038): preselected with what the
+ * page is priced for, which the form also carries (`pricedCountry`, `pricedVatNumber`), so a post for another
+ * country or number is shown its tax before anything is charged; and, when the evidence disagrees, the
+ * buyer's confirmation.
  */
 export function BillingFields({
   countries,
   pricedCountry,
+  vat,
   error,
-  askConfirmation,
 }: {
   countries: readonly Country[]
   pricedCountry: string
-  error?: string
-  askConfirmation: boolean
+  vat: ShownVatNumber | null
+  error?: { field: 'billingCountry' | 'vatNumber'; message: string; askConfirmation: boolean }
 }) {
   const priced = countries.find((country) => country.code === pricedCountry)?.name ?? pricedCountry
   return (
     <>
       <input type="hidden" name="pricedCountry" value={pricedCountry} />
+      <input type="hidden" name="pricedVatNumber" value={vat?.number ?? ''} />
       <SelectField
         label="Billing country"
         name="billingCountry"
         defaultValue={pricedCountry}
         autoComplete="country"
         hint="The tax you pay is your country’s."
-        error={error}
+        error={error?.field === 'billingCountry' ? error.message : undefined}
       >
         {countries.map((country) => (
           <option key={country.code} value={country.code}>
@@ -35,12 +41,21 @@ export function BillingFields({
           </option>
         ))}
       </SelectField>
-      {askConfirmation ? (
+      {error?.askConfirmation ? (
         <label className="flex items-start gap-2 text-sm">
           <input type="checkbox" name="confirmCountry" value="yes" required className="mt-1" />
           <span>My billing address is in {priced}.</span>
         </label>
       ) : null}
+      <TextField
+        label="EU VAT number (businesses only, optional)"
+        name="vatNumber"
+        defaultValue={vat?.number ?? ''}
+        autoComplete="off"
+        maxLength={30}
+        hint={vat?.message ?? 'A business in another EU country pays no VAT here: it accounts for it itself.'}
+        error={error?.field === 'vatNumber' ? error.message : undefined}
+      />
     </>
   )
 }
