@@ -106,6 +106,7 @@ export default [
     route('bundles/:bundleId', 'routes/admin/bundle-edit.tsx'),
     route('errata', 'routes/admin/errata.tsx'),
     route('settings', 'routes/admin/settings.tsx'),
+    route('tax', 'routes/admin/tax.tsx'),
     route('pages', 'routes/admin/pages.tsx'),
     route('pages/:slug', 'routes/admin/page-edit.tsx'),
     route('customers', 'routes/admin/customers.tsx'),

@@ -4,7 +4,7 @@
  * confirmation), prices with or without tax, reverse charge for an EU business's VAT number checked against a
  * double of VIES, and what the order keeps.
  */
-import { asc, eq } from 'drizzle-orm'
+import { asc, eq, sql } from 'drizzle-orm'
 import { describe, expect } from 'vitest'
 import { addToCart, requireUserCart } from '#app/features/cart/cart.server.ts'
 import { listBooks } from '#app/features/catalog/catalog.server.ts'
@@ -12,10 +12,11 @@ import { commandLineActor } from '#app/features/admin/audit.server.ts'
 import { taxLine } from '#app/features/tax/compute-tax.ts'
 import { shippedTaxRates } from '#app/features/tax/tax-rates-data.ts'
 import { findTaxRate } from '#app/features/tax/tax-rates.server.ts'
-import { defaultTaxSettings, saveTaxSettings } from '#app/features/tax/tax-settings.server.ts'
+import { defaultTaxSettings, getTaxSettings, saveTaxSettings } from '#app/features/tax/tax-settings.server.ts'
 import { cachedVatChecker, createViesChecker } from '#app/features/tax/vies.server.ts'
+import { action as adminTaxAction, loader as adminTaxLoader } from '#app/routes/admin/tax.tsx'
 import { action as checkoutAction, loader as checkoutLoader } from '#app/routes/checkout.tsx'
-import { orderItems, orders, taxRates } from '#app/server/db/schema/index.server.ts'
+import { auditLog, orderItems, orders, taxRates } from '#app/server/db/schema/index.server.ts'
 import { createStoreServices, type StoreServices } from '#app/services.server.ts'
 import { parseEnv } from '#app/server/env.server.ts'
 import { createLogger } from '#app/server/logger.server.ts'
@@ -23,6 +24,7 @@ import type { TestDatabase } from '#tests/db.ts'
 import { test } from '#tests/fixtures.ts'
 import { routeArgs } from '#tests/route-args.ts'
 import { CookieJar } from '#harness/cookie-jar.ts'
+import { createAdmin } from '#harness/factories/admins.ts'
 import { createReader } from '#harness/factories/buyers.ts'
 import { testStorage } from '#harness/services.ts'
 import { startViesDouble, type ViesDouble } from '#harness/vies-double.ts'
@@ -229,10 +231,6 @@ describe('checkout taxes the buyer’s country', () => {
     const buyer = await buyerWithCart()
     const page = await openCheckout(buyer.jar, GERMAN_IP)
     const today = new Date().toISOString().slice(0, 10)
-    await database.db
-      .insert(taxRates)
-      .values({ country: 'DE', effectiveFrom: '2000-01-01', ebookRateBp: 700, standardRateBp: 1900 })
-      .onConflictDoNothing()
     const [added] = await database.db
       .insert(taxRates)
       .values({ country: 'DE', effectiveFrom: today, ebookRateBp: 1900, standardRateBp: 1900 })
@@ -377,5 +375,105 @@ describe('business buyers: reverse charge', () => {
     expect(refused.body?.billing).toMatchObject({ field: 'vatNumber' })
     expect(refused.body?.billing?.message).toMatch(/German VAT number/)
     expect(await database.db.select().from(orders).where(eq(orders.userId, buyer.userId))).toEqual([])
+  })
+})
+
+describe('the back office’s tax page', () => {
+  async function postTax(cookie: string, fields: Record<string, string>) {
+    try {
+      const result = await adminTaxAction(
+        routeArgs({
+          db: database.db,
+          path: '/admin/tax',
+          cookie,
+          services,
+          init: { method: 'POST', body: new URLSearchParams(fields) },
+        }),
+      )
+      const { data, init } = result as unknown as {
+        data: { errors: Record<string, string> }
+        init: ResponseInit
+      }
+      return { status: init.status, errors: data.errors, location: null }
+    } catch (thrown) {
+      if (!(thrown instanceof Response)) throw thrown
+      return { status: thrown.status, errors: null, location: thrown.headers.get('Location') }
+    }
+  }
+
+  test('lists every country with the rate in effect today', async () => {
+    const admin = await createAdmin(database.db)
+    const page = await adminTaxLoader(
+      routeArgs({ db: database.db, path: '/admin/tax', cookie: admin.cookie }),
+    )
+    const germany = page.table.find((entry) => entry.country === 'DE')!
+    expect(germany).toMatchObject({ name: 'Germany', taxName: 'VAT', current: { ebookRateBp: 700 } })
+    expect(germany.rows.map((row) => row.effectiveFrom)).toEqual([
+      '2021-01-01',
+      '2020-07-01',
+      '2019-12-18',
+      '2016-01-01',
+    ])
+  })
+
+  test('a rate is validated field by field; a good one is saved, audited and charged', async () => {
+    const admin = await createAdmin(database.db)
+    const good = {
+      intent: 'rate',
+      country: 'NL',
+      effectiveFrom: '2000-01-02',
+      ebookRate: '9',
+      standardRate: '21',
+    }
+    for (const [fields, field, message] of [
+      [{ country: 'US' }, 'country', /countries the store charges tax in/],
+      [{ effectiveFrom: '2026-02-30' }, 'effectiveFrom', /does not exist/],
+      [{ effectiveFrom: '1 May 2026' }, 'effectiveFrom', /YYYY-MM-DD/],
+      [{ ebookRate: 'nine' }, 'ebookRate', /percentage/],
+      [{ ebookRate: '100.5' }, 'ebookRate', /at most 100/],
+      [{ standardRate: '21.555' }, 'standardRate', /two decimals/],
+      [{ note: 'x'.repeat(201) }, 'note', /200/],
+    ] as const) {
+      const refused = await postTax(admin.cookie, { ...good, ...fields })
+      expect(refused.status).toBe(400)
+      expect(refused.errors?.[field]).toMatch(message)
+    }
+    const saved = await postTax(admin.cookie, { ...good, ebookRate: '5,5' })
+    expect(saved).toMatchObject({ status: 303, location: '/admin/tax?done=rate#rates-NL' })
+    const [row] = await database.db
+      .select()
+      .from(taxRates)
+      .where(sql`${taxRates.country} = 'NL' and ${taxRates.effectiveFrom} = '2000-01-02'`)
+    expect(row).toMatchObject({ ebookRateBp: 550, standardRateBp: 2100, source: 'owner' })
+    const [audit] = await database.db.select().from(auditLog).where(eq(auditLog.entityId, row!.id))
+    expect(audit).toMatchObject({ action: 'tax-rate.create', actorEmail: admin.email })
+  })
+
+  test('the settings: a seller VAT number is checked for the seller’s country; saved and audited', async () => {
+    const admin = await createAdmin(database.db)
+    const refused = await postTax(admin.cookie, {
+      intent: 'settings',
+      pricesIncludeTax: 'inclusive',
+      sellerCountry: 'DE',
+      sellerVatNumber: 'DE123',
+    })
+    expect(refused.status).toBe(400)
+    expect(refused.errors?.sellerVatNumber).toMatch(/German VAT number/)
+    try {
+      const saved = await postTax(admin.cookie, {
+        intent: 'settings',
+        pricesIncludeTax: 'exclusive',
+        sellerCountry: 'DE',
+        sellerVatNumber: 'de 136 695 976',
+      })
+      expect(saved.status).toBe(303)
+      expect(await getTaxSettings(database.db)).toEqual({
+        pricesIncludeTax: false,
+        sellerCountry: 'DE',
+        sellerVatNumber: 'DE136695976',
+      })
+    } finally {
+      await saveTaxSettings(database.db, commandLineActor, defaultTaxSettings)
+    }
   })
 })

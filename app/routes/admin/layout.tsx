@@ -33,6 +33,7 @@ const sections = [
   { to: '/admin/audit', label: 'Audit log', end: false },
   { to: '/admin/customers', label: 'Customers', end: false },
   { to: '/admin/settings', label: 'Settings', end: false },
+  { to: '/admin/tax', label: 'Tax', end: false },
   { to: '/admin/pages', label: 'Site pages', end: false },
 ]
 
