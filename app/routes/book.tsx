@@ -19,6 +19,7 @@ import { refusedAmountOf } from '#app/features/pricing/pay-what-you-want.ts'
 import { StarRating } from '#app/features/catalog/components/star-rating.tsx'
 import { TopicLinks } from '#app/features/catalog/components/topic-links.tsx'
 import { formatFileSize, formatPrice } from '#app/features/catalog/format.ts'
+import { getTaxSettings } from '#app/features/tax/tax-settings.server.ts'
 import { parseMarkdown, plainText } from '#app/features/catalog/markdown.ts'
 import { shownRating } from '#app/features/catalog/rating.ts'
 import { ErrataSection } from '#app/features/errata/components/errata-section.tsx'
@@ -103,26 +104,29 @@ export async function loader({ params, context, request, url }: Route.LoaderArgs
   const page = Math.min(list.page, pages)
   const viewerId = user && !user.isGuest ? user.id : undefined
   // Everything else the page reads depends only on the book and the viewer: one round of queries, in parallel.
-  const [filesByBook, reviews, viewer, edition, alsoBought, bookAuthor, errata, bundles] = await Promise.all([
-    listFilesOf(db, [book.id]),
-    book.ratingCount === 0
-      ? Promise.resolve([])
-      : viewerId
-        ? listReviews(db, { bookId: book.id, sort: list.sort, page, viewerId })
-        : listPublicReviews(db, book, { sort: list.sort, page }),
-    getReviewViewer(context, db, {
-      userId: viewerId,
-      bookId: book.id,
-      loginTo: `/login?${new URLSearchParams({ redirectTo: `/books/${book.slug}` })}`,
-    }),
-    // The live edition's facts and contents, the books bought with this one, and who wrote it.
-    getEditionDetails(db, book.id),
-    listAlsoBought(db, book.id),
-    getBookAuthor(db, book.authorId),
-    listBookErrata(db, book.id, 100),
-    // The bundles it is in (issue 30).
-    listBundlesWithBook(db, book.id),
-  ])
+  const [filesByBook, reviews, viewer, edition, alsoBought, bookAuthor, errata, bundles, tax] =
+    await Promise.all([
+      listFilesOf(db, [book.id]),
+      book.ratingCount === 0
+        ? Promise.resolve([])
+        : viewerId
+          ? listReviews(db, { bookId: book.id, sort: list.sort, page, viewerId })
+          : listPublicReviews(db, book, { sort: list.sort, page }),
+      getReviewViewer(context, db, {
+        userId: viewerId,
+        bookId: book.id,
+        loginTo: `/login?${new URLSearchParams({ redirectTo: `/books/${book.slug}` })}`,
+      }),
+      // The live edition's facts and contents, the books bought with this one, and who wrote it.
+      getEditionDetails(db, book.id),
+      listAlsoBought(db, book.id),
+      getBookAuthor(db, book.authorId),
+      listBookErrata(db, book.id, 100),
+      // The bundles it is in (issue 30).
+      listBundlesWithBook(db, book.id),
+      // Whether the price includes tax (issue 31): the same for every visitor, so the page stays cacheable.
+      getTaxSettings(db),
+    ])
   const files = filesByBook.get(book.id)
   const formats = purchasedFormats.flatMap((format) => {
     const file = files?.get(format)
@@ -131,6 +135,7 @@ export async function loader({ params, context, request, url }: Route.LoaderArgs
   const sample = files?.get('sample')
   const bio = parseMarkdown(bookAuthor?.bio ?? '')
   return {
+    pricesIncludeTax: tax.pricesIncludeTax,
     edition,
     alsoBought,
     bundles,
@@ -231,6 +236,11 @@ export default function BookDetails({ loaderData, actionData }: Route.ComponentP
             <p className="text-3xl font-semibold">
               <span className="sr-only">Price: </span>
               {formatPrice(book.priceCents, book.currency)}
+            </p>
+            <p className="text-sm text-slate-600 dark:text-slate-300">
+              {loaderData.pricesIncludeTax
+                ? 'Includes VAT where it applies.'
+                : 'Before tax: your country’s tax is added at checkout.'}
             </p>
             <EbookOffer formats={formats} />
           </div>

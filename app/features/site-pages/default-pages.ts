@@ -51,11 +51,13 @@ The store sets no cookies for tracking or advertising, and loads no third-party 
 - the cart cookie (\`cb_cart\`), which keeps the cart of a visitor who is not signed in, for up to 30 days;
 - the theme cookie (\`cb_theme\`), which remembers light, dark or system theme for a year;
 - a one-minute cookie (\`cb_cart_added\`), set only when a book is added to the cart without JavaScript, so that the next page can say so; it is deleted as soon as that page is shown.
+- at checkout, the billing country you chose (\`billing-country\`) and, if you gave one, your business's EU VAT number (\`vat-number\`), for a year, so that the next checkout is priced for them.
 
 ### What we store
 
 - Your account: email, a hash of your password (never the password itself), the sessions you signed in with.
 - Your orders, the books in your library, your reviews.
+- For tax, with each order: the billing country you chose, the country of your IP address (looked up in a database kept on our own server, never sent anywhere; the address itself is not stored), and your business's VAT number if you gave one. Tax law requires us to keep this evidence with the order. The country lookup uses GeoLite2 data created by MaxMind, available from https://www.maxmind.com.
 - Store statistics: page views and store events counted by the store itself, without your IP address or user agent, under a visitor id that changes every day and cannot be traced back to you. Do Not Track and Global Privacy Control are honoured. Raw events are deleted after 400 days; only daily totals are kept.
 
 ### Payments
