@@ -215,11 +215,13 @@ export default function AdminTax({ loaderData, actionData }: Route.ComponentProp
             },
             {
               header: 'eBook rate today',
+              className: 'whitespace-nowrap',
               cell: (entry) =>
                 entry.current ? `${entry.taxName} ${formatRate(entry.current.ebookRateBp)}` : 'none yet',
             },
             {
               header: 'Standard',
+              className: 'whitespace-nowrap',
               cell: (entry) => (entry.current ? formatRate(entry.current.standardRateBp) : '—'),
             },
             {
