@@ -124,6 +124,10 @@ const buying = [
   // Issue 30: an order claims its coupon's use (given back when it fails unpaid).
   'coupons',
   'coupon_redemptions',
+  // Issue 31: a paid order's invoice takes the year's next number; a refund is a row and a credit note.
+  'invoices',
+  'invoice_counters',
+  'order_refunds',
 ]
 // A book's topics (named things with a join table), its table of contents (from the manuscript) and its
 // author (a row the book's author name is copied from) came with issue 34.
@@ -218,6 +222,8 @@ const allowedWrites: Record<string, string[]> = {
   'routes/read-annotation.ts': ['annotations'],
   'routes/book-errata.ts': ['errata'],
   'routes/admin/errata.tsx': ['errata', 'audit_log'],
+  // Tax rates and settings (issue 31), each change audited.
+  'routes/admin/tax.tsx': ['tax_rates', 'store_settings', 'audit_log'],
   'routes/library-download.ts': ['library_items', 'book_files'],
   // Send to Kindle (issue 33): the stamped EPUB is queued as a mail with its file, and counted as a download.
   'routes/library.tsx': [
