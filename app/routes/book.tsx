@@ -237,12 +237,12 @@ export default function BookDetails({ loaderData, actionData }: Route.ComponentP
               <span className="sr-only">Price: </span>
               {formatPrice(book.priceCents, book.currency)}
             </p>
+            <EbookOffer formats={formats} />
             <p className="text-sm text-slate-600 dark:text-slate-300">
               {loaderData.pricesIncludeTax
                 ? 'Includes VAT where it applies.'
                 : 'Before tax: your country’s tax is added at checkout.'}
             </p>
-            <EbookOffer formats={formats} />
           </div>
           <BundlesWithBook bundles={loaderData.bundles} />
           {book.pwywMinCents !== null && loaderData.viewer.kind !== 'owner' && book.available ? (
