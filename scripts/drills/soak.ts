@@ -296,6 +296,10 @@ async function checkout(to: Target) {
     body: new URLSearchParams({
       idempotencyKey,
       attemptId: field('attemptId') ?? '',
+      // The country the page was priced for (features/tax), kept and confirmed as a buyer does who keeps it.
+      billingCountry: field('pricedCountry') ?? '',
+      pricedCountry: field('pricedCountry') ?? '',
+      confirmCountry: 'yes',
       name: 'Soak Tester',
       number: '4242424242424242',
       expiry: '12/34',
