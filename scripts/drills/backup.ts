@@ -87,10 +87,12 @@ async function snapshot(db: Db): Promise<Snapshot> {
 
 /**
  * Columns that requests in flight may move on between the drill's snapshot and the start of an online dump
- * (a download counts itself): restored, they may only be further on; every other column must be identical.
+ * (a download counts itself, a payment takes the next invoice number): restored, they may only be further on;
+ * every other column must be identical.
  */
 const MOVING_COLUMNS: Partial<Record<keyof typeof TABLES, string[]>> = {
   library_items: ['download_count', 'last_downloaded_at'],
+  invoice_counters: ['next_number'],
 }
 
 /** Every row of `before` is in `after`, identical (or, online, moved on): the differences, and the rows matched. */
@@ -327,7 +329,7 @@ drill:backup (${kind}, files in ${storageKind === 's3' ? 'S3 (s3rver)' : 'the fo
   files backed up:             ${restoredFiles.count} (the book files, ${filesDeleted} of them deleted by the damage)
   restore:                     ${Math.round(restoreMs)} ms
   after the restore:           ${count(after)}
-  rows back and identical:     ${identical} of ${Object.values(before).reduce((n, rows) => n + rows.size, 0)}${kind === 'postgres' ? ` (+ ${movedOn} whose download counter moved on before the dump began)` : ''}
+  rows back and identical:     ${identical} of ${Object.values(before).reduce((n, rows) => n + rows.size, 0)}${kind === 'postgres' ? ` (+ ${movedOn} whose download or invoice counter moved on before the dump began)` : ''}
   files back and identical:    ${restoredFiles.identical} of ${restoredFiles.count}
   problems:                    ${problems.length === 0 ? 'none' : problems.length}`)
   for (const problem of problems.slice(0, 20)) console.log(`    - ${problem}`)
