@@ -1,7 +1,6 @@
 import crypto from 'node:crypto'
-import { data, Form, Link, redirect, useNavigation } from 'react-router'
+import { data, Link, redirect, useNavigation } from 'react-router'
 import { z } from 'zod'
-import { primaryButton } from '#app/components/ui/button-styles.ts'
 import { TitledSection } from '#app/components/ui/titled-section.tsx'
 import { listAuditLog } from '#app/features/admin/audit.server.ts'
 import { formatPrice } from '#app/features/catalog/format.ts'
@@ -11,9 +10,10 @@ import {
   issueInvoiceFromBackOffice,
   refundFromBackOffice,
 } from '#app/features/orders/admin-order.server.ts'
-import { OrderDocuments } from '#app/features/orders/components/order-documents.tsx'
+import { AdminOrderDocuments } from '#app/features/orders/components/order-documents.tsx'
 import { OrderStatus } from '#app/features/orders/components/order-status.tsx'
 import { RefundForm, type RefundFormResult } from '#app/features/orders/components/refund-form.tsx'
+import { RefundList } from '#app/features/orders/components/refund-list.tsx'
 import { requireAdmin } from '#app/features/identity/session.server.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import { readForm } from '#app/server/form.server.ts'
@@ -341,53 +341,17 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
         title="Invoice and credit notes"
         headingClassName={sectionHeading}
       >
-        {order.documents.length > 0 ? <OrderDocuments documents={order.documents} /> : null}
-        {order.missingInvoice ? (
-          <Form method="post" className="flex flex-wrap items-center gap-4 text-sm">
-            <p>{order.missingInvoice}</p>
-            <input type="hidden" name="intent" value="issue-invoice" />
-            <button type="submit" className={primaryButton} disabled={navigation.state === 'submitting'}>
-              Issue invoice
-            </button>
-          </Form>
-        ) : order.documents.length === 0 ? (
-          <p className="text-sm">None: the order was not paid.</p>
-        ) : null}
-        {result?.invoiceError ? (
-          <p role="alert" className="mt-2 text-sm text-red-700 dark:text-red-300">
-            {result.invoiceError}
-          </p>
-        ) : null}
+        <AdminOrderDocuments
+          documents={order.documents}
+          missingInvoice={order.missingInvoice}
+          error={result?.invoiceError}
+          submitting={navigation.state === 'submitting'}
+        />
       </TitledSection>
 
       {order.refunds.length > 0 ? (
         <TitledSection id="refunds-heading" title="Refunds" headingClassName={sectionHeading}>
-          <ul className="flex flex-col gap-2 text-sm">
-            {order.refunds.map((refund) => (
-              <li key={refund.id}>
-                <span className="font-medium">{refund.amount}</span>{' '}
-                {refund.status === 'confirmed' ? (
-                  <>
-                    refunded <When at={refund.confirmedAt} />
-                  </>
-                ) : refund.status === 'requested' ? (
-                  <>
-                    asked for <When at={refund.requestedAt} />, waiting on the payment provider
-                  </>
-                ) : (
-                  <>
-                    asked for <When at={refund.requestedAt} />, did not go through
-                  </>
-                )}{' '}
-                by {refund.requestedBy}
-                {refund.creditNote ? `, credit note ${refund.creditNote}` : ''}
-                <span className={`block ${muted}`}>
-                  {refund.lines.join(' · ')}
-                  {refund.reason ? ` — ${refund.reason}` : ''}
-                </span>
-              </li>
-            ))}
-          </ul>
+          <RefundList refunds={order.refunds} />
         </TitledSection>
       ) : null}
 

@@ -1,3 +1,5 @@
+import { Form } from 'react-router'
+import { primaryButton } from '#app/components/ui/button-styles.ts'
 import { FormattedDate } from '#app/features/locale/components/formatted-date.tsx'
 
 export type OrderDocument = {
@@ -34,5 +36,43 @@ export function OrderDocuments({ documents }: { documents: OrderDocument[] }) {
         </li>
       ))}
     </ul>
+  )
+}
+
+/**
+ * The back office's view of an order's documents: the downloads, or why a paid order has no invoice with the
+ * 'Issue invoice' button (the order page's action, `intent=issue-invoice`), and that action's refusal.
+ */
+export function AdminOrderDocuments({
+  documents,
+  missingInvoice,
+  error,
+  submitting,
+}: {
+  documents: OrderDocument[]
+  missingInvoice: string | null
+  error: string | undefined
+  submitting: boolean
+}) {
+  return (
+    <>
+      {documents.length > 0 ? <OrderDocuments documents={documents} /> : null}
+      {missingInvoice ? (
+        <Form method="post" className="flex flex-wrap items-center gap-4 text-sm">
+          <p>{missingInvoice}</p>
+          <input type="hidden" name="intent" value="issue-invoice" />
+          <button type="submit" className={primaryButton} disabled={submitting}>
+            Issue invoice
+          </button>
+        </Form>
+      ) : documents.length === 0 ? (
+        <p className="text-sm">None: the order was not paid.</p>
+      ) : null}
+      {error ? (
+        <p role="alert" className="mt-2 text-sm text-red-700 dark:text-red-300">
+          {error}
+        </p>
+      ) : null}
+    </>
   )
 }
