@@ -211,6 +211,14 @@ describe('refunding one line, then the rest', () => {
     expect(partial.parsed.attachments.map((file) => [file.filename, file.contentType])).toEqual([
       [`${creditNote!.number}.pdf`, 'application/pdf'],
     ])
+    // The last names only the book it took away, and the order as refunded.
+    const last = mails.find((mail) => mail !== partial)!
+    expect(last.parsed.text).toContain(
+      `Your order #${bought.orderNumber} has been refunded: ${formatPrice(second!.grossCents, 'USD')}`,
+    )
+    expect(last.parsed.text).toContain(
+      `These eBooks have left your CodeBook library:\n- ${second!.title}\n\n`,
+    )
   })
 })
 

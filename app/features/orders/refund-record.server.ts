@@ -152,9 +152,13 @@ export async function completeRefund(
   const wholeOrder = confirmedCents >= paidCents
   const refunded = (item: OrderLine) =>
     item.grossCents > 0 && (given.get(item.bookId) ?? 0) >= item.grossCents
-  // The books this refund takes: those of its lines it completes (all of them when the order is done).
+  const partOf = (item: OrderLine) =>
+    refund?.lines.find((part) => part.bookId === item.bookId)?.grossCents ?? 0
+  const refundedBefore = (item: OrderLine) =>
+    item.grossCents > 0 && (given.get(item.bookId) ?? 0) - partOf(item) >= item.grossCents
+  // The books this refund takes away: its lines it completes, or all the rest when it ends the order.
   const revoked = items.filter(
-    (item) => wholeOrder || (refunded(item) && refund?.lines.some((part) => part.bookId === item.bookId)),
+    (item) => !refundedBefore(item) && (wholeOrder || (refunded(item) && partOf(item) > 0)),
   )
   const before = {
     status: order.status,
