@@ -39,6 +39,7 @@ export default [
   route('account/verify-email', 'routes/account-verify-email.tsx'),
   route('checkout', 'routes/checkout.tsx'),
   route('orders/:orderId', 'routes/order.tsx'),
+  route('orders/:orderId/invoices/:invoiceId', 'routes/order-invoice.ts'),
   route('account/orders', 'routes/account-orders.tsx'),
   route('account/library', 'routes/library.tsx'),
   // The wishlist (issue 30): the heart's action, the reader's page, a shared one, and its mails' unsubscribe link.
@@ -97,6 +98,7 @@ export default [
     route('orders', 'routes/admin/orders.tsx'),
     route('orders/export.csv', 'routes/admin/orders-export.ts'),
     route('orders/:orderId', 'routes/admin/order.tsx'),
+    route('orders/:orderId/invoices/:invoiceId', 'routes/admin/order-invoice.ts'),
     route('analytics', 'routes/admin/analytics.tsx'),
     route('analytics/export.csv', 'routes/admin/analytics-export.ts'),
     route('audit', 'routes/admin/audit.tsx'),

@@ -8,6 +8,8 @@ import { requireUser } from '#app/features/identity/session.server.ts'
 import { OrderLines } from '#app/features/orders/components/order-lines.tsx'
 import { OrderStatus } from '#app/features/orders/components/order-status.tsx'
 import { getOrderForUser } from '#app/features/orders/order-history.server.ts'
+import { OrderDocuments } from '#app/features/orders/components/order-documents.tsx'
+import { listInvoicesOfOrder } from '#app/features/invoices/invoices.server.ts'
 import { SellerBlock } from '#app/features/settings/components/seller-block.tsx'
 import { getAppContext } from '#app/server/context.server.ts'
 import type { Route } from './+types/order'
@@ -33,21 +35,34 @@ function headingOf(order: { number: number; status: string }) {
 export async function loader({ request, context, params, url }: Route.LoaderArgs) {
   const user = await requireUser({ request, context, url })
   const orderId = z.uuid().safeParse(params.orderId)
-  const order = orderId.success
-    ? await getOrderForUser(getAppContext(context).db, user.id, orderId.data)
-    : undefined
+  const { db } = getAppContext(context)
+  const order = orderId.success ? await getOrderForUser(db, user.id, orderId.data) : undefined
   if (!order)
     throw data(errorData('Order not found', 'We could not find that order in your account.'), { status: 404 })
-  return { order }
+  // The order is this buyer's: so are its invoice and credit notes, each a download (routes/order-invoice.ts).
+  const documents = (await listInvoicesOfOrder(db, order.id)).map((document) => ({
+    id: document.id,
+    kind: document.kind,
+    number: document.number,
+    issuedAt: document.issuedAt.toISOString(),
+    total: formatPrice(document.totalCents, document.currency),
+    href: `/orders/${order.id}/invoices/${document.id}`,
+  }))
+  return { order, documents }
 }
 
 export default function Order({ loaderData }: Route.ComponentProps) {
-  const { order } = loaderData
+  const { order, documents } = loaderData
   const price = (cents: number) => formatPrice(cents, order.currency)
   return (
     <section className="mx-auto max-w-3xl px-4 py-12">
       <SectionHeading level={1}>{headingOf(order)}</SectionHeading>
-      {order.status === 'paid' ? (
+      {order.status === 'paid' && order.refundedCents > 0 ? (
+        <p role="status" className="mb-6 text-center text-lg">
+          {price(order.refundedCents)} of this order was refunded. A book left your library if its price was
+          refunded in full; the others are still yours.
+        </p>
+      ) : order.status === 'paid' ? (
         <p role="status" className="mb-6 text-center text-lg">
           Thank you! Your payment went through and your eBooks are in your library. A receipt is on its way.
         </p>
@@ -107,8 +122,22 @@ export default function Order({ loaderData }: Route.ComponentProps) {
           <dt className="font-semibold">Total</dt>
           <dd className="mt-1">{price(order.totalCents)}</dd>
         </div>
+        {order.refundedCents > 0 ? (
+          <div>
+            <dt className="font-semibold">Refunded</dt>
+            <dd className="mt-1">{price(order.refundedCents)}</dd>
+          </div>
+        ) : null}
       </dl>
       <OrderLines lines={order.lines} linkTitles />
+      {documents.length > 0 ? (
+        <section aria-labelledby="documents-heading" className="mt-8">
+          <h2 id="documents-heading" className="mb-3 text-lg font-semibold">
+            Invoice and credit notes
+          </h2>
+          <OrderDocuments documents={documents} />
+        </section>
+      ) : null}
       <SellerBlock />
       <p className="mt-8 flex flex-wrap justify-center gap-6">
         {order.status === 'paid' ? (

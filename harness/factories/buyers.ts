@@ -6,6 +6,7 @@ import { placeOrderWithCard } from '#app/features/orders/card-checkout.server.ts
 import { getCheckout } from '#app/features/orders/checkout.server.ts'
 import { getOrderForUser } from '#app/features/orders/order-history.server.ts'
 import { createTestPaymentProvider } from '#app/features/orders/payments.server.ts'
+import type { BuyerTax } from '#app/features/tax/checkout-tax.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
 import { user } from '#app/server/db/schema/index.server.ts'
 import { cookieHeader } from '#harness/cookie-jar.ts'
@@ -29,18 +30,27 @@ export async function createReader(db: Db, overrides: { email?: string; confirme
   return { cookie, userId, email }
 }
 
-/** A reader who bought `bookIds` with the test provider's good card: the books are in their library. */
-export async function createBuyer(db: Db, bookIds: string[], overrides: { email?: string } = {}) {
+/**
+ * A reader who bought `bookIds` with the test provider's good card: the books are in their library. `buyer`:
+ * where they are (features/tax), so the order is taxed for that country (none given: untaxed, no billing
+ * country, as orders made before tax was recorded).
+ */
+export async function createBuyer(
+  db: Db,
+  bookIds: string[],
+  overrides: { email?: string; buyer?: BuyerTax } = {},
+) {
   const reader = await createReader(db, overrides)
   const cartId = await requireUserCart(db, reader.userId)
   for (const bookId of bookIds) await addToCart(db, cartId, bookId)
-  const { idempotencyKey } = await getCheckout(db, reader.userId)
+  const { idempotencyKey } = await getCheckout(db, reader.userId, { buyer: overrides.buyer })
   const number = '4242424242424242'
   const placed = await placeOrderWithCard(db, {
     userId: reader.userId,
     idempotencyKey,
     card: { number, brand: cardBrand(number), name: 'Ada Reader', expiry: '12/34', cvc: '123' },
     provider: createTestPaymentProvider(),
+    buyer: overrides.buyer,
     orderUrl: (orderId) => `http://localhost:3000/orders/${orderId}`,
   })
   if (placed.outcome !== 'paid') throw new Error(`the purchase did not go through: ${placed.outcome}`)

@@ -1,8 +1,9 @@
 /**
- * `npm run drill:backup -- [--quick] [--db pglite|postgres] [--storage folder|s3]`: buyers check out; `npm run
- * backup` is taken (PostgreSQL: online, with pg_dump, while the buyers go on; PGlite: with the store stopped, as
- * it must be); then orders and users are deleted and the store's book files too, `npm run restore` puts the
- * backup back, and every user, account, order, order line and library row that existed before the backup
+ * `npm run drill:backup -- [--quick] [--db pglite|postgres] [--storage folder|s3]`: buyers check out (the seller's
+ * identity set, so each order is invoiced as it is paid); `npm run backup` is taken (PostgreSQL: online, with
+ * pg_dump, while the buyers go on; PGlite: with the store stopped, as it must be); then invoices, orders and users
+ * are deleted and the store's book files too, `npm run restore` puts the backup back, and every user, account,
+ * order, order line, library row, invoice (its PDF to the byte) and invoice counter that existed before the backup
  * started must be back, identical, and every file of the backup in the storage with its SHA-256. The store's
  * files are in DATA_DIR/files, or with `--storage s3` in a bucket on a real S3-compatible server (s3rver on
  * 127.0.0.1, STORAGE_URL). The store then starts on the restored data, a buyer sees their orders and a sample is
@@ -13,6 +14,8 @@ import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { sql } from 'drizzle-orm'
+import { commandLineActor } from '#app/features/admin/audit.server.ts'
+import { readEditableStoreSettings, saveStoreSettings } from '#app/features/settings/store-settings.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
 import { createS3Storage } from '#app/server/s3-storage.server.ts'
 import { createLocalStorage, type FileStorage } from '#app/server/storage.server.ts'
@@ -64,6 +67,9 @@ const TABLES = {
   orders: 'id',
   order_items: "order_id || '/' || book_id",
   library_items: "user_id || '/' || book_id",
+  invoices: 'id',
+  invoice_counters: "series || '/' || year",
+  order_refunds: 'id',
 } as const
 
 type Snapshot = Record<keyof typeof TABLES, Map<string, string>>
@@ -81,10 +87,12 @@ async function snapshot(db: Db): Promise<Snapshot> {
 
 /**
  * Columns that requests in flight may move on between the drill's snapshot and the start of an online dump
- * (a download counts itself): restored, they may only be further on; every other column must be identical.
+ * (a download counts itself, a payment takes the next invoice number): restored, they may only be further on;
+ * every other column must be identical.
  */
 const MOVING_COLUMNS: Partial<Record<keyof typeof TABLES, string[]>> = {
   library_items: ['download_count', 'last_downloaded_at'],
+  invoice_counters: ['next_number'],
 }
 
 /** Every row of `before` is in `after`, identical (or, online, moved on): the differences, and the rows matched. */
@@ -120,17 +128,42 @@ const count = (snap: Snapshot) =>
     .map(([table, rows]) => `${table} ${rows.size}`)
     .join(', ')
 
-/** Deletes every order (with its lines and library rows) and every buyer (with their accounts and sessions). */
+/**
+ * Deletes every invoice, order (with its lines, refunds and library rows) and buyer (with their accounts and
+ * sessions). Invoices are immutable and keep their orders (decision 037): they go the one way an operator may
+ * remove issued documents, as the table's owner with the immutability trigger disabled for that one transaction,
+ * credit notes before the invoices they credit.
+ */
 async function damage(db: Db, buyers: BuyerRecord[]) {
   const ids = sql.join(
     buyers.map((buyer) => sql`${buyer.userId}`),
     sql`, `,
   )
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`alter table invoices disable trigger invoices_immutable`)
+    await tx.execute(sql`delete from invoices where kind = 'credit_note'`)
+    await tx.execute(sql`delete from invoices`)
+    await tx.execute(sql`alter table invoices enable trigger invoices_immutable`)
+  })
+  await db.execute(sql`delete from invoice_counters`)
+  await db.execute(sql`delete from order_refunds`)
   await db.execute(sql`delete from library_items`)
   await db.execute(sql`delete from order_items`)
   await db.execute(sql`delete from email_outbox`)
   await db.execute(sql`delete from orders`)
   await db.execute(sql`delete from "user" where id in (${ids})`)
+}
+
+/** The seller's legal identity, so that every order the buyers pay is invoiced as it is paid. */
+async function setSeller(db: Db) {
+  const { settings, version } = await readEditableStoreSettings(db)
+  const { logo: _logo, ...edited } = settings
+  const saved = await saveStoreSettings(db, commandLineActor, version, {
+    ...edited,
+    legalName: 'CodeBook Drill GmbH',
+    postalAddress: 'Hauptstraße 1\n10115 Berlin\nGermany',
+  })
+  if (saved.outcome !== 'saved') throw new Error('could not set the seller for the drill')
 }
 
 /** `npm run backup|restore -- <folder>` as an operator runs it, with the store's configuration. */
@@ -204,6 +237,7 @@ await runDrill(async () => {
   const started = performance.now()
   const prepared = await prepareDrillStore('backup', kind, settings.buyers)
   const { where, buyers, books } = prepared
+  await withDatabase(kind, where, setSeller)
   const files = await openStoreFiles(where.dataDir)
   const env = { ...prepared.env, ...files.env }
   const backupDir = path.join(path.dirname(where.dataDir), 'backup')
@@ -263,6 +297,11 @@ await runDrill(async () => {
   const { problems, identical, movedOn } = compare(before, after, kind === 'postgres')
   const restoredFiles = await compareFiles(files.storage, backupDir)
   problems.push(...restoredFiles.problems)
+  // Orders were made and invoiced, or the drill proved nothing about them.
+  if (before.orders.size === 0 || before.invoices.size === 0)
+    problems.push(
+      `the buyers made ${before.orders.size} orders and ${before.invoices.size} invoices: none to restore`,
+    )
 
   // The store on the restored data: a buyer's session still holds, and their orders are listed.
   store = await spawnStore(env)
@@ -283,14 +322,14 @@ await runDrill(async () => {
 
   console.log(`
 drill:backup (${kind}, files in ${storageKind === 's3' ? 'S3 (s3rver)' : 'the folder'}${quick ? ', quick' : ''}) — ${Math.round((performance.now() - started) / 1000)} s, load average ${loadAverage()}
-  checkouts during the drill:  ${figures.checkoutsAttempted} (${buyers.reduce((n, b) => n + b.confirmed.size, 0)} confirmed)
+  checkouts during the drill:  ${figures.checkoutsAttempted} (${buyers.reduce((n, b) => n + b.confirmed.size, 0)} confirmed, ${before.invoices.size} invoiced)
   rows before the backup:      ${count(before)}
   backup:                      ${Math.round(backupMs)} ms${kind === 'postgres' ? ' (online, under load)' : ' (store stopped)'}, ${Math.round(folderSize(backupDir) / 1024)} KiB
   after the damage:            ${count(beforeRestore)}
   files backed up:             ${restoredFiles.count} (the book files, ${filesDeleted} of them deleted by the damage)
   restore:                     ${Math.round(restoreMs)} ms
   after the restore:           ${count(after)}
-  rows back and identical:     ${identical} of ${Object.values(before).reduce((n, rows) => n + rows.size, 0)}${kind === 'postgres' ? ` (+ ${movedOn} whose download counter moved on before the dump began)` : ''}
+  rows back and identical:     ${identical} of ${Object.values(before).reduce((n, rows) => n + rows.size, 0)}${kind === 'postgres' ? ` (+ ${movedOn} whose download or invoice counter moved on before the dump began)` : ''}
   files back and identical:    ${restoredFiles.identical} of ${restoredFiles.count}
   problems:                    ${problems.length === 0 ? 'none' : problems.length}`)
   for (const problem of problems.slice(0, 20)) console.log(`    - ${problem}`)

@@ -266,7 +266,10 @@ export async function runBuyer(buyer: BuyerRecord, options: BuyerOptions) {
     const page = await step('checkout page', () => `${base()}/checkout`)
     const idempotencyKey = /name="idempotencyKey" value="([^"]+)"/.exec(page.text)?.[1]
     const attemptId = /name="attemptId" value="([^"]+)"/.exec(page.text)?.[1]
-    if (page.status !== 200 || !idempotencyKey || !attemptId) continue
+    // The country the page was priced for (features/tax): posted as the billing country, confirmed, as a buyer
+    // who keeps the one shown does (the drill's requests come from 127.0.0.1, a country no IP lookup knows).
+    const country = /name="pricedCountry" value="([A-Z]{2})"/.exec(page.text)?.[1]
+    if (page.status !== 200 || !idempotencyKey || !attemptId || !country) continue
     figures.checkoutsAttempted++
     const paid = await step(
       'checkout post',
@@ -274,6 +277,9 @@ export async function runBuyer(buyer: BuyerRecord, options: BuyerOptions) {
       form({
         idempotencyKey: decodeEntities(idempotencyKey),
         attemptId,
+        billingCountry: country,
+        pricedCountry: country,
+        confirmCountry: 'yes',
         name: 'Ada Reader',
         number: '4242 4242 4242 4242',
         expiry: '12/34',

@@ -15,7 +15,14 @@ import AdminOrder, { action as orderAction, loader as orderLoader } from '#app/r
 import { loader as exportLoader } from '#app/routes/admin/orders-export.ts'
 import AdminOrders, { loader as ordersLoader } from '#app/routes/admin/orders.tsx'
 import { action as webhookAction } from '#app/routes/stripe-webhook.ts'
-import { emailOutbox, libraryItems, orderItems, orders, user } from '#app/server/db/schema/index.server.ts'
+import {
+  emailOutbox,
+  libraryItems,
+  orderItems,
+  orderRefunds,
+  orders,
+  user,
+} from '#app/server/db/schema/index.server.ts'
 import { parseEnv } from '#app/server/env.server.ts'
 import { createLogger } from '#app/server/logger.server.ts'
 import { createStoreServices, type StoreServices } from '#app/services.server.ts'
@@ -741,11 +748,18 @@ describe('refunding with Stripe', () => {
       `GET /v1/checkout/sessions/${order.sessionId}`,
       'POST /v1/refunds',
     ])
-    expect(sent[1]!.headers.get('Idempotency-Key')).toBe(`refund-${order.orderId}`)
+    // Each refund the store asks for is keyed by its own id (issue 31: an order may have several).
+    const [asked] = await database.db
+      .select()
+      .from(orderRefunds)
+      .where(eq(orderRefunds.orderId, order.orderId))
+    expect(sent[1]!.headers.get('Idempotency-Key')).toBe(`refund-${asked!.id}`)
     expect(Object.fromEntries(sent[1]!.body)).toMatchObject({
       payment_intent: `pi_for_${order.sessionId}`,
+      amount: String(order.total),
       'metadata[orderId]': order.orderId,
       'metadata[orderNumber]': String(order.number),
+      'metadata[refundId]': asked!.id,
     })
 
     // Asked for, not yet refunded: the books stay until Stripe confirms.
@@ -848,7 +862,11 @@ describe('refunding with Stripe', () => {
     const before = stripeApi.requests.length
     await postRefund(order.orderId, { confirm: 'yes' }, { services })
     const retry = stripeApi.requests.slice(before).find((request) => request.path === '/v1/refunds')!
-    expect(retry.headers.get('Idempotency-Key')).toBe(`refund-${order.orderId}-after-${first}`)
+    // A new refund of its own, so a new key: Stripe makes a new refund instead of answering with the failed one.
+    const asked = await database.db.select().from(orderRefunds).where(eq(orderRefunds.orderId, order.orderId))
+    expect(asked.map((refund) => refund.status).toSorted()).toEqual(['failed', 'requested'])
+    const again = asked.find((refund) => refund.status === 'requested')!
+    expect(retry.headers.get('Idempotency-Key')).toBe(`refund-${again.id}`)
     const second = await orderRow(order.orderId)
     expect(second.refundRequestedAt).toEqual(expect.any(Date))
     expect(second.refundReference).not.toBe(first)

@@ -220,6 +220,24 @@ export async function grantBooks(
 }
 
 /**
+ * Takes the books of some lines of an order back from whoever holds them through it (its buyer, or a gift's
+ * recipient), inside the refund's transaction: a partial refund that gave a line back in full. A book that reader
+ * also has through another paid order stays theirs, through that order. The same SQL function does it for a whole
+ * order when its status becomes 'refunded' (the trigger of migrations 0007, 0030 and 0035), so the rule is one.
+ */
+export async function revokeBooks(
+  tx: Transaction,
+  revoke: { orderId: string; bookIds: readonly string[] },
+): Promise<void> {
+  if (revoke.bookIds.length === 0) return
+  const bookIds = sql.join(
+    revoke.bookIds.map((bookId) => sql`${bookId}::uuid`),
+    sql`, `,
+  )
+  await tx.execute(sql`select revoke_order_books(${revoke.orderId}::uuid, array[${bookIds}])`)
+}
+
+/**
  * Empties a reader's library, inside the account deletion's transaction (their orders stay, for accounting).
  */
 export async function deleteLibraryOf(tx: Transaction, userId: string): Promise<void> {

@@ -11,6 +11,9 @@ export const BUYER_FILTER_MAX_LENGTH = 254
 
 export const REFUND_REASON_MAX_LENGTH = 500
 
+/** What the refund form can give back: the rest of the whole order, the books ticked, or an amount. */
+export const REFUND_SCOPES = ['everything', 'lines', 'amount'] as const
+
 export type OrderFilterField = 'status' | 'from' | 'to' | 'buyer' | 'book'
 
 /** The query string for these filters (empty ones left out), for links: pages, the CSV export. */

@@ -1,19 +1,30 @@
-import { and, asc, eq } from 'drizzle-orm'
+import { and, asc, eq, like, or } from 'drizzle-orm'
 import type { Actor } from '#app/features/admin/audit.server.ts'
+import { listInvoicesOfOrder } from '#app/features/invoices/invoices.server.ts'
 import type { AppContext } from '#app/server/context.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
-import { emailOutbox, libraryItems, orderItems, orders, user } from '#app/server/db/schema/index.server.ts'
+import {
+  emailOutbox,
+  libraryItems,
+  orderItems,
+  orderRefunds,
+  orders,
+  user,
+} from '#app/server/db/schema/index.server.ts'
 import { maxEmailAttempts } from '#app/server/outbox.server.ts'
 import { orderColumns, orderUrl } from './order-history.server.ts'
+import { explainMissingInvoice, issueMissingInvoice } from './order-invoice.server.ts'
+import type { RefundAsk } from './refund-split.ts'
 import { refundOrderAsAdmin, type AdminRefundOutcome } from './refunds.server.ts'
 
 export type AdminOrderDetail = NonNullable<Awaited<ReturnType<typeof getOrderForAdmin>>>
 
 /**
- * Everything the back office shows about one order: buyer, lines, payment, refund, whether it can be refunded
- * now, the mail sent about it (outbox rows whose subject is this order, each sent, pending or given up) and,
- * per line, what the buyer did with the book (downloads of their library item, or that it is no longer
- * theirs).
+ * Everything the back office shows about one order: buyer, lines (with what was refunded of each and what is
+ * left), payment, its refunds, its invoice and credit notes (or why it has no invoice), whether it can be
+ * refunded now, the mail sent about it (outbox rows whose subject is this order or one of its refunds, each
+ * sent, pending or given up) and, per line, what the buyer did with the book (downloads of their library item,
+ * or that it is no longer theirs).
  */
 export async function getOrderForAdmin(db: Db, orderId: string) {
   const [order] = await db
@@ -40,6 +51,7 @@ export async function getOrderForAdmin(db: Db, orderId: string) {
       bookId: orderItems.bookId,
       title: orderItems.title,
       priceCents: orderItems.priceCents,
+      grossCents: orderItems.grossCents,
       currency: orderItems.currency,
       libraryOrderId: libraryItems.orderId,
       downloadCount: libraryItems.downloadCount,
@@ -64,21 +76,59 @@ export async function getOrderForAdmin(db: Db, orderId: string) {
       createdAt: emailOutbox.createdAt,
     })
     .from(emailOutbox)
-    .where(eq(emailOutbox.subjectKey, orderId))
+    .where(or(eq(emailOutbox.subjectKey, orderId), like(emailOutbox.subjectKey, `${orderId}:%`)))
     .orderBy(asc(emailOutbox.createdAt))
+  const refunds = await db
+    .select()
+    .from(orderRefunds)
+    .where(eq(orderRefunds.orderId, orderId))
+    .orderBy(asc(orderRefunds.requestedAt))
+  const counted = refunds.filter((refund) => refund.status !== 'failed')
+  const sumOf = (bookId: string, statuses: string[]) =>
+    counted
+      .filter((refund) => statuses.includes(refund.status))
+      .flatMap((refund) => refund.lines)
+      .filter((part) => part.bookId === bookId)
+      .reduce((sum, part) => sum + part.grossCents, 0)
+  const lines = lineRows.map((line) => ({
+    ...line,
+    /** What confirmed refunds gave back of the line, and what is left of it (refunds waiting count as given). */
+    refundedCents: sumOf(line.bookId, ['confirmed']),
+    leftCents: line.grossCents - sumOf(line.bookId, ['confirmed', 'requested']),
+  }))
+  const documents = await listInvoicesOfOrder(db, orderId)
+  const titleOf = (bookId: string) => lines.find((line) => line.bookId === bookId)?.title ?? bookId
   return {
     ...order,
-    /** Only a paid order whose refund has not been asked for yet (decision 014). */
-    canRefund: order.status === 'paid' && order.refundRequestedAt === null,
-    lines: lineRows.map(({ libraryOrderId, downloadCount, lastDownloadedAt, ...line }) => ({
+    /** Only a paid order with no refund waiting on the provider (decision 014): one refund at a time. */
+    canRefund: order.status === 'paid' && !refunds.some((refund) => refund.status === 'requested'),
+    leftCents: lines.reduce((sum, line) => sum + line.leftCents, 0),
+    refunds: refunds.map((refund) => ({
+      id: refund.id,
+      status: refund.status,
+      amountCents: refund.amountCents,
+      currency: refund.currency,
+      lines: refund.lines.map((part) => ({ title: titleOf(part.bookId), amountCents: part.grossCents })),
+      reason: refund.reason,
+      requestedBy: refund.requestedBy,
+      requestedAt: refund.requestedAt,
+      confirmedAt: refund.confirmedAt,
+      providerReference: refund.providerReference,
+      creditNote: documents.find((document) => document.id === refund.creditNoteId)?.number ?? null,
+    })),
+    /** The invoice and its credit notes, in the order issued; or why a paid order has none. */
+    documents,
+    missingInvoice: await explainMissingInvoice(db, orderId),
+    lines: lines.map(({ libraryOrderId, downloadCount, lastDownloadedAt, ...line }) => ({
       ...line,
       /**
        * The buyer's copy of this book: through this order (with its downloads), through another paid order,
-       * taken back by this order's refund, or never granted (the order was not paid).
+       * taken back by this order's refund (of the whole order, or of this line in full), or never granted (the
+       * order was not paid).
        */
       library:
         libraryOrderId === null
-          ? order.status === 'refunded'
+          ? order.status === 'refunded' || (line.grossCents > 0 && line.refundedCents >= line.grossCents)
             ? ({ kind: 'revoked' } as const)
             : ({ kind: 'none' } as const)
           : libraryOrderId === orderId
@@ -104,7 +154,7 @@ export async function getOrderForAdmin(db: Db, orderId: string) {
  */
 export async function refundFromBackOffice(
   app: Pick<AppContext, 'db' | 'env' | 'logger' | 'kickOutbox' | 'payments'>,
-  input: { orderId: string; actor: Actor; reason: string },
+  input: { orderId: string; actor: Actor; reason: string; what?: RefundAsk; key?: string | null },
 ): Promise<AdminRefundOutcome> {
   const result = await refundOrderAsAdmin(app.db, {
     ...input,
@@ -118,4 +168,18 @@ export async function refundFromBackOffice(
       'refund refused by the payment provider',
     )
   return result
+}
+
+/**
+ * The back office's 'Issue invoice' for a paid order without one (`issueMissingInvoice`); 'not-found' for an
+ * order that does not exist.
+ */
+export async function issueInvoiceFromBackOffice(
+  app: Pick<AppContext, 'db' | 'logger'>,
+  input: { orderId: string; actor: Actor },
+) {
+  const issued = await issueMissingInvoice(app.db, input)
+  if (issued.outcome === 'issued')
+    app.logger.info({ orderId: input.orderId, invoice: issued.number }, 'invoice issued from the back office')
+  return issued
 }

@@ -102,7 +102,7 @@ export async function placeOrderWithCard(
 
 /** The checkout form posted with a card (the test provider): the order placed, and once paid, `afterPaid`. */
 export async function checkoutWithCard(
-  app: Pick<AppContext, 'db' | 'env' | 'kickOutbox' | 'analytics'>,
+  app: Pick<AppContext, 'db' | 'env' | 'logger' | 'kickOutbox' | 'analytics'>,
   provider: CardFormProvider,
   input: {
     userId: string

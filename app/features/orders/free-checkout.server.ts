@@ -21,7 +21,7 @@ import type { BuyerTax } from '#app/features/tax/checkout-tax.server.ts'
  * nothing is made and the page shows the new price.
  */
 export async function checkoutFree(
-  app: Pick<AppContext, 'db' | 'env' | 'kickOutbox' | 'analytics'>,
+  app: Pick<AppContext, 'db' | 'env' | 'logger' | 'kickOutbox' | 'analytics'>,
   input: {
     userId: string
     idempotencyKey: string
@@ -59,7 +59,7 @@ export async function checkoutFree(
  * just made free): completed now, as `checkoutFree` would have. False if it was not pending any more.
  */
 export async function completeFreeOrder(
-  app: Pick<AppContext, 'db' | 'env' | 'kickOutbox' | 'analytics'>,
+  app: Pick<AppContext, 'db' | 'env' | 'logger' | 'kickOutbox' | 'analytics'>,
   orderId: string,
 ): Promise<boolean> {
   const completed = await app.db.transaction(async (tx) => {

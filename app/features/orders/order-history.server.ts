@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, ne } from 'drizzle-orm'
+import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm'
 import type { Db } from '#app/server/db/database.server.ts'
 import { books, bundles, orderItems, orders } from '#app/server/db/schema/index.server.ts'
 import type { BookLine } from '#app/features/cart/book-line.ts'
@@ -30,6 +30,8 @@ export type OrderSummary = {
   /** What the coupon took off, and its code (0 and null without one). */
   discountCents: number
   couponCode: string | null
+  /** What refunds gave back of it so far (confirmed ones; 0 without any). */
+  refundedCents: number
   /** Tax as charged (features/tax): the sums of the lines', the country taxed, and how. */
   netCents: number
   taxCents: number
@@ -85,6 +87,8 @@ async function listOrders(
       cardLast4: orders.cardLast4,
       discountCents: orders.discountCents,
       couponCode: orders.couponCode,
+      // Written out: inside a select list Drizzle names a column without its table, and both tables have an id.
+      refundedCents: sql<number>`(select coalesce(sum("refund"."amount_cents"), 0)::integer from "order_refunds" as "refund" where "refund"."order_id" = "orders"."id" and "refund"."status" = 'confirmed')`,
       netCents: orders.netCents,
       taxCents: orders.taxCents,
       taxCountry: orders.taxCountry,

@@ -12,23 +12,30 @@ import type { PaymentProvider } from './payments.server.ts'
 import { readSeller } from '#app/features/settings/store-settings.server.ts'
 import { receiptEmail } from './receipt.ts'
 import { releaseCoupon } from '#app/features/pricing/coupons.server.ts'
-import { confirmRefund, failRefund } from './refunds.server.ts'
+import { confirmRefund, failRefund } from './refund-events.server.ts'
+import { explainMissingInvoice, invoiceAttachment, invoiceOrder } from './order-invoice.server.ts'
 
 /**
  * An order is paid, inside the payment's transaction: the payment recorded, the books granted (the library's
- * `grantBooks`), the cart emptied of them (the cart's `removeBooks`) and the receipt queued. Once the
- * transaction has committed, the caller forgets the cart (`forgetCarts`) and calls `afterPaid`.
+ * `grantBooks`), the cart emptied of them (the cart's `removeBooks`), the invoice issued (dated now, numbered in
+ * this transaction: decision 037) and the receipt queued with the invoice's PDF attached. An order the seller's
+ * identity is not set up to invoice yet is paid all the same, without an invoice (`afterPaid` warns; the back
+ * office can issue it later). An order of 0 (a 100 % coupon) is invoiced too: the invoice records the sale at
+ * 0 with its VAT of 0, the buyer gets the same papers as any other, and the series stays one record of every
+ * sale (the invoices feature accepts 0). Once the transaction has committed, the caller forgets the cart
+ * (`forgetCarts`) and calls `afterPaid`.
  */
 export async function markPaid(
   tx: Tx,
   orderId: string,
   payment: { reference: string; cardBrand?: string; cardLast4?: string; orderUrl: string },
 ) {
+  const paidAt = new Date()
   const [order] = await tx
     .update(orders)
     .set({
       status: 'paid',
-      paidAt: new Date(),
+      paidAt,
       paymentReference: payment.reference,
       cardBrand: payment.cardBrand,
       cardLast4: payment.cardLast4,
@@ -62,6 +69,9 @@ export async function markPaid(
   // The coupon did its work: the next order does not try it again.
   if (cartId && order!.couponCode) await clearCartCoupon(tx, cartId)
   const [buyer] = await tx.select({ email: user.email }).from(user).where(eq(user.id, order!.userId))
+  // Last but the receipt that carries it: the invoice series stays locked until the commit.
+  const invoiced = await invoiceOrder(tx, orderId, paidAt)
+  const invoice = invoiced.ok ? await invoiceAttachment(tx, invoiced.invoice.id) : null
   await enqueueEmail(tx, {
     kind: 'receipt',
     subjectKey: orderId,
@@ -76,9 +86,11 @@ export async function markPaid(
         currency: order!.currency,
         orderUrl: payment.orderUrl,
         giftFor: gift ? gift.recipientEmail : null,
+        invoiceFile: invoice?.fileName ?? null,
       },
       await readSeller(tx),
     ),
+    attachments: invoice ? [invoice] : [],
   })
   return {
     /** Books of this order the buyer owned already (paid for twice: only a redirect provider can get here). */
@@ -89,12 +101,23 @@ export async function markPaid(
 }
 
 /**
- * What follows a payment once it has committed, whichever way it came (the card form, a provider's webhook):
- * the outbox is asked to send the receipt now, and the purchase is counted for the analytics.
+ * What follows a payment once it has committed, whichever way it came (the card form, a provider's webhook,
+ * an order of 0): the outbox is asked to send the receipt now, the purchase is counted for the analytics, and
+ * an order paid without an invoice is logged for the operator, once (this runs once per order paid).
  */
-export function afterPaid(app: Pick<AppContext, 'kickOutbox' | 'analytics'>, orderId: string) {
+export function afterPaid(
+  app: Pick<AppContext, 'db' | 'logger' | 'kickOutbox' | 'analytics'>,
+  orderId: string,
+) {
   app.kickOutbox()
   recordPurchase(app, orderId)
+  void explainMissingInvoice(app.db, orderId).then(
+    (missing) => {
+      if (missing) app.logger.warn({ orderId, ...missing }, 'order paid without an invoice')
+    },
+    (error: unknown) =>
+      app.logger.error({ err: error, orderId }, 'could not tell whether a paid order has its invoice'),
+  )
 }
 
 /**
@@ -212,6 +235,13 @@ export async function receivePaymentWebhook(
     if (outcome === 'refunded') app.kickOutbox()
     if (outcome === 'not-paid')
       app.logger.error({ ...log, outcome }, 'stripe refund for an order that is not paid: check it by hand')
+    // Money went back that the store did not record (part of an order, refunded in Stripe's dashboard): the
+    // order's books and documents still say it was paid in full.
+    else if (outcome === 'partial')
+      app.logger.error(
+        { ...log, outcome },
+        'stripe refund of part of an order not recorded: check it by hand',
+      )
     else app.logger.info({ ...log, outcome }, 'stripe refund')
   } else if (effect.kind === 'refund-failed') {
     const outcome = await failRefund(app.db, effect)

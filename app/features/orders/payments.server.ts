@@ -59,18 +59,19 @@ export type PaymentProvider =
        */
       expireCheckout(reference: string): Promise<'expired' | 'not-open'>
       /**
-       * Asks the provider to give a paid order's money back in full. The answer only says the request was
-       * accepted: the order becomes refunded when the provider's signed webhook confirms it (a 'refunded'
-       * effect). Repeating the request for the same order returns the same refund, never a second one
-       * (until that refund fails: then `previousRefund` makes the next request a new one).
+       * Asks the provider to give back `amountCents` of a paid order (all of it, or a part: issue 31). The answer
+       * only says the request was accepted: the refund is confirmed when the provider's signed webhook says so
+       * (a 'refunded' effect naming `refundId`). Repeating the request for the same refund returns the same
+       * refund, never a second one; each refund the store asks for has an id of its own.
        */
       requestRefund(input: {
         orderId: string
         orderNumber: number
         /** The order's payment reference (the Checkout Session id). */
         reference: string
-        /** The order's earlier refund that failed, if any: asking again must not get that one back. */
-        previousRefund: string | null
+        /** The store's id of this refund (`order_refunds.id`). */
+        refundId: string
+        amountCents: number
       }): Promise<{ reference: string; status: string }>
     }
 
@@ -89,12 +90,25 @@ export type PaymentWebhook =
         | { kind: 'failed'; orderId: string; reference: string; reason: 'expired' | 'payment-failed' }
         /**
          * Money went back to the buyer (a refund asked for in the back office, or made in the provider's
-         * dashboard): `amountRefundedCents` in all so far, which is a whole refund only when it reaches the
-         * order's total.
+         * dashboard). With a `refundReference`, that one refund and its amount; without (Stripe's
+         * `charge.refunded`), `amountRefundedCents` is all the payment's refunds so far. `refundId`: the
+         * store's id of the refund, when the store asked for it.
          */
-        | { kind: 'refunded'; orderId: string; refundReference: string | null; amountRefundedCents: number }
+        | {
+            kind: 'refunded'
+            orderId: string
+            refundReference: string | null
+            refundId: string | null
+            amountRefundedCents: number
+          }
         /** A refund asked for did not go through (a closed card account, say): it may be asked for again. */
-        | { kind: 'refund-failed'; orderId: string; refundReference: string; status: string }
+        | {
+            kind: 'refund-failed'
+            orderId: string
+            refundReference: string
+            refundId: string | null
+            status: string
+          }
         | { kind: 'ignored'; reason: string }
     }
 

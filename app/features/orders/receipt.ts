@@ -20,6 +20,8 @@ export type ReceiptInput = {
   orderUrl: string
   /** A gift's order: the recipient's address (their books are theirs once they claim them). */
   giftFor?: string | null
+  /** The invoice's PDF attached to the mail ('INV-2026-000042.pdf'), if the order has one. */
+  invoiceFile?: string | null
 }
 
 /**
@@ -51,6 +53,7 @@ export function receiptEmail(
     `Total: ${price(order.totalCents)}`,
     '',
     `Your order: ${order.orderUrl}`,
+    ...(order.invoiceFile ? ['', `Your invoice is attached (${order.invoiceFile}).`] : []),
     '',
     order.giftFor
       ? `This is a gift: ${order.giftFor} receives a mail with the link that puts it in their library.`
@@ -73,7 +76,7 @@ export function receiptEmail(
 <table style="border-collapse:collapse">${rows}${discountRows}
 <tr><th style="padding:8px 12px 0 0;text-align:left">Total</th><th style="padding:8px 0 0;text-align:right">${escapeHtml(price(order.totalCents))}</th></tr></table>
 <p><a href="${escapeHtml(order.orderUrl)}">View your order</a></p>
-<p>${order.giftFor ? `This is a gift: ${escapeHtml(order.giftFor)} receives a mail with the link that puts it in their library.` : `Your eBooks are in your ${escapeHtml(store)} library, ready to download.`}</p>
+${order.invoiceFile ? `<p>Your invoice is attached (${escapeHtml(order.invoiceFile)}).</p>\n` : ''}<p>${order.giftFor ? `This is a gift: ${escapeHtml(order.giftFor)} receives a mail with the link that puts it in their library.` : `Your eBooks are in your ${escapeHtml(store)} library, ready to download.`}</p>
 ${block.html}</body></html>`
   return { subject, text, html }
 }

@@ -86,16 +86,17 @@ export function createStripePaymentProvider(
       const refund = await stripe.refunds.create(
         {
           payment_intent: paymentIntent,
+          amount: input.amountCents,
           reason: 'requested_by_customer',
-          metadata: { orderId: input.orderId, orderNumber: String(input.orderNumber) },
+          metadata: {
+            orderId: input.orderId,
+            orderNumber: String(input.orderNumber),
+            refundId: input.refundId,
+          },
         },
         // A double click, a retried POST or the SDK's own retries get this refund back, never a second one;
-        // after a refund that failed, the next request is a new one.
-        {
-          idempotencyKey: input.previousRefund
-            ? `refund-${input.orderId}-after-${input.previousRefund}`
-            : `refund-${input.orderId}`,
-        },
+        // every refund the store asks for (after one that failed, too) has an id, and so a key, of its own.
+        { idempotencyKey: `refund-${input.refundId}` },
       )
       return { reference: refund.id, status: refund.status ?? 'pending' }
     },
@@ -214,7 +215,13 @@ async function interpretRefund(
   object: unknown,
   orderOfPayment: OrderOfPayment,
 ): Promise<Extract<PaymentWebhook, { ok: true }>['effect']> {
-  let refund: { reference: string | null; amount: number; paymentIntent?: string | null; orderId?: string }
+  let refund: {
+    reference: string | null
+    amount: number
+    paymentIntent?: string | null
+    orderId?: string
+    refundId?: string | null
+  }
   if (eventType === 'charge.refunded') {
     const charge = ChargeSchema.safeParse(object)
     if (!charge.success) return { kind: 'ignored', reason: 'not a charge' }
@@ -232,7 +239,13 @@ async function interpretRefund(
       const orderId = z.uuid().safeParse(parsed.data.metadata?.orderId)
       // Only a refund the back office asked for is waited on; one made in the dashboard is Stripe's to show.
       if (!orderId.success) return { kind: 'ignored', reason: `refund ${status}, not ours` }
-      return { kind: 'refund-failed', orderId: orderId.data, refundReference: parsed.data.id, status }
+      return {
+        kind: 'refund-failed',
+        orderId: orderId.data,
+        refundReference: parsed.data.id,
+        refundId: refundIdOf(parsed.data.metadata),
+        status,
+      }
     }
     if (status !== 'succeeded') return { kind: 'ignored', reason: `refund status ${status}` }
     refund = {
@@ -240,6 +253,7 @@ async function interpretRefund(
       amount: parsed.data.amount,
       paymentIntent: parsed.data.payment_intent,
       orderId: parsed.data.metadata?.orderId,
+      refundId: refundIdOf(parsed.data.metadata),
     }
   }
   const orderId = z
@@ -252,6 +266,13 @@ async function interpretRefund(
     kind: 'refunded',
     orderId: orderId.data,
     refundReference: refund.reference,
+    refundId: refund.refundId ?? null,
     amountRefundedCents: refund.amount,
   }
+}
+
+/** The store's id of a refund it asked for (`requestRefund`'s metadata), if the refund carries one. */
+function refundIdOf(metadata: Record<string, string> | null | undefined): string | null {
+  const refundId = z.uuid().safeParse(metadata?.refundId)
+  return refundId.success ? refundId.data : null
 }

@@ -1,13 +1,19 @@
-import { data, Form, Link, redirect, useNavigation } from 'react-router'
+import crypto from 'node:crypto'
+import { data, Link, redirect, useNavigation } from 'react-router'
 import { z } from 'zod'
-import { dangerButton } from '#app/components/ui/button-styles.ts'
 import { TitledSection } from '#app/components/ui/titled-section.tsx'
 import { listAuditLog } from '#app/features/admin/audit.server.ts'
 import { formatPrice } from '#app/features/catalog/format.ts'
-import { REFUND_REASON_MAX_LENGTH } from '#app/features/orders/admin-order-filters.ts'
 import { parseRefundForm } from '#app/features/orders/admin-order-filters.server.ts'
-import { getOrderForAdmin, refundFromBackOffice } from '#app/features/orders/admin-order.server.ts'
+import {
+  getOrderForAdmin,
+  issueInvoiceFromBackOffice,
+  refundFromBackOffice,
+} from '#app/features/orders/admin-order.server.ts'
+import { AdminOrderDocuments } from '#app/features/orders/components/order-documents.tsx'
 import { OrderStatus } from '#app/features/orders/components/order-status.tsx'
+import { RefundForm, type RefundFormResult } from '#app/features/orders/components/refund-form.tsx'
+import { RefundList } from '#app/features/orders/components/refund-list.tsx'
 import { requireAdmin } from '#app/features/identity/session.server.ts'
 import { getAppContext } from '#app/server/context.server.ts'
 import { readForm } from '#app/server/form.server.ts'
@@ -51,9 +57,13 @@ export async function loader({ request, context, params, url }: Route.LoaderArgs
   if (!order) notFound()
   const { rows: audit } = await listAuditLog(db, { entity: { type: 'order', id: orderId }, limit: 20 })
   const iso = (date: Date | null) => date?.toISOString() ?? null
-  const notice = url.searchParams.get('refund')
+  const price = (cents: number) => formatPrice(cents, order.currency)
+  const notice =
+    url.searchParams.get('refund') ?? (url.searchParams.get('invoice') === 'issued' ? 'invoice' : null)
   return {
-    notice: notice === 'done' || notice === 'requested' ? notice : null,
+    notice: notice === 'done' || notice === 'requested' || notice === 'invoice' ? notice : null,
+    /** The refund form's key: fresh in every rendering, so a second post of one rendering refunds nothing more. */
+    refundKey: crypto.randomUUID(),
     order: {
       id: order.id,
       number: order.number,
@@ -74,10 +84,35 @@ export async function loader({ request, context, params, url }: Route.LoaderArgs
         refundedAt: iso(order.refundedAt),
       },
       canRefund: order.canRefund,
+      currency: order.currency,
+      left: price(order.leftCents),
+      refunds: order.refunds.map((refund) => ({
+        id: refund.id,
+        status: refund.status,
+        amount: price(refund.amountCents),
+        lines: refund.lines.map((line) => `${line.title}: ${price(line.amountCents)}`),
+        reason: refund.reason,
+        requestedBy: refund.requestedBy,
+        requestedAt: refund.requestedAt.toISOString(),
+        confirmedAt: iso(refund.confirmedAt),
+        creditNote: refund.creditNote,
+      })),
+      documents: order.documents.map((document) => ({
+        id: document.id,
+        kind: document.kind,
+        number: document.number,
+        issuedAt: document.issuedAt.toISOString(),
+        total: formatPrice(document.totalCents, document.currency),
+        href: `/admin/orders/${order.id}/invoices/${document.id}`,
+      })),
+      missingInvoice: order.missingInvoice?.message ?? null,
       lines: order.lines.map((line) => ({
         bookId: line.bookId,
         title: line.title,
         price: formatPrice(line.priceCents, line.currency),
+        refunded: line.refundedCents > 0 ? formatPrice(line.refundedCents, line.currency) : null,
+        leftCents: line.leftCents,
+        left: formatPrice(line.leftCents, line.currency),
         library:
           line.library.kind === 'none' || line.library.kind === 'revoked'
             ? { kind: line.library.kind }
@@ -108,36 +143,44 @@ export async function loader({ request, context, params, url }: Route.LoaderArgs
   }
 }
 
-type ActionData = {
-  fieldErrors?: Partial<Record<'confirm' | 'reason', string>>
-  formError?: string
-  reason?: string
-}
+type ActionData = RefundFormResult & { invoiceError?: string }
 
 /**
- * The refund form (decision 014). Bad input → 400 with the field's message; an order that is not paid, or
- * whose refund is already on its way → 409 and nothing changes; the provider failing → 502, nothing changed.
+ * The order page's two forms. The refund (decision 014, issue 31): bad input → 400 with each field's message
+ * and nothing changed (an amount more than is left too); an order that is not paid, or whose refund is already
+ * on its way → 409 and nothing changes; the provider failing → 502, nothing given back. 'Issue invoice' for a
+ * paid order without one: issued now, or 409 with why not.
  */
 export async function action({ request, context, params }: Route.ActionArgs) {
   const admin = await requireAdmin({ request, context })
   const orderId = orderIdOf(params)
   const app = getAppContext(context)
-  const parsed = parseRefundForm(await readForm(request))
+  const actor = { id: admin.id, email: admin.email }
+  const form = await readForm(request)
+  if (form.get('intent') === 'issue-invoice') {
+    const issued = await issueInvoiceFromBackOffice(app, { orderId, actor })
+    if (issued.outcome === 'not-found') return notFound()
+    if (issued.outcome === 'refused')
+      return data<ActionData>({ invoiceError: issued.message }, { status: 409 })
+    return redirect(`/admin/orders/${orderId}?invoice=issued`)
+  }
+  const parsed = parseRefundForm(form)
   if (!parsed.ok)
-    return data<ActionData>({ fieldErrors: parsed.fieldErrors, reason: parsed.reason }, { status: 400 })
-  const { reason } = parsed.data
-  const result = await refundFromBackOffice(app, {
-    orderId,
-    actor: { id: admin.id, email: admin.email },
-    reason,
-  })
+    return data<ActionData>({ fieldErrors: parsed.fieldErrors, ...parsed.values }, { status: 400 })
+  const { reason, what, key } = parsed.data
+  const result = await refundFromBackOffice(app, { orderId, actor, reason, what, key: key ?? null })
   switch (result.outcome) {
     case 'not-found':
       return notFound()
+    case 'invalid':
+      return data<ActionData>(
+        { fieldErrors: { [result.field]: result.message }, ...parsed.values },
+        { status: 400 },
+      )
     case 'conflict':
-      return data<ActionData>({ formError: result.message, reason }, { status: 409 })
+      return data<ActionData>({ formError: result.message, ...parsed.values }, { status: 409 })
     case 'provider-error':
-      return data<ActionData>({ formError: result.message, reason }, { status: 502 })
+      return data<ActionData>({ formError: result.message, ...parsed.values }, { status: 502 })
     case 'refunded':
       return redirect(`/admin/orders/${orderId}?refund=done`)
     case 'requested':
@@ -154,9 +197,10 @@ const sectionHeading = 'mb-2 text-lg font-semibold'
 const cell = 'py-2 pr-4'
 
 export default function AdminOrder({ loaderData, actionData }: Route.ComponentProps) {
-  const { order, audit, notice } = loaderData
+  const { order, audit, notice, refundKey } = loaderData
   const result = actionData as ActionData | undefined
   const navigation = useNavigation()
+  const refundable = order.lines.filter((line) => line.leftCents > 0)
   return (
     <article aria-labelledby="order-heading" className="flex flex-col gap-8">
       <header className="flex flex-wrap items-center gap-4">
@@ -170,12 +214,18 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
       </header>
       {notice === 'done' ? (
         <p role="status" className="rounded-lg border border-emerald-700 p-3 dark:border-emerald-400">
-          The order was refunded: its books left the buyer’s library and the buyer is being mailed.
+          {order.status === 'refunded'
+            ? 'The order was refunded: its books left the buyer’s library and the buyer is being mailed.'
+            : 'The refund went through and the buyer is being mailed. A book leaves their library once its line is refunded in full.'}
         </p>
       ) : notice === 'requested' ? (
         <p role="status" className="rounded-lg border border-amber-700 p-3 dark:border-amber-400">
-          Stripe accepted the refund. The order is marked refunded (and the buyer mailed) when Stripe confirms
-          it.
+          Stripe accepted the refund. It counts (books taken back, credit note, the buyer mailed) when Stripe
+          confirms it.
+        </p>
+      ) : notice === 'invoice' ? (
+        <p role="status" className="rounded-lg border border-emerald-700 p-3 dark:border-emerald-400">
+          The invoice was issued: the buyer can download it from their order’s page.
         </p>
       ) : null}
 
@@ -205,6 +255,9 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
                 Price
               </th>
               <th scope="col" className={cell}>
+                Refunded
+              </th>
+              <th scope="col" className={cell}>
                 Downloads by the buyer
               </th>
             </tr>
@@ -216,6 +269,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
                   {line.title}
                 </th>
                 <td className={cell}>{line.price}</td>
+                <td className={cell}>{line.refunded ?? '—'}</td>
                 <td className={cell}>
                   {line.library.kind === 'revoked' ? (
                     'Revoked (refunded)'
@@ -242,6 +296,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
                 Total
               </th>
               <td className={`${cell} font-semibold`}>{order.total}</td>
+              <td />
               <td />
             </tr>
           </tfoot>
@@ -281,6 +336,25 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
         </dl>
       </TitledSection>
 
+      <TitledSection
+        id="documents-heading"
+        title="Invoice and credit notes"
+        headingClassName={sectionHeading}
+      >
+        <AdminOrderDocuments
+          documents={order.documents}
+          missingInvoice={order.missingInvoice}
+          error={result?.invoiceError}
+          submitting={navigation.state === 'submitting'}
+        />
+      </TitledSection>
+
+      {order.refunds.length > 0 ? (
+        <TitledSection id="refunds-heading" title="Refunds" headingClassName={sectionHeading}>
+          <RefundList refunds={order.refunds} />
+        </TitledSection>
+      ) : null}
+
       {order.canRefund ? (
         <TitledSection
           id="refund-heading"
@@ -289,54 +363,22 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
           className="rounded-lg border border-red-700 p-4 dark:border-red-400"
         >
           <p className={`mb-3 text-sm ${muted}`}>
-            Gives {order.total} back to the buyer and takes the books out of their library. The buyer gets an
-            email.
+            Gives money back to the buyer ({order.left} is left of {order.total}). A book leaves their library
+            once its line is refunded in full. The buyer gets an email, with a credit note if the order has an
+            invoice.
           </p>
-          <Form method="post" className="flex flex-col gap-3">
-            <div className="flex flex-col gap-1">
-              <label htmlFor="refund-reason" className="text-sm font-medium">
-                Reason (optional, kept in the audit log)
-              </label>
-              <textarea
-                id="refund-reason"
-                name="reason"
-                rows={3}
-                maxLength={REFUND_REASON_MAX_LENGTH}
-                defaultValue={result?.reason ?? ''}
-                aria-invalid={result?.fieldErrors?.reason ? true : undefined}
-                aria-describedby={result?.fieldErrors?.reason ? 'refund-reason-error' : undefined}
-                className="rounded-lg border border-slate-400 bg-white px-3 py-2 text-slate-900 dark:border-gray-500 dark:bg-gray-900 dark:text-slate-100"
-              />
-              {result?.fieldErrors?.reason ? (
-                <p id="refund-reason-error" className="text-sm text-red-700 dark:text-red-300">
-                  {result.fieldErrors.reason}
-                </p>
-              ) : null}
-            </div>
-            <div className="flex flex-col gap-1">
-              <label className="flex items-center gap-2 text-sm">
-                <input
-                  type="checkbox"
-                  name="confirm"
-                  value="yes"
-                  required
-                  aria-invalid={result?.fieldErrors?.confirm ? true : undefined}
-                  aria-describedby={result?.fieldErrors?.confirm ? 'refund-confirm-error' : undefined}
-                />
-                Yes, refund order #{order.number} ({order.total}) to {order.buyer.email}
-              </label>
-              {result?.fieldErrors?.confirm ? (
-                <p id="refund-confirm-error" className="text-sm text-red-700 dark:text-red-300">
-                  {result.fieldErrors.confirm}
-                </p>
-              ) : null}
-            </div>
-            <div>
-              <button type="submit" className={dangerButton} disabled={navigation.state === 'submitting'}>
-                Refund
-              </button>
-            </div>
-          </Form>
+          <RefundForm
+            order={{
+              number: order.number,
+              buyerEmail: order.buyer.email,
+              left: order.left,
+              currency: order.currency,
+            }}
+            lines={refundable}
+            refundKey={refundKey}
+            result={result}
+            submitting={navigation.state === 'submitting'}
+          />
         </TitledSection>
       ) : null}
       {result?.formError ? (

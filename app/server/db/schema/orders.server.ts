@@ -196,6 +196,11 @@ export const orderRefunds = pgTable(
     creditNoteId: uuid('credit_note_id'),
     /** Who asked: an admin's email, 'cli', or 'stripe' for a refund made in Stripe's dashboard. */
     requestedBy: text('requested_by').notNull(),
+    /**
+     * The key of the back office form that asked for it (fresh in every rendering of the form): the same form
+     * posted twice (a double click, a retried post) finds this refund and makes no second one.
+     */
+    idempotencyKey: text('idempotency_key'),
     requestedAt: timestamp('requested_at', { withTimezone: true }).notNull().defaultNow(),
     confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
   },
@@ -207,6 +212,9 @@ export const orderRefunds = pgTable(
     uniqueIndex('order_refunds_provider_reference_unique')
       .on(table.providerReference)
       .where(sql`${table.providerReference} is not null`),
+    uniqueIndex('order_refunds_idempotency_unique')
+      .on(table.orderId, table.idempotencyKey)
+      .where(sql`${table.idempotencyKey} is not null`),
     check('order_refunds_status_check', sql`${table.status} in ('requested', 'confirmed', 'failed')`),
     check(
       'order_refunds_amount_check',
