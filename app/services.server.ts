@@ -5,11 +5,7 @@ import { moveUserWishlist } from '#app/features/wishlist/wishlist.server.ts'
 import { createAccountMailHooks } from '#app/features/identity/account-mail.server.ts'
 import { createPaymentProvider } from '#app/features/orders/payment-provider.server.ts'
 import type { PaymentProvider } from '#app/features/orders/payments.server.ts'
-import {
-  cachedVatChecker,
-  createViesChecker,
-  type VatNumberChecker,
-} from '#app/features/tax/vies.server.ts'
+import { cachedVatChecker, createViesChecker, type VatNumberChecker } from '#app/features/tax/vies.server.ts'
 import { createAuth, signInProvidersOf } from '#app/server/auth.server.ts'
 import type { AnalyticsSink } from '#app/server/analytics-sink.server.ts'
 import type { AppContext } from '#app/server/context.server.ts'
