@@ -74,7 +74,7 @@ For any question about your data, write to {{contactEmail}}.`,
 
 The owner refunds the order from the store's back office: the amount goes back to the card you paid with, the book leaves your library, and you receive an email confirming the refund.
 
-A refund is the whole order; books that were downloaded can still be refunded within the 14 days.`,
+A refund can be the whole order or some of its books (each refund comes with a credit note); books that were downloaded can still be refunded within the 14 days.`,
 
   imprint: `{{storeName}} is operated by:
 
