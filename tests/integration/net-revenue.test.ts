@@ -1,23 +1,27 @@
 import crypto from 'node:crypto'
-import { eq } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import JSZip from 'jszip'
 import { describe, expect } from 'vitest'
+import { getMoneyByDay } from '#app/features/accounts/revenue.server.ts'
 import { listBooks } from '#app/features/catalog/catalog.server.ts'
 import { summarizeLines, type InvoiceLine } from '#app/features/invoices/invoice-document.ts'
 import { issueCreditNote, issueInvoice } from '#app/features/invoices/issue-invoice.server.ts'
 import { taxLines } from '#app/features/tax/compute-tax.ts'
 import { loader as accountsExportLoader } from '#app/routes/admin/accounts-export.ts'
-import { loader as accountsLoader } from '#app/routes/admin/accounts.tsx'
+import Accounts, { loader as accountsLoader } from '#app/routes/admin/accounts.tsx'
 import { loader as analyticsExportLoader } from '#app/routes/admin/analytics-export.ts'
 import { loader as analyticsLoader } from '#app/routes/admin/analytics.tsx'
 import { loader as ordersExportLoader } from '#app/routes/admin/orders-export.ts'
-import { loader as overviewLoader } from '#app/routes/admin/overview.tsx'
+import Overview, { loader as overviewLoader } from '#app/routes/admin/overview.tsx'
+import Analytics from '#app/routes/admin/analytics.tsx'
 import { orderItems, orderRefunds, orders } from '#app/server/db/schema/index.server.ts'
 import { createAdmin } from '#harness/factories/admins.ts'
 import { createReader } from '#harness/factories/buyers.ts'
 import type { TestDatabase } from '#tests/db.ts'
 import { test } from '#tests/fixtures.ts'
+import { renderRoute, textOf } from '#tests/render-route.ts'
 import { answerOf, routeArgs } from '#tests/route-args.ts'
+import { migrateUpTo, openMigrationDatabase } from '#tests/migration-database.ts'
 
 /**
  * Net revenue everywhere (issue 31, decision 039): orders in several countries and two currencies, refunds
@@ -361,6 +365,23 @@ describe('net revenue: April 2025 in two currencies, refunds whole, partial and 
     // Requested (29 April) and failed refunds are nowhere.
     expect(day('2025-04-29')).toMatchObject({ refundsCents: 0, netCents: 0 })
 
+    const html = textOf(
+      renderRoute({
+        Component: Analytics as never,
+        pattern: 'admin/analytics',
+        path: '/admin/analytics?range=custom&from=2025-04-01&to=2025-04-30',
+        loaderData: await load(
+          analyticsLoader,
+          '/admin/analytics?range=custom&from=2025-04-01&to=2025-04-30',
+        ),
+      }),
+    )
+    expect(html).toContain(
+      'Gross sales €61.25 €0 new Refunds €34.35 €0 new Tax €1.90 €0 new Net revenue €25 €0 new',
+    )
+    expect(html).toContain('Every currency sold in this period')
+    expect(html).toContain('USD 2 $30.99 $0 $1 $29.99')
+
     const may = await dashboardFor('2025-05-01', '2025-05-31')
     expect(may.money).toEqual([mayUsd])
     expect(may.currency).toBe('EUR') // the period before (April) sold most in euros
@@ -474,6 +495,23 @@ describe('net revenue: April 2025 in two currencies, refunds whole, partial and 
       refundsNetCents: 2000,
       refundsTaxCents: 380,
     })
+
+    // What the owner reads: the money per currency, the tax table's parts, the files for this period.
+    const html = renderRoute({
+      Component: Accounts as never,
+      pattern: 'admin/accounts',
+      path: '/admin/accounts?period=month&month=2025-04',
+      loaderData: page.body,
+    })
+    const text = textOf(html)
+    expect(text).toContain('whole calendar days in UTC')
+    expect(text).toContain(
+      'Currency Orders Gross sales Refunds Tax Net revenue EUR 3 €61.25 €34.35 €1.90 €25 USD 2 $30.99 $0 $1 $29.99',
+    )
+    expect(text).toContain('Germany (DE) EU 19 % EUR €30 €20 €10 €1.90')
+    expect(text).toContain('Reverse-charged sales (net only) ')
+    expect(text).toContain('Netherlands (NL) EU EUR €15 €0 €15')
+    expect(html).toContain('href="/admin/accounts/accounts.xlsx?period=month&amp;month=2025-04"')
 
     const quarter = await answerOf(load(accountsLoader, '/admin/accounts?period=quarter&quarter=2025-Q2'))
     expect(quarter.body).toMatchObject({
@@ -755,6 +793,128 @@ describe('the front page: today’s and this month’s money', () => {
     ]
     expect(overview.today).toEqual(expected)
     expect(overview.month).toEqual(expected)
+    const text = textOf(
+      renderRoute({ Component: Overview as never, pattern: 'admin', path: '/admin', loaderData: overview }),
+    )
+    expect(text).toContain(
+      'Today €20 net revenue 1 order , 1 refund Gross sales €35.70 Refunds -€11.90 Tax -€3.80 $9.99 net revenue 1 order , 0 refunds Gross sales $9.99 Refunds $0 Tax $0',
+    )
+  })
+})
+
+describe('a long file', () => {
+  test('every order of the period once, in order, across batches and orders paid at the same moment', async () => {
+    const buyer = await createReader(database.db)
+    // 2,500 orders in February 2024, five at each moment: batches of 1,000 end in the middle of a tie.
+    await database.db.execute(sql`
+      insert into orders (user_id, status, paid_at, total_cents, net_cents, currency, idempotency_key,
+        attempt_id, payment_provider, payment_reference)
+      select ${buyer.userId}, 'paid', '2024-02-01T00:00:00Z'::timestamptz + (g / 5) * interval '1 minute', 100,
+        100, 'USD', 'long-' || g, 'long-' || g, 'test', 'long-' || g
+      from generate_series(0, 2499) as g`)
+    const rows = await csvRows(
+      await load(accountsExportLoader, '/admin/accounts/orders.csv?period=month&month=2024-02'),
+    )
+    const numbers = rows.slice(1).map((row) => Number(row[0]))
+    expect(numbers).toHaveLength(2500)
+    expect(numbers).toEqual(numbers.toSorted((a, b) => a - b))
+    expect(rows.at(-1)!.slice(1, 3)).toEqual(['2024-02-01', '2024-02-01T08:19:00Z'])
+  })
+})
+
+describe('the money kept per day', () => {
+  test('follows every write of an order or a refund: it is always what the orders and refunds add up to', async () => {
+    const everyDay = { from: '2025-01-01', to: new Date().toISOString().slice(0, 10), timeZone: 'UTC' }
+    const bothWays = async () => {
+      const kept = await getMoneyByDay(database.db, everyDay)
+      expect(kept).toEqual(await getMoneyByDay(database.db, everyDay, { fromOrders: true }))
+      return kept
+    }
+    const buyer = await createReader(database.db)
+    const order = await paidOrder({
+      buyer,
+      country: 'DE',
+      billing: 'DE',
+      currency: 'EUR',
+      rateBp: 1900,
+      prices: [1190, 2380],
+      paidAt: on('2025-06-10'),
+    })
+    await refund(order, [0], on('2025-06-12'), 'requested')
+    const before = await bothWays()
+    expect(before.filter((day) => day.day.startsWith('2025-06'))).toMatchObject([
+      { day: '2025-06-10', orders: 1, grossCents: 3570, refunds: 0 },
+    ])
+    // The requested refund is confirmed; the order's payment date is corrected by hand; another refund
+    // recorded by mistake is deleted.
+    await database.db
+      .update(orderRefunds)
+      .set({ status: 'confirmed', confirmedAt: on('2025-06-14') })
+      .where(eq(orderRefunds.orderId, order.id))
+    await database.db
+      .update(orders)
+      .set({ paidAt: on('2025-06-11') })
+      .where(eq(orders.id, order.id))
+    await refund(order, [1], on('2025-06-15'))
+    await database.db
+      .delete(orderRefunds)
+      .where(and(eq(orderRefunds.orderId, order.id), eq(orderRefunds.confirmedAt, on('2025-06-15'))))
+    // Setting a column to what it was changes nothing.
+    await database.db
+      .update(orders)
+      .set({ paidAt: on('2025-06-11'), totalCents: 3570 })
+      .where(eq(orders.id, order.id))
+    const after = await bothWays()
+    expect(after.filter((day) => day.day.startsWith('2025-06'))).toMatchObject([
+      { day: '2025-06-11', currency: 'EUR', orders: 1, grossCents: 3570, taxCents: 570, refunds: 0 },
+      {
+        day: '2025-06-14',
+        currency: 'EUR',
+        orders: 0,
+        refunds: 1,
+        refundsCents: 1190,
+        taxCents: -190,
+        netCents: -1000,
+      },
+    ])
+  })
+})
+
+describe('migration 0035', () => {
+  test('the orders paid and refunds confirmed before it are in the money kept per day', async () => {
+    const { handle, dispose } = await openMigrationDatabase()
+    try {
+      await migrateUpTo(handle, '0034_order-refunds')
+      const { db } = handle
+      await db.execute(
+        sql`insert into "user" (id, name, email) values ('old-buyer', 'Old', 'old@example.com')`,
+      )
+      // Paid, refunded (with its refund copied by 0034), pending, in two currencies and on two days.
+      await db.execute(sql`
+        insert into orders (user_id, status, total_cents, net_cents, tax_cents, currency, idempotency_key,
+          attempt_id, payment_provider, paid_at, refunded_at)
+        values ('old-buyer', 'paid', 1190, 1000, 190, 'EUR', 'a', 'a', 'test', '2026-01-10T09:00:00Z', null),
+               ('old-buyer', 'refunded', 1999, 1999, 0, 'USD', 'b', 'b', 'test', '2026-01-10T23:00:00Z', null),
+               ('old-buyer', 'pending', 500, 500, 0, 'USD', 'c', 'c', 'test', null, null)`)
+      await db.execute(sql`
+        insert into order_refunds (order_id, status, amount_cents, net_cents, tax_cents, currency, lines,
+          requested_by, confirmed_at)
+        select id, 'confirmed', 1999, 1999, 0, 'USD', '[]'::jsonb, 'migration', '2026-01-12T08:00:00Z'
+        from orders where idempotency_key = 'b'`)
+      await handle.migrate()
+      const january = { from: '2026-01-01', to: '2026-01-31', timeZone: 'UTC' }
+      const kept = await getMoneyByDay(db, january)
+      expect(kept).toEqual(await getMoneyByDay(db, january, { fromOrders: true }))
+      expect(
+        kept.map((day) => [day.day, day.currency, day.orders, day.grossCents, day.refundsCents]),
+      ).toEqual([
+        ['2026-01-10', 'EUR', 1, 1190, 0],
+        ['2026-01-10', 'USD', 1, 1999, 0],
+        ['2026-01-12', 'USD', 0, 0, 1999],
+      ])
+    } finally {
+      await dispose()
+    }
   })
 })
 

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, or, sql, type SQLWrapper } from 'drizzle-orm'
+import { and, asc, eq, gt, gte, or, sql, type SQLWrapper } from 'drizzle-orm'
 import { csvStream } from '#app/server/csv.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
 import { invoices, orderRefunds, orders } from '#app/server/db/schema/index.server.ts'
@@ -135,6 +135,20 @@ const utc = (column: SQLWrapper) =>
   sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`
 
 /**
+ * The rows after `cursor` in (moment, key) order. The first condition alone bounds the moment's index range to
+ * start at the cursor; the OR alone would have each batch read the period again from its start.
+ */
+function afterCursor(
+  moment: SQLWrapper,
+  key: SQLWrapper,
+  cursor: { at: string; key: string | number } | null,
+) {
+  if (!cursor) return undefined
+  const at = sql`${cursor.at}::timestamptz`
+  return and(gte(moment, at), or(gt(moment, at), and(eq(moment, at), gt(key, cursor.key))))
+}
+
+/**
  * Pages through rows in (moment, tie-breaker) order: each batch starts after the last one's key, so a batch
  * costs the same at the end of a year as at its start (the moment's partial index bounds and orders it).
  */
@@ -175,17 +189,7 @@ function orderRows(db: Db, period: AccountingPeriod): Batches {
           totalCents: orders.totalCents,
         })
         .from(orders)
-        .where(
-          and(
-            inBounds(orders.paidAt, period),
-            after
-              ? or(
-                  gt(orders.paidAt, sql`${after.at}::timestamptz`),
-                  and(eq(orders.paidAt, sql`${after.at}::timestamptz`), gt(orders.number, Number(after.key))),
-                )
-              : undefined,
-          ),
-        )
+        .where(and(inBounds(orders.paidAt, period), afterCursor(orders.paidAt, orders.number, after)))
         .orderBy(asc(orders.paidAt), asc(orders.number))
         .limit(BATCH_SIZE),
     (row) => [
@@ -231,18 +235,7 @@ function documentRows(db: Db, period: AccountingPeriod): Batches {
         .from(invoices)
         .innerJoin(orders, eq(orders.id, invoices.orderId))
         .where(
-          and(
-            inBounds(invoices.issuedAt, period),
-            after
-              ? or(
-                  gt(invoices.issuedAt, sql`${after.at}::timestamptz`),
-                  and(
-                    eq(invoices.issuedAt, sql`${after.at}::timestamptz`),
-                    gt(invoices.number, String(after.key)),
-                  ),
-                )
-              : undefined,
-          ),
+          and(inBounds(invoices.issuedAt, period), afterCursor(invoices.issuedAt, invoices.number, after)),
         )
         .orderBy(asc(invoices.issuedAt), asc(invoices.number))
         .limit(BATCH_SIZE),
@@ -288,15 +281,7 @@ function refundRows(db: Db, period: AccountingPeriod): Batches {
           and(
             eq(orderRefunds.status, 'confirmed'),
             inBounds(sql`${orderRefunds.confirmedAt}`, period),
-            after
-              ? or(
-                  gt(orderRefunds.confirmedAt, sql`${after.at}::timestamptz`),
-                  and(
-                    eq(orderRefunds.confirmedAt, sql`${after.at}::timestamptz`),
-                    gt(orderRefunds.id, String(after.key)),
-                  ),
-                )
-              : undefined,
+            afterCursor(orderRefunds.confirmedAt, orderRefunds.id, after),
           ),
         )
         .orderBy(asc(orderRefunds.confirmedAt), asc(orderRefunds.id))

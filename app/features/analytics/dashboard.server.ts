@@ -75,9 +75,10 @@ const TOP_SEARCHES = 20
 
 /**
  * Everything /admin/analytics shows. Visits, views, carts and searches are read from the daily aggregates only
- * (never the raw events), so their cost grows with the number of days and books, not of events. Money is read
- * from the orders and refunds themselves (features/accounts), as the accounts and the front page read it: paid
- * orders on their UTC day of payment, confirmed refunds on theirs (decision 039). See `npm run bench:analytics`.
+ * (never the raw events), so their cost grows with the number of days and books, not of events. Money is that
+ * of the orders and refunds (features/accounts: their sums kept per UTC day), as the accounts and the front page
+ * read it: paid orders on their day of payment, confirmed refunds on theirs (decision 039). See
+ * `npm run bench:analytics`.
  */
 export async function getAnalyticsDashboard(db: Db, range: ResolvedRange): Promise<AnalyticsDashboard> {
   const utcDays = (days: DayRange) => ({ from: days.from, to: days.to, timeZone: 'UTC' })
