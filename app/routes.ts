@@ -101,6 +101,11 @@ export default [
     route('orders/:orderId/invoices/:invoiceId', 'routes/admin/order-invoice.ts'),
     route('analytics', 'routes/admin/analytics.tsx'),
     route('analytics/export.csv', 'routes/admin/analytics-export.ts'),
+    // The accounts (issue 31): a period's money and tax, and the accountant's files for it.
+    route('accounts', 'routes/admin/accounts.tsx'),
+    ...['orders.csv', 'documents.csv', 'refunds.csv', 'tax.csv', 'accounts.xlsx'].map((file) =>
+      route(`accounts/${file}`, 'routes/admin/accounts-export.ts', { id: `admin-accounts-${file}` }),
+    ),
     route('audit', 'routes/admin/audit.tsx'),
     route('reviews', 'routes/admin/reviews.tsx'),
     route('coupons', 'routes/admin/coupons.tsx'),

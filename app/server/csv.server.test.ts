@@ -18,6 +18,15 @@ describe('csvCell', () => {
   test('numbers are written as they are, a negative one too', () => {
     expect(csvCell(42)).toBe('42')
     expect(csvCell(-3)).toBe('-3')
+    // Money: two decimals, a refund's minus sign kept (it is a number, not text that could be a formula).
+    expect([1250, 5, 0, -300, -1, 123456789].map((cents) => csvCell({ cents }))).toEqual([
+      '12.50',
+      '0.05',
+      '0.00',
+      '-3.00',
+      '-0.01',
+      '1234567.89',
+    ])
     expect(csvRow(['a', 1, null])).toBe('a,1,\r\n')
   })
 })

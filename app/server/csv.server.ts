@@ -3,14 +3,23 @@
  * titles and names that are not ASCII; CRLF line ends; a cell quoted when it holds a quote, comma or line
  * break. A text cell a spreadsheet would run as a formula (starting with = + - @, a tab or a carriage return)
  * is prefixed with `'`, so that a book title or an email address typed by someone else cannot run in the
- * owner's spreadsheet (CSV injection). Numbers are written as they are.
+ * owner's spreadsheet (CSV injection). Numbers are written as they are, and so is money: a `{ cents }` cell is
+ * written as a decimal with two places ('12.50', '-3.00': a refund), a number by construction, never text.
  */
-export type CsvCell = string | number | null
+export type CsvCell = string | number | null | { cents: number }
+
+/** Cents as a decimal of major units: 1250 → '12.50', -300 → '-3.00' (integers: exact). */
+export function centsText(cents: number): string {
+  const sign = cents < 0 ? '-' : ''
+  const amount = Math.abs(cents)
+  return `${sign}${Math.floor(amount / 100)}.${String(amount % 100).padStart(2, '0')}`
+}
 
 const BYTE_ORDER_MARK = '\uFEFF'
 
 /** One cell, quoted and defused as it needs to be; null is an empty cell. */
 export function csvCell(value: CsvCell): string {
+  if (value !== null && typeof value === 'object') return centsText(value.cents)
   let text = value === null ? '' : String(value)
   if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text

@@ -23,7 +23,14 @@ afterAll(() => browser?.close())
 describe('who may open the back office', () => {
   test('a visitor and a customer get the ordinary 404 on every /admin URL, and no Back office link', async () => {
     const page = await newPage(browser)
-    const paths = ['/admin', '/admin/books', '/admin/orders', '/admin/analytics', '/admin/audit']
+    const paths = [
+      '/admin',
+      '/admin/books',
+      '/admin/orders',
+      '/admin/analytics',
+      '/admin/accounts',
+      '/admin/audit',
+    ]
     for (const path of paths) expect((await page.goto(`${baseURL}${path}`))?.status(), path).toBe(404)
     // The same page as any unknown URL: title, heading and message.
     const shown = async (path: string) => {
@@ -60,6 +67,14 @@ describe('who may open the back office', () => {
       const grant = page.getByRole('row').filter({ hasText: 'user.grant-admin' })
       await expect.poll(() => grant.count()).toBeGreaterThan(0)
       await expect.poll(() => grant.first().textContent()).toContain('cli')
+      await expectHealthyPage(page)
+      // The accounts (decision 039): this month's money and tax table, and its files, readable in both themes.
+      await page
+        .getByRole('navigation', { name: 'Back office' })
+        .getByRole('link', { name: 'Accounts' })
+        .click()
+      await page.getByRole('heading', { level: 1, name: 'Accounts' }).waitFor()
+      await page.getByRole('link', { name: 'All four as one workbook (XLSX)' }).waitFor()
       await expectHealthyPage(page)
     },
   )

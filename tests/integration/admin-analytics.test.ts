@@ -407,6 +407,11 @@ describe('the dashboard', () => {
 
   test('revenue, orders, visitors, funnel rates, top books and empty searches match what was recorded', async () => {
     const buyer = await createBuyer(database.db, [bookIds[1]!, bookIds[2]!])
+    // Money is read from the orders (decision 039): the order as if paid on the day its purchase was recorded.
+    await database.db
+      .update(orders)
+      .set({ paidAt: new Date(`${week[2]}T12:00:00Z`) })
+      .where(eq(orders.id, buyer.orderId))
     const [order] = await database.db.select().from(orders).where(eq(orders.id, buyer.orderId))
     const visitor = (n: number) => ({ ip: `192.0.2.${n}`, userAgent: browser })
     await writeOn(week[0]!, [
@@ -432,7 +437,7 @@ describe('the dashboard', () => {
     expect(dashboard.range.previous).toEqual({ from: '2024-12-25', to: '2024-12-31', days: 7 })
     expect(dashboard.currency).toBe(order!.currency)
     expect(dashboard.totals).toMatchObject({
-      revenueCents: order!.totalCents,
+      grossCents: order!.totalCents,
       orders: 1,
       visitors: 5 + 1,
       bookViews: 13,
@@ -440,8 +445,8 @@ describe('the dashboard', () => {
       checkouts: 2,
       searches: 3,
     })
-    expect(dashboard.days[2]).toMatchObject({ day: week[2], orders: 1, revenueCents: order!.totalCents })
-    expect(dashboard.previous).toMatchObject({ bookViews: 5, orders: 0, revenueCents: 0, visitors: 5 })
+    expect(dashboard.days[2]).toMatchObject({ day: week[2], orders: 1, grossCents: order!.totalCents })
+    expect(dashboard.previous).toMatchObject({ bookViews: 5, orders: 0, grossCents: 0, visitors: 5 })
     expect(dashboard.funnel.map((step) => [step.name, step.count, step.rateFromPrevious])).toEqual([
       ['view_item', 13, null],
       ['add_to_cart', 4, 4 / 13],
@@ -473,12 +478,16 @@ describe('the dashboard', () => {
       `codebook-analytics-${week[0]}-to-${week[6]}.csv`,
     )
     const lines = (await csv.text()).trim().split('\r\n')
+    const c = order!.currency
     expect(lines[0]).toBe(
-      'day,visitors,page_views,book_views,add_to_cart,begin_checkout,orders,revenue,currency',
+      `day,visitors,page_views,book_views,add_to_cart,begin_checkout,orders,gross_sales_${c},refunds_${c},tax_${c},net_revenue_${c}`,
     )
     expect(lines).toHaveLength(8)
-    expect(lines[1]).toBe(`${week[0]},5,0,10,4,2,0,0.00,${order!.currency}`)
-    expect(lines[3]).toBe(`${week[2]},1,0,3,0,0,1,${(order!.totalCents / 100).toFixed(2)},${order!.currency}`)
+    expect(lines[1]).toBe(`${week[0]},5,0,10,4,2,0,0.00,0.00,0.00,0.00`)
+    const amount = (cents: number) => (cents / 100).toFixed(2)
+    expect(lines[3]).toBe(
+      `${week[2]},1,0,3,0,0,1,${amount(order!.totalCents)},0.00,${amount(order!.taxCents)},${amount(order!.netCents)}`,
+    )
   })
 
   test('a paid order is one purchase however often its payment is confirmed; an unpaid one is none', async () => {

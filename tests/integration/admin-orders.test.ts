@@ -414,6 +414,9 @@ describe('the CSV export', () => {
       'Payment provider',
       'Payment reference',
       'Refunded at (UTC)',
+      'Refunded',
+      'Tax (less refunded)',
+      'Net revenue',
     ])
     const body = rows.slice(1)
     expect(body).toHaveLength(3001)

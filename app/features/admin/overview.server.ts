@@ -1,36 +1,25 @@
-import { and, count, desc, eq, gte, inArray, isNotNull, isNull, sql } from 'drizzle-orm'
+import { and, count, desc, eq, gte, isNotNull, isNull } from 'drizzle-orm'
+import type { MoneyFigures } from '#app/features/accounts/money.ts'
+import { getMoney } from '#app/features/accounts/revenue.server.ts'
 import { countOpenErrata } from '#app/features/errata/errata.server.ts'
 import { countReviewsAwaitingModeration } from '#app/features/reviews/moderation.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
 import { emailOutbox, orders, user } from '#app/server/db/schema/index.server.ts'
 import { maxEmailAttempts } from '#app/server/outbox.server.ts'
 
-/** Money in one currency: the store sells in several, and never adds them up across currencies. */
-export type Revenue = { currency: string; totalCents: number; orderCount: number }
-
 /**
- * The back office's front page: today's and this month's gross revenue (orders paid in that UTC day or month,
- * refunded ones included: gross), the last orders, and what waits for the owner.
+ * The back office's front page: today's and this month's money per currency (UTC days: gross sales of the
+ * orders paid then, refunds confirmed then, tax and net revenue; features/accounts/money.ts), the last orders,
+ * and what waits for the owner.
  */
 export async function getAdminOverview(db: Db, now = new Date()) {
-  const dayStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()))
-  const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1))
-  const paidSince = (since: Date) =>
-    db
-      .select({
-        currency: orders.currency,
-        totalCents: sql<number>`coalesce(sum(${orders.totalCents}), 0)::int`,
-        orderCount: sql<number>`count(*)::int`,
-      })
-      .from(orders)
-      .where(and(inArray(orders.status, ['paid', 'refunded']), gte(orders.paidAt, since)))
-      .groupBy(orders.currency)
-      .orderBy(orders.currency)
+  const today = now.toISOString().slice(0, 10)
+  const moneyFrom = (from: string) => getMoney(db, { from, to: today, timeZone: 'UTC' })
   const failedMail = and(isNull(emailOutbox.sentAt), gte(emailOutbox.attempts, maxEmailAttempts))
-  const [today, month, lastOrders, reported, failedMails, failedMailCount, refundsPending, openErrata] =
+  const [todayMoney, month, lastOrders, reported, failedMails, failedMailCount, refundsPending, openErrata] =
     await Promise.all([
-      paidSince(dayStart),
-      paidSince(monthStart),
+      moneyFrom(today),
+      moneyFrom(`${today.slice(0, 7)}-01`),
       db
         .select({
           id: orders.id,
@@ -70,8 +59,8 @@ export async function getAdminOverview(db: Db, now = new Date()) {
       countOpenErrata(db),
     ])
   return {
-    today: today satisfies Revenue[],
-    month: month satisfies Revenue[],
+    today: todayMoney satisfies MoneyFigures[],
+    month: month satisfies MoneyFigures[],
     lastOrders,
     reportedReviews: reported,
     failedMails,

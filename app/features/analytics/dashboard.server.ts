@@ -8,18 +8,20 @@ import {
   books,
   type AnalyticsEventName,
 } from '#app/server/db/schema/index.server.ts'
+import { mainCurrency, noMoney, sumMoney, type MoneyFigures } from '#app/features/accounts/money.ts'
+import { getMoneyByDay, type DayMoney } from '#app/features/accounts/revenue.server.ts'
 import { addDays, type DayRange, type ResolvedRange } from './range.ts'
 
-export type DayFigures = {
+/** The money of a day or period in the dashboard's main currency (features/accounts/money.ts says what each is). */
+type Money = Pick<MoneyFigures, 'orders' | 'grossCents' | 'refundsCents' | 'taxCents' | 'netCents'>
+
+export type DayFigures = Money & {
   day: string
   visitors: number
   pageViews: number
   bookViews: number
   addToCarts: number
   checkouts: number
-  orders: number
-  /** In the period's main currency (`currency`). */
-  revenueCents: number
 }
 
 export type PeriodTotals = Omit<DayFigures, 'day'> & { searches: number; downloads: number }
@@ -43,10 +45,13 @@ export type TopBook = {
 
 export type AnalyticsDashboard = {
   range: ResolvedRange
-  /** The currency the revenue figures are in: the one that brought most in this period. */
+  /** The currency the per-day money and the totals are in: the one with the most gross sales this period. */
   currency: string
-  /** Revenue in any other currency, this period (a store selling in one currency has none). */
-  otherRevenue: Array<{ currency: string; revenueCents: number; orders: number }>
+  /** Gross, refunds, tax and net of this period and the one before, in every currency sold in. */
+  money: MoneyFigures[]
+  previousMoney: MoneyFigures[]
+  /** This period's money per day and currency (days without any left out), for the CSV. */
+  moneyByDay: DayMoney[]
   days: DayFigures[]
   totals: PeriodTotals
   previous: PeriodTotals
@@ -69,16 +74,29 @@ const TOP_BOOKS = 10
 const TOP_SEARCHES = 20
 
 /**
- * Everything /admin/analytics shows, read from the daily aggregates only (never the raw events), so its cost
- * grows with the number of days and books, not of events: see `npm run bench:analytics`.
+ * Everything /admin/analytics shows. Visits, views, carts and searches are read from the daily aggregates only
+ * (never the raw events), so their cost grows with the number of days and books, not of events. Money is that
+ * of the orders and refunds (features/accounts: their sums kept per UTC day), as the accounts and the front page
+ * read it: paid orders on their day of payment, confirmed refunds on theirs (decision 039). See
+ * `npm run bench:analytics`.
  */
 export async function getAnalyticsDashboard(db: Db, range: ResolvedRange): Promise<AnalyticsDashboard> {
-  const current = await readPeriod(db, range)
-  const previousPeriod = await readPeriod(db, range.previous)
-  const currency = mainCurrency(current.revenue) ?? mainCurrency(previousPeriod.revenue) ?? 'USD'
-  const days = seriesOf(range, current, currency)
-  const totals = totalsOf(days, current, currency)
-  const previous = totalsOf(seriesOf(range.previous, previousPeriod, currency), previousPeriod, currency)
+  const utcDays = (days: DayRange) => ({ from: days.from, to: days.to, timeZone: 'UTC' })
+  const [current, previousPeriod, byDay, previousByDay] = await Promise.all([
+    readPeriod(db, range),
+    readPeriod(db, range.previous),
+    getMoneyByDay(db, utcDays(range)),
+    getMoneyByDay(db, utcDays(range.previous)),
+  ])
+  const money = sumMoney(byDay)
+  const previousMoney = sumMoney(previousByDay)
+  const currency = mainCurrency(money) ?? mainCurrency(previousMoney) ?? money[0]?.currency ?? 'USD'
+  const days = seriesOf(range, current, inCurrency(byDay, currency))
+  const totals = totalsOf(days, current)
+  const previous = totalsOf(
+    seriesOf(range.previous, previousPeriod, inCurrency(previousByDay, currency)),
+    previousPeriod,
+  )
   const counts = current.counts
   const funnel = FUNNEL.map((step, index) => {
     const count = total(counts, step.name)
@@ -89,9 +107,9 @@ export async function getAnalyticsDashboard(db: Db, range: ResolvedRange): Promi
   return {
     range,
     currency,
-    otherRevenue: [...current.revenue]
-      .filter(([other]) => other !== currency)
-      .map(([other, figures]) => ({ currency: other, ...figures })),
+    money,
+    previousMoney,
+    moneyByDay: byDay,
     days,
     totals,
     previous,
@@ -104,12 +122,14 @@ export async function getAnalyticsDashboard(db: Db, range: ResolvedRange): Promi
 }
 
 type Period = {
-  /** day → event name → count (all currencies together). */
+  /** day → event name → count. */
   counts: Map<string, Map<string, number>>
-  /** day → currency → revenue and orders. */
-  revenueByDay: Map<string, Map<string, { revenueCents: number; orders: number }>>
-  revenue: Map<string, { revenueCents: number; orders: number }>
   visitors: Map<string, number>
+}
+
+/** One currency's money by day. */
+function inCurrency(rows: DayMoney[], currency: string): Map<string, Money> {
+  return new Map(rows.filter((row) => row.currency === currency).map((row) => [row.day, row]))
 }
 
 export async function readPeriod(db: Db, range: DayRange): Promise<Period> {
@@ -117,9 +137,7 @@ export async function readPeriod(db: Db, range: DayRange): Promise<Period> {
     .select({
       day: analyticsDaily.day,
       name: analyticsDaily.name,
-      currency: analyticsDaily.currency,
       events: analyticsDaily.events,
-      valueCents: analyticsDaily.valueCents,
     })
     .from(analyticsDaily)
     .where(between(analyticsDaily.day, range.from, range.to))
@@ -129,8 +147,6 @@ export async function readPeriod(db: Db, range: DayRange): Promise<Period> {
     .where(between(analyticsDailyVisitors.day, range.from, range.to))
   const period: Period = {
     counts: new Map(),
-    revenueByDay: new Map(),
-    revenue: new Map(),
     visitors: new Map(visitorRows.map((row) => [row.day, Number(row.visitors)])),
   }
   for (const row of rows) {
@@ -138,22 +154,8 @@ export async function readPeriod(db: Db, range: DayRange): Promise<Period> {
     const names = period.counts.get(row.day) ?? new Map<string, number>()
     names.set(row.name, (names.get(row.name) ?? 0) + events)
     period.counts.set(row.day, names)
-    if (row.name !== 'purchase') continue
-    const value = Number(row.valueCents)
-    const currencies = period.revenueByDay.get(row.day) ?? new Map()
-    currencies.set(row.currency, { revenueCents: value, orders: events })
-    period.revenueByDay.set(row.day, currencies)
-    const sofar = period.revenue.get(row.currency) ?? { revenueCents: 0, orders: 0 }
-    period.revenue.set(row.currency, {
-      revenueCents: sofar.revenueCents + value,
-      orders: sofar.orders + events,
-    })
   }
   return period
-}
-
-function mainCurrency(revenue: Period['revenue']): string | undefined {
-  return [...revenue].sort((a, b) => b[1].revenueCents - a[1].revenueCents)[0]?.[0]
 }
 
 function total(counts: Period['counts'], name: string): number {
@@ -162,12 +164,13 @@ function total(counts: Period['counts'], name: string): number {
   return sum
 }
 
-function seriesOf(range: DayRange, period: Period, currency: string): DayFigures[] {
+function seriesOf(range: DayRange, period: Period, moneyByDay: Map<string, Money>): DayFigures[] {
+  const none = noMoney('')
   return Array.from({ length: range.days }, (_, index) => {
     const day = addDays(range.from, index)
     const names = period.counts.get(day)
     const count = (name: AnalyticsEventName) => names?.get(name) ?? 0
-    const revenue = period.revenueByDay.get(day)?.get(currency)
+    const money = moneyByDay.get(day) ?? none
     return {
       day,
       visitors: period.visitors.get(day) ?? 0,
@@ -175,13 +178,16 @@ function seriesOf(range: DayRange, period: Period, currency: string): DayFigures
       bookViews: count('view_item'),
       addToCarts: count('add_to_cart'),
       checkouts: count('begin_checkout'),
-      orders: revenue?.orders ?? 0,
-      revenueCents: revenue?.revenueCents ?? 0,
+      orders: money.orders,
+      grossCents: money.grossCents,
+      refundsCents: money.refundsCents,
+      taxCents: money.taxCents,
+      netCents: money.netCents,
     }
   })
 }
 
-function totalsOf(days: DayFigures[], period: Period, currency: string): PeriodTotals {
+function totalsOf(days: DayFigures[], period: Period): PeriodTotals {
   const sumOf = (key: Exclude<keyof DayFigures, 'day'>) => days.reduce((sum, day) => sum + day[key], 0)
   return {
     visitors: sumOf('visitors'),
@@ -189,8 +195,11 @@ function totalsOf(days: DayFigures[], period: Period, currency: string): PeriodT
     bookViews: sumOf('bookViews'),
     addToCarts: sumOf('addToCarts'),
     checkouts: sumOf('checkouts'),
-    orders: period.revenue.get(currency)?.orders ?? 0,
-    revenueCents: period.revenue.get(currency)?.revenueCents ?? 0,
+    orders: sumOf('orders'),
+    grossCents: sumOf('grossCents'),
+    refundsCents: sumOf('refundsCents'),
+    taxCents: sumOf('taxCents'),
+    netCents: sumOf('netCents'),
     searches: total(period.counts, 'search'),
     downloads: total(period.counts, 'download'),
   }

@@ -1,6 +1,13 @@
 import { and, count, desc, eq, gte, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm'
 import type { Db } from '#app/server/db/database.server.ts'
-import { books, bundles, gifts, orderItems, orders } from '#app/server/db/schema/index.server.ts'
+import {
+  books,
+  bundles,
+  gifts,
+  orderItems,
+  orderRefunds,
+  orders,
+} from '#app/server/db/schema/index.server.ts'
 import {
   PRICING_REPORT_ROWS,
   type BundleFigures,
@@ -16,7 +23,9 @@ export type { PricingReport } from './pricing-report.ts'
  * Issue 30's figures for the dashboard's days: revenue by coupon and by bundle, what readers paid for each
  * pay-what-you-want book, and the gifts bought. Orders count on the UTC day they were paid (`paid_at`, whose
  * partial index bounds every query to the period's orders); revenue is that of orders still paid (a refunded
- * one gave its money back), as on /admin/coupons and /admin/bundles. Read straight from the orders as bought
+ * one gave its money back), as on /admin/coupons and /admin/bundles, and it is net revenue (decision 039): what
+ * the orders paid less their tax, less what confirmed refunds have given back of them since (a part of an
+ * order, or of a bundle's line). Read straight from the orders as bought
  * (`order_items` keep each line's paid price): nothing is priced again, and each table is grouped in the
  * database and cut to its largest rows, so its size does not grow with the number of orders.
  */
@@ -52,8 +61,14 @@ export async function getPricingReport(db: Db, range: DayRange): Promise<Pricing
 
 type Condition = ReturnType<typeof and>
 
+/** The net an order's confirmed refunds gave back (order_refunds_order_id_idx finds them). */
+const refundedNet = sql`(select coalesce(sum(${orderRefunds.netCents}), 0) from ${orderRefunds} where ${orderRefunds.orderId} = ${orders.id} and ${orderRefunds.status} = 'confirmed')`
+
+/** The net confirmed refunds gave back of one order line (each refund says what it gave back of each line). */
+const refundedLineNet = sql`(select coalesce(sum((line->>'netCents')::int), 0) from ${orderRefunds} cross join lateral jsonb_array_elements(${orderRefunds.lines}) as line where ${orderRefunds.orderId} = ${orderItems.orderId} and ${orderRefunds.status} = 'confirmed' and line->>'bookId' = ${orderItems.bookId}::text)`
+
 function revenueByCoupon(db: Db, paidInPeriod: Condition): Promise<CouponFigures[]> {
-  const revenue = sql<number>`sum(${orders.totalCents})`.mapWith(Number)
+  const revenue = sql<number>`sum(${orders.netCents} - ${refundedNet})`.mapWith(Number)
   return db
     .select({
       code: sql<string>`${orders.couponCode}`,
@@ -70,7 +85,7 @@ function revenueByCoupon(db: Db, paidInPeriod: Condition): Promise<CouponFigures
 }
 
 function revenueByBundle(db: Db, paidInPeriod: Condition): Promise<BundleFigures[]> {
-  const revenue = sql<number>`sum(${orderItems.priceCents})`.mapWith(Number)
+  const revenue = sql<number>`sum(${orderItems.netCents} - ${refundedLineNet})`.mapWith(Number)
   return db
     .select({
       bundleId: bundles.id,

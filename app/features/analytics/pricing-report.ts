@@ -7,7 +7,7 @@ export type CouponFigures = {
   code: string
   currency: string
   orders: number
-  /** What the orders paid, after the coupon. */
+  /** Net revenue: what the orders paid after the coupon, less tax, less what refunds gave back of them. */
   revenueCents: number
   /** What the coupon took off them. */
   discountCents: number
@@ -19,7 +19,7 @@ export type BundleFigures = {
   slug: string
   currency: string
   orders: number
-  /** The paid prices of the lines bought in the bundle: together, what the bundle cost its buyers. */
+  /** Net revenue of the lines bought in the bundle: what they were paid less tax, less what was refunded. */
   revenueCents: number
 }
 

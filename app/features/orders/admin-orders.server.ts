@@ -1,7 +1,7 @@
-import { and, asc, desc, eq, exists, gte, ilike, lt, sql, type SQL } from 'drizzle-orm'
+import { and, asc, desc, eq, exists, gte, ilike, lt, sql, type SQL, type SQLWrapper } from 'drizzle-orm'
 import { csvStream, type CsvCell } from '#app/server/csv.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
-import { books, orderItems, orders, user } from '#app/server/db/schema/index.server.ts'
+import { books, orderItems, orderRefunds, orders, user } from '#app/server/db/schema/index.server.ts'
 import type { OrderFilters } from './admin-order-filters.server.ts'
 import { containing } from '#app/server/db/like.server.ts'
 
@@ -23,6 +23,11 @@ export type AdminOrderRow = {
   paymentProvider: string
   paymentReference: string | null
   refundedAt: Date | null
+  /** Refunds of the order confirmed so far (features/accounts/money.ts): what went back, its tax and net. */
+  refundedCents: number
+  /** The order's tax and net less what its confirmed refunds gave back. */
+  taxCents: number
+  netCents: number
 }
 
 /**
@@ -68,6 +73,12 @@ export async function listOrdersForAdmin(
   return { rows: page, nextBeforeNumber: more ? page[page.length - 1]!.number : null }
 }
 
+/** A sum over the order's confirmed refunds (order_refunds_order_id_idx finds them). */
+const refunded = (column: SQLWrapper) =>
+  sql<number>`(select coalesce(sum(${column}), 0) from ${orderRefunds} where ${orderRefunds.orderId} = ${orders.id} and ${orderRefunds.status} = 'confirmed')`.mapWith(
+    Number,
+  )
+
 function selectOrders(db: Db, filters: OrderFilters, beforeNumber: number | undefined, limit: number) {
   return db
     .select({
@@ -84,6 +95,9 @@ function selectOrders(db: Db, filters: OrderFilters, beforeNumber: number | unde
       paymentProvider: orders.paymentProvider,
       paymentReference: orders.paymentReference,
       refundedAt: orders.refundedAt,
+      refundedCents: refunded(orderRefunds.amountCents),
+      taxCents: sql<number>`${orders.taxCents} - ${refunded(orderRefunds.taxCents)}`.mapWith(Number),
+      netCents: sql<number>`${orders.netCents} - ${refunded(orderRefunds.netCents)}`.mapWith(Number),
     })
     .from(orders)
     .innerJoin(user, eq(user.id, orders.userId))
@@ -113,6 +127,10 @@ const CSV_COLUMNS = [
   'Payment provider',
   'Payment reference',
   'Refunded at (UTC)',
+  // Money as the accounts count it (decision 039): Total − Refunded − Tax = Net revenue.
+  'Refunded',
+  'Tax (less refunded)',
+  'Net revenue',
 ] as const
 
 function csvOrder(order: AdminOrderRow): CsvCell[] {
@@ -130,6 +148,9 @@ function csvOrder(order: AdminOrderRow): CsvCell[] {
     order.paymentProvider,
     order.paymentReference,
     order.refundedAt?.toISOString() ?? null,
+    { cents: order.refundedCents },
+    { cents: order.taxCents },
+    { cents: order.netCents },
   ]
 }
 

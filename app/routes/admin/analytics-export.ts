@@ -1,9 +1,10 @@
+import { analyticsCsv } from '#app/features/analytics/analytics-csv.server.ts'
 import { getAnalyticsDashboard } from '#app/features/analytics/dashboard.server.ts'
 import { resolveRange } from '#app/features/analytics/range.ts'
 import { utcDay } from '#app/features/analytics/visitor.server.ts'
 import { requireAdmin } from '#app/features/identity/session.server.ts'
 import { getAppContext } from '#app/server/context.server.ts'
-import { csvResponse, csvText } from '#app/server/csv.server.ts'
+import { csvResponse } from '#app/server/csv.server.ts'
 import type { Route } from './+types/analytics-export'
 
 /** The per-day series /admin/analytics shows for the same range, as CSV (amounts in major units). */
@@ -16,28 +17,6 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
       headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'private, no-store' },
     })
   const dashboard = await getAnalyticsDashboard(getAppContext(context).db, resolved.range)
-  const header = [
-    'day',
-    'visitors',
-    'page_views',
-    'book_views',
-    'add_to_cart',
-    'begin_checkout',
-    'orders',
-    'revenue',
-    'currency',
-  ]
-  const rows = dashboard.days.map((day) => [
-    day.day,
-    day.visitors,
-    day.pageViews,
-    day.bookViews,
-    day.addToCarts,
-    day.checkouts,
-    day.orders,
-    (day.revenueCents / 100).toFixed(2),
-    dashboard.currency,
-  ])
   const { from, to } = resolved.range
-  return csvResponse(csvText(header, rows), `codebook-analytics-${from}-to-${to}.csv`)
+  return csvResponse(analyticsCsv(dashboard), `codebook-analytics-${from}-to-${to}.csv`)
 }

@@ -28,6 +28,7 @@ const sections = [
   { to: '/admin/authors', label: 'Authors', end: false },
   { to: '/admin/orders', label: 'Orders', end: false },
   { to: '/admin/analytics', label: 'Analytics', end: false },
+  { to: '/admin/accounts', label: 'Accounts', end: false },
   { to: '/admin/reviews', label: 'Reviews', end: false },
   { to: '/admin/errata', label: 'Errata', end: false },
   { to: '/admin/audit', label: 'Audit log', end: false },

@@ -1,7 +1,9 @@
 import { Link } from 'react-router'
 import { DataTable } from '#app/components/ui/data-table.tsx'
 import { TitledSection } from '#app/components/ui/titled-section.tsx'
-import { getAdminOverview, type Revenue } from '#app/features/admin/overview.server.ts'
+import { MONEY_LABELS } from '#app/features/accounts/components/money-table.tsx'
+import type { MoneyFigures } from '#app/features/accounts/money.ts'
+import { getAdminOverview } from '#app/features/admin/overview.server.ts'
 import { formatPrice } from '#app/features/catalog/format.ts'
 import { requireAdmin } from '#app/features/identity/session.server.ts'
 import { privatePageMeta } from '#app/features/seo/meta.ts'
@@ -14,7 +16,7 @@ import { OrderStatus } from '#app/features/orders/components/order-status.tsx'
 export const meta: Route.MetaFunction = ({ matches }) =>
   privatePageMeta('Back office', 'The CodeBook back office.', { matches })
 
-/** Today's and this month's revenue, the last orders, and what waits for the owner. */
+/** Today's and this month's money, the last orders, and what waits for the owner. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAdmin({ request, context })
   const overview = await getAdminOverview(getAppContext(context).db)
@@ -33,20 +35,38 @@ const cardClass = 'rounded-lg border border-slate-200 p-4 dark:border-gray-700'
 const linkClass = 'text-blue-700 underline dark:text-sky-300'
 const mutedClass = 'text-sm text-slate-700 dark:text-slate-300'
 
-function RevenueFigure({ label, revenue }: { label: string; revenue: Revenue[] }) {
+/** An amount taken off: '-$1.90' (a negative one, more tax refunded than charged, is added back). */
+const less = (cents: number, currency: string) => formatPrice(cents === 0 ? 0 : -cents, currency)
+
+/** A period's money, per currency: net revenue large, then how it came about. */
+function RevenueFigure({ label, money }: { label: string; money: MoneyFigures[] }) {
   return (
     <div className={cardClass}>
       <h3 className="text-sm font-medium text-slate-700 dark:text-slate-300">{label}</h3>
-      {revenue.length === 0 ? (
-        <p className="text-2xl font-semibold">{formatPrice(0, 'USD')}</p>
+      {money.length === 0 ? (
+        <p className="text-2xl font-semibold">No sales</p>
       ) : (
-        revenue.map((line) => (
-          <p key={line.currency}>
-            <span className="text-2xl font-semibold">{formatPrice(line.totalCents, line.currency)}</span>{' '}
-            <span className={mutedClass}>
-              {line.orderCount} {line.orderCount === 1 ? 'order' : 'orders'}
-            </span>
-          </p>
+        money.map((line) => (
+          <div key={line.currency} className="mt-2">
+            <p>
+              <span className="text-2xl font-semibold">{formatPrice(line.netCents, line.currency)}</span>{' '}
+              <span className={mutedClass}>{MONEY_LABELS.netCents.toLowerCase()}</span>
+            </p>
+            <p className={mutedClass}>
+              <span>
+                {line.orders} {line.orders === 1 ? 'order' : 'orders'}
+              </span>
+              , <span>{line.refunds === 1 ? '1 refund' : `${line.refunds} refunds`}</span>
+            </p>
+            <dl className="mt-1 grid grid-cols-[auto_auto] justify-start gap-x-4 text-sm">
+              <dt>{MONEY_LABELS.grossCents}</dt>
+              <dd className="text-right tabular-nums">{formatPrice(line.grossCents, line.currency)}</dd>
+              <dt>{MONEY_LABELS.refundsCents}</dt>
+              <dd className="text-right tabular-nums">{less(line.refundsCents, line.currency)}</dd>
+              <dt>{MONEY_LABELS.taxCents}</dt>
+              <dd className="text-right tabular-nums">{less(line.taxCents, line.currency)}</dd>
+            </dl>
+          </div>
         ))
       )}
     </div>
@@ -75,10 +95,17 @@ export default function AdminOverview({ loaderData }: Route.ComponentProps) {
     >
       <div className="flex flex-col gap-8">
         <TitledSection id="revenue-heading" title="Revenue" headingClassName="mb-3 text-xl font-semibold">
-          <p className={`mb-3 ${mutedClass}`}>Gross, from paid orders (UTC days), per currency.</p>
+          <p className={`mb-3 ${mutedClass}`}>
+            Per currency, in UTC days: gross sales of the orders paid, less refunds confirmed, less tax, is
+            net revenue.{' '}
+            <Link to="/admin/accounts" className={linkClass}>
+              Accounts
+            </Link>{' '}
+            has any period and the accountant&rsquo;s files.
+          </p>
           <div className="grid gap-4 sm:grid-cols-2">
-            <RevenueFigure label="Today" revenue={today} />
-            <RevenueFigure label="This month" revenue={month} />
+            <RevenueFigure label="Today" money={today} />
+            <RevenueFigure label="This month" money={month} />
           </div>
         </TitledSection>
 

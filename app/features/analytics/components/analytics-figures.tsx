@@ -1,4 +1,5 @@
 import { useMemo } from 'react'
+import { MONEY_LABELS, MoneyTable } from '#app/features/accounts/components/money-table.tsx'
 import { formatPrice } from '#app/features/catalog/format.ts'
 import type { AnalyticsDashboard, PeriodTotals } from '../dashboard.server.ts'
 import { AnalyticsChart } from './analytics-chart.tsx'
@@ -29,6 +30,10 @@ export function AnalyticsFigures({ dashboard, today }: { dashboard: AnalyticsDas
         <TopBooks title="Top books by revenue" books={dashboard.topByRevenue} />
         <TopBooks title="Top books by views" books={dashboard.topByViews} />
       </div>
+      <p className="-mt-4 text-sm text-slate-700 dark:text-slate-300">
+        A book&rsquo;s gross sales are what its copies sold for when they were bought (tax included, before
+        refunds).
+      </p>
       <ZeroResultSearches searches={dashboard.zeroResultSearches} />
     </>
   )
@@ -46,7 +51,10 @@ function Summary({ dashboard }: { dashboard: AnalyticsDashboard }) {
   const day = (value: string) => formatDate(value, 'date')
   const money = (cents: number) => formatPrice(cents, currency)
   const rows: Array<[string, keyof PeriodTotals, (value: number) => string]> = [
-    ['Revenue', 'revenueCents', money],
+    [MONEY_LABELS.grossCents, 'grossCents', money],
+    [MONEY_LABELS.refundsCents, 'refundsCents', money],
+    [MONEY_LABELS.taxCents, 'taxCents', money],
+    [MONEY_LABELS.netCents, 'netCents', money],
     ['Orders', 'orders', count.format],
     ['Visitors', 'visitors', count.format],
     ['Page views', 'pageViews', count.format],
@@ -71,16 +79,17 @@ function Summary({ dashboard }: { dashboard: AnalyticsDashboard }) {
         ))}
       </Table>
       <p className="mt-2 text-sm text-slate-700 dark:text-slate-300">
+        Money in {currency}, from the orders themselves: gross sales are orders paid in the period (tax
+        included), refunds those confirmed in it (whenever their order was paid), tax is what the orders
+        charged less what the refunds gave back, and net revenue is gross sales less refunds less tax.
         Visitors are counted per day and added up: a visitor&rsquo;s id changes every day, so someone who
         comes on three days counts three times.
       </p>
-      {dashboard.otherRevenue.length > 0 ? (
-        <p className="mt-2 text-sm">
-          Also sold in other currencies:{' '}
-          {dashboard.otherRevenue
-            .map((other) => `${formatPrice(other.revenueCents, other.currency)} (${other.orders} orders)`)
-            .join(', ')}
-        </p>
+      {dashboard.money.some((money) => money.currency !== currency) ? (
+        <div className="mt-4">
+          <h3 className="mb-2 font-semibold">Every currency sold in this period</h3>
+          <MoneyTable money={dashboard.money} caption="Money in this period, per currency" />
+        </div>
       ) : null}
     </Block>
   )
@@ -92,9 +101,15 @@ function DailyCharts({ dashboard, today }: { dashboard: AnalyticsDashboard; toda
   const revenue = useMemo(
     () => [
       {
-        label: `Revenue (${currency})`,
-        values: figures.map((figure) => figure.revenueCents / 100),
+        label: `${MONEY_LABELS.grossCents} (${currency})`,
+        values: figures.map((figure) => figure.grossCents / 100),
         color: '#2563eb',
+        format: (value: number) => formatPrice(Math.round(value * 100), currency),
+      },
+      {
+        label: `${MONEY_LABELS.netCents} (${currency})`,
+        values: figures.map((figure) => figure.netCents / 100),
+        color: '#059669',
         format: (value: number) => formatPrice(Math.round(value * 100), currency),
       },
       { label: 'Orders', values: figures.map((figure) => figure.orders), color: '#d97706', secondAxis: true },
@@ -116,15 +131,28 @@ function DailyCharts({ dashboard, today }: { dashboard: AnalyticsDashboard; toda
   )
   return (
     <div className="grid gap-8 xl:grid-cols-2">
-      <Block title="Revenue and orders per day">
+      <Block title={`Sales and orders per day (${currency})`}>
         <AnalyticsChart days={days} series={revenue} />
-        <ScrollTable label="Revenue and orders per day" head={['Day', 'Revenue', 'Orders']}>
+        <ScrollTable
+          label="Sales and orders per day"
+          head={[
+            'Day',
+            MONEY_LABELS.grossCents,
+            MONEY_LABELS.refundsCents,
+            MONEY_LABELS.taxCents,
+            MONEY_LABELS.netCents,
+            'Orders',
+          ]}
+        >
           {figures.map((figure) => (
             <tr key={figure.day} className={rowClass}>
               <th scope="row" className={cellClass}>
                 {dayLabel(figure.day)}
               </th>
-              <td className={numberClass}>{formatPrice(figure.revenueCents, currency)}</td>
+              <td className={numberClass}>{formatPrice(figure.grossCents, currency)}</td>
+              <td className={numberClass}>{formatPrice(figure.refundsCents, currency)}</td>
+              <td className={numberClass}>{formatPrice(figure.taxCents, currency)}</td>
+              <td className={numberClass}>{formatPrice(figure.netCents, currency)}</td>
               <td className={numberClass}>{count.format(figure.orders)}</td>
             </tr>
           ))}
@@ -193,7 +221,7 @@ function TopBooks({ title, books }: { title: string; books: AnalyticsDashboard['
       {books.length === 0 ? (
         <p className="text-sm">Nothing in this period.</p>
       ) : (
-        <Table head={['Book', 'Revenue', 'Sold', 'Views']}>
+        <Table head={['Book', 'Gross sales', 'Sold', 'Views']}>
           {books.map((book) => (
             <tr key={book.bookId} className={rowClass}>
               <th scope="row" className={cellClass}>

@@ -15,15 +15,15 @@ export function PricingReportPanel({ report }: { report: PricingReport }) {
   return (
     <Block title="Pricing: coupons, bundles, pay what you want and gifts">
       <p className="mb-4 text-sm text-slate-700 dark:text-slate-300">
-        Orders paid in this period and not refunded, as they were bought; the {PRICING_REPORT_ROWS} largest of
-        each table.
+        Orders paid in this period and not refunded, as they were bought. Net revenue is what they paid less
+        tax, less any part of them refunded since; the {PRICING_REPORT_ROWS} largest of each table.
       </p>
       <div className="grid gap-8 lg:grid-cols-2">
         <Part
-          title="Revenue by coupon"
+          title="Net revenue by coupon"
           empty={byCoupon.length === 0 ? 'No coupon used in this period.' : null}
         >
-          <Table caption="Revenue by coupon" head={['Coupon', 'Orders', 'Revenue', 'Discount given']}>
+          <Table caption="Net revenue by coupon" head={['Coupon', 'Orders', 'Net revenue', 'Discount given']}>
             {byCoupon.map((row) => (
               <tr key={`${row.code}:${row.currency}`} className={rowClass}>
                 <th scope="row" className={`${cellClass} font-mono break-all`}>
@@ -37,10 +37,10 @@ export function PricingReportPanel({ report }: { report: PricingReport }) {
           </Table>
         </Part>
         <Part
-          title="Revenue by bundle"
+          title="Net revenue by bundle"
           empty={byBundle.length === 0 ? 'No bundle sold in this period.' : null}
         >
-          <Table caption="Revenue by bundle" head={['Bundle', 'Orders', 'Revenue']}>
+          <Table caption="Net revenue by bundle" head={['Bundle', 'Orders', 'Net revenue']}>
             {byBundle.map((row) => (
               <tr key={`${row.bundleId}:${row.currency}`} className={rowClass}>
                 <th scope="row" className={cellClass}>

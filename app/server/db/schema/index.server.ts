@@ -3,6 +3,7 @@
  * this index (drizzle.config.ts); Better Auth's tables live here too so that there is one migration history
  * (docs/decisions/002).
  */
+export * from './accounts.server.ts'
 export * from './analytics.server.ts'
 export * from './app-passwords.server.ts'
 export * from './audit.server.ts'

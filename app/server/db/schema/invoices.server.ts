@@ -98,6 +98,8 @@ export const invoices = pgTable(
       .on(table.orderId)
       .where(sql`${table.kind} = 'invoice'`),
     index('invoices_order_id_idx').on(table.orderId),
+    // The accounts' documents of a period (features/accounts), in the order they were issued.
+    index('invoices_issued_at_idx').on(table.issuedAt),
     index('invoices_credits_invoice_id_idx')
       .on(table.creditsInvoiceId)
       .where(sql`${table.creditsInvoiceId} is not null`),
