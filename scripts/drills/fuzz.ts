@@ -128,6 +128,8 @@ const buying = [
   'invoices',
   'invoice_counters',
   'order_refunds',
+  // …and the day's money follows every order and refund written (triggers, decision 039).
+  'revenue_daily',
 ]
 // A book's topics (named things with a join table), its table of contents (from the manuscript) and its
 // author (a row the book's author name is copied from) came with issue 34.
