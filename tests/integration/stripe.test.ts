@@ -79,6 +79,23 @@ function fakeStripeApi() {
         { error: { type: 'invalid_request_error', message: 'Invalid API Key provided: sk_test_***book' } },
         { status: 401 },
       )
+    const intent = /^\/v1\/payment_intents\/([^/]+)$/.exec(new URL(request.url).pathname)
+    if (intent && request.method === 'GET') {
+      const expanded = [...new URL(request.url).searchParams].some(
+        ([name, value]) => name.startsWith('expand[') && value === 'latest_charge',
+      )
+      const charge = {
+        id: `ch_${intent[1]}`,
+        object: 'charge',
+        payment_method_details: { type: 'card', card: { brand: 'visa', last4: '0016', country: 'DE' } },
+      }
+      return Response.json({
+        id: intent[1],
+        object: 'payment_intent',
+        metadata: {},
+        latest_charge: expanded ? charge : charge.id,
+      })
+    }
     const expiring = /^\/v1\/checkout\/sessions\/([^/]+)\/expire$/.exec(new URL(request.url).pathname)
     if (expiring) {
       const session = byId.get(expiring[1]!)
@@ -219,6 +236,7 @@ function checkoutEvent(
         payment_status: session.paymentStatus ?? 'paid',
         client_reference_id: session.orderId ?? null,
         metadata: session.orderId ? { orderId: session.orderId } : {},
+        payment_intent: type === 'checkout.session.expired' ? null : `pi_${session.id}`,
         // Not ASCII: the signature must hold over the body's exact characters.
         customer_details: { name: 'Zoë Ångström — reader' },
       },
@@ -435,6 +453,17 @@ describe('the webhook', () => {
       to: reader.email,
       subject: `Your CodeBook receipt — order #${order.number}`,
     })
+    // The card, read from the payment's charge: its country is the order's third piece of tax evidence.
+    expect(stripeApi.requests.at(-1)?.url.pathname).toBe(`/v1/payment_intents/pi_${sessionId}`)
+    expect(await database.db.select().from(orders).where(eq(orders.id, order.id))).toMatchObject([
+      {
+        cardBrand: 'Visa',
+        cardLast4: '0016',
+        cardCountry: 'DE',
+        billingCountry: 'US',
+        evidenceStatus: 'untaxed',
+      },
+    ])
 
     // Stripe delivers at least once: the same event again, freshly signed, changes nothing.
     expect(await deliver(payload)).toEqual({ status: 200, body: { received: true } })
@@ -443,6 +472,22 @@ describe('the webhook', () => {
       await database.db.select().from(libraryItems).where(eq(libraryItems.userId, reader.userId)),
     ).toHaveLength(2)
     expect(kickOutbox).toHaveBeenCalledTimes(1)
+  })
+
+  test('Stripe cannot say which card paid: the order is paid all the same, without the card', async () => {
+    const reader = await readerWithCart(1, 5)
+    const { order, sessionId } = await startCheckout(reader)
+    stripeApi.refuse(true)
+    try {
+      const payload = checkoutEvent('checkout.session.completed', { id: sessionId, orderId: order.id })
+      expect(await deliver(payload)).toEqual({ status: 200, body: { received: true } })
+    } finally {
+      stripeApi.refuse(false)
+    }
+    expect((await stateOf(reader, order.id)).status).toBe('paid')
+    expect(await database.db.select().from(orders).where(eq(orders.id, order.id))).toMatchObject([
+      { cardBrand: null, cardCountry: null },
+    ])
   })
 
   test('checking out again expires the buyer’s older open Checkout, so a book cannot be paid twice', async () => {

@@ -281,7 +281,26 @@ describe('evidence of where the buyer is', () => {
       taxCountry: 'DE',
       billingCountry: 'DE',
       ipCountry: 'FR',
+      // A US card (4242…): the third piece of evidence names neither, and is kept for the owner to see.
+      cardCountry: 'US',
       evidenceStatus: 'buyer-confirmed',
+    })
+  })
+
+  test('confirmed, then paid with a card from the billing country: two pieces agree, and that is recorded', async () => {
+    const buyer = await buyerWithCart()
+    buyer.jar.take('billing-country=DE; Path=/')
+    const page = await openCheckout(buyer.jar, FRENCH_IP)
+    const germanCard = { number: '4000 0027 6000 0016', confirmCountry: 'yes' }
+    expect((await pay(buyer.jar, FRENCH_IP, page, germanCard)).status).toBe(303)
+    expect(await orderOf(buyer.userId)).toMatchObject({
+      taxCountry: 'DE',
+      billingCountry: 'DE',
+      ipCountry: 'FR',
+      cardCountry: 'DE',
+      cardBrand: 'Visa',
+      cardLast4: '0016',
+      evidenceStatus: 'two-agree',
     })
   })
 

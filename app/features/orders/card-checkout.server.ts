@@ -90,8 +90,7 @@ export async function placeOrderWithCard(
     }
     await markPaid(tx, orderId, {
       reference: charge.reference,
-      cardBrand: charge.brand,
-      cardLast4: charge.last4,
+      card: { brand: charge.brand, last4: charge.last4, country: charge.country },
       orderUrl: input.orderUrl(orderId),
     })
     return answer({ outcome: 'paid', orderId })

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import { recordPurchase } from '#app/features/analytics/record.server.ts'
 import { clearCartCoupon, forgetCarts, removeBooks } from '#app/features/cart/cart.server.ts'
 import { grantBooks } from '#app/features/library/library.server.ts'
@@ -8,7 +8,7 @@ import type { Db, Transaction as Tx } from '#app/server/db/database.server.ts'
 import { bundles, orderItems, orders, user, type OrderStatus } from '#app/server/db/schema/index.server.ts'
 import { enqueueEmail } from '#app/server/outbox.server.ts'
 import { orderUrl } from './order-history.server.ts'
-import type { PaymentProvider } from './payments.server.ts'
+import type { PaidCard, PaymentProvider } from './payments.server.ts'
 import { readSeller } from '#app/features/settings/store-settings.server.ts'
 import { receiptEmail } from './receipt.ts'
 import { releaseCoupon } from '#app/features/pricing/coupons.server.ts'
@@ -28,7 +28,7 @@ import { explainMissingInvoice, invoiceAttachment, invoiceOrder } from './order-
 export async function markPaid(
   tx: Tx,
   orderId: string,
-  payment: { reference: string; cardBrand?: string; cardLast4?: string; orderUrl: string },
+  payment: { reference: string; card?: PaidCard | null; orderUrl: string },
 ) {
   const paidAt = new Date()
   const [order] = await tx
@@ -37,8 +37,16 @@ export async function markPaid(
       status: 'paid',
       paidAt,
       paymentReference: payment.reference,
-      cardBrand: payment.cardBrand,
-      cardLast4: payment.cardLast4,
+      ...(payment.card && {
+        cardBrand: payment.card.brand,
+        cardLast4: payment.card.last4,
+        cardCountry: payment.card.country,
+        // The card's country is the third piece of evidence (features/tax/evidence.ts): a buyer who confirmed
+        // a billing country their connection did not suggest is settled by a card from that country.
+        ...(payment.card.country && {
+          evidenceStatus: sql`case when ${orders.evidenceStatus} = 'buyer-confirmed' and ${orders.billingCountry} = ${payment.card.country} then 'two-agree' else ${orders.evidenceStatus} end`,
+        }),
+      }),
     })
     .where(eq(orders.id, orderId))
     .returning({
@@ -129,7 +137,7 @@ export function afterPaid(
  */
 export async function completePaidOrder(
   db: Db,
-  input: { orderId: string; reference: string; orderUrl: string },
+  input: { orderId: string; reference: string; orderUrl: string; card?: PaidCard | null },
 ): Promise<'paid' | 'paid-twice' | 'already-paid' | 'not-pending' | 'not-found' | 'unknown-reference'> {
   let cartId: string | undefined
   const outcome = await db.transaction(async (tx) => {
@@ -137,7 +145,11 @@ export async function completePaidOrder(
     if (status === 'not-found' || status === 'unknown-reference') return status
     if (status === 'paid') return 'already-paid' as const
     if (status !== 'pending') return 'not-pending' as const
-    const paid = await markPaid(tx, input.orderId, { reference: input.reference, orderUrl: input.orderUrl })
+    const paid = await markPaid(tx, input.orderId, {
+      reference: input.reference,
+      card: input.card,
+      orderUrl: input.orderUrl,
+    })
     cartId = paid.cartId
     // Two Checkout Sessions for the same book, both paid (two tabs): the order stands, someone must refund.
     return paid.alreadyOwned > 0 ? ('paid-twice' as const) : ('paid' as const)
@@ -214,9 +226,12 @@ export async function receivePaymentWebhook(
     const outcome = await completePaidOrder(app.db, {
       orderId: effect.orderId,
       reference: effect.reference,
+      card: effect.card,
       orderUrl: orderUrl(app.env.publicUrl, effect.orderId),
     })
     if (outcome === 'paid' || outcome === 'paid-twice') afterPaid(app, effect.orderId)
+    // Paid all the same; the order lacks the card's brand and country (tax evidence) for the owner to see.
+    if (!effect.card) app.logger.warn(log, 'stripe payment: the card could not be read')
     if (outcome === 'paid' || outcome === 'already-paid')
       app.logger.info({ ...log, outcome }, 'stripe payment')
     // The buyer paid for a book they already owned (two Checkout tabs paid): refund it by hand.

@@ -5,7 +5,14 @@ import type { CardBrand } from './card.ts'
 export type CardDetails = { number: string; brand: CardBrand; name: string; expiry: string; cvc: string }
 
 export type ChargeResult =
-  | { ok: true; reference: string; brand: CardBrand; last4: string }
+  | {
+      ok: true
+      reference: string
+      brand: CardBrand
+      last4: string
+      /** The country that issued the card (ISO 3166-1 alpha-2), when the processor says: tax evidence. */
+      country: string | null
+    }
   | { ok: false; reason: 'declined' | 'insufficient-funds'; message: string; brand: CardBrand; last4: string }
 
 /**
@@ -86,7 +93,8 @@ export type PaymentWebhook =
       eventId: string
       eventType: string
       effect:
-        | { kind: 'paid'; orderId: string; reference: string }
+        /** `card`: what paid, as the provider reports it (its issuing country is tax evidence), if it could be read. */
+        | { kind: 'paid'; orderId: string; reference: string; card: PaidCard | null }
         | { kind: 'failed'; orderId: string; reference: string; reason: 'expired' | 'payment-failed' }
         /**
          * Money went back to the buyer (a refund asked for in the back office, or made in the provider's
@@ -112,6 +120,9 @@ export type PaymentWebhook =
         | { kind: 'ignored'; reason: string }
     }
 
+/** The card a payment was made with, as a provider reports it once paid. */
+export type PaidCard = { brand: CardBrand; last4: string | null; country: string | null }
+
 export const paymentMessages = {
   declined: 'Your card was declined.',
   'insufficient-funds': 'Your card has insufficient funds.',
@@ -124,9 +135,36 @@ const TEST_CARD_OUTCOMES: Record<string, 'declined' | 'insufficient-funds'> = {
 }
 
 /**
+ * Stripe's international test cards (400000, the country's ISO 3166 numeric code, then digits that pass Luhn):
+ * each pays like 4242…, as a card issued in that country. Any other card's country is unknown to the test
+ * provider, as a real processor's sometimes is.
+ */
+const TEST_CARD_COUNTRIES: Record<string, string> = {
+  '4242424242424242': 'US',
+  '4000000360000006': 'AU',
+  '4000000400000008': 'AT',
+  '4000000560000004': 'BE',
+  '4000001240000000': 'CA',
+  '4000002080000001': 'DK',
+  '4000002460000001': 'FI',
+  '4000002500000003': 'FR',
+  '4000002760000016': 'DE',
+  '4000003720000005': 'IE',
+  '4000003800000008': 'IT',
+  '4000005280000002': 'NL',
+  '4000005780000007': 'NO',
+  '4000006200000007': 'PT',
+  '4000007240000007': 'ES',
+  '4000007520000008': 'SE',
+  '4000007560000009': 'CH',
+  '4000008260000000': 'GB',
+}
+
+/**
  * The default when no real provider is configured, labelled 'Test mode — no real money' on the checkout:
- * 4242 4242 4242 4242 succeeds, 4000 0000 0000 0002 is declined, 4000 0000 0000 9995 fails for insufficient
- * funds. Nothing leaves the process.
+ * 4242 4242 4242 4242 succeeds (a US card), 4000 0000 0000 0002 is declined, 4000 0000 0000 9995 fails for
+ * insufficient funds, and Stripe's cards of other countries (4000 0027 6000 0016: Germany) pay as cards of
+ * theirs. Nothing leaves the process.
  */
 export function createTestPaymentProvider(): Extract<PaymentProvider, { kind: 'card-form' }> {
   return {
@@ -137,7 +175,13 @@ export function createTestPaymentProvider(): Extract<PaymentProvider, { kind: 'c
       const outcome = TEST_CARD_OUTCOMES[card.number]
       if (outcome)
         return { ok: false, reason: outcome, message: paymentMessages[outcome], brand: card.brand, last4 }
-      return { ok: true, reference: `test_${crypto.randomUUID()}`, brand: card.brand, last4 }
+      return {
+        ok: true,
+        reference: `test_${crypto.randomUUID()}`,
+        brand: card.brand,
+        last4,
+        country: TEST_CARD_COUNTRIES[card.number] ?? null,
+      }
     },
     async refund() {
       return { reference: `test_refund_${crypto.randomUUID()}` }

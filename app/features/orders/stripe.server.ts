@@ -1,6 +1,7 @@
 import Stripe from 'stripe'
 import { z } from 'zod'
-import type { PaymentProvider, PaymentWebhook } from './payments.server.ts'
+import type { CardBrand } from './card.ts'
+import type { PaidCard, PaymentProvider, PaymentWebhook } from './payments.server.ts'
 
 export type StripeOptions = {
   secretKey: string
@@ -114,10 +115,22 @@ export function createStripePaymentProvider(
         // A bad signature, a timestamp outside the tolerance, or a signed body that is not JSON.
         return { ok: false, message: error instanceof Error ? error.message : String(error) }
       }
-      return interpretEvent(event, async (paymentIntent) => {
-        // A refund made in the dashboard carries no metadata of ours; the payment it refunds does (startCheckout).
-        const intent = await stripe.paymentIntents.retrieve(paymentIntent)
-        return intent.metadata?.orderId
+      return interpretEvent(event, {
+        async orderOf(paymentIntent) {
+          // A refund made in the dashboard carries no metadata of ours; the payment it refunds does (startCheckout).
+          const intent = await stripe.paymentIntents.retrieve(paymentIntent)
+          return intent.metadata?.orderId
+        },
+        async cardOf(paymentIntent) {
+          // The session names the payment; its charge names the card (brand, last 4, issuing country).
+          try {
+            const intent = await stripe.paymentIntents.retrieve(paymentIntent, { expand: ['latest_charge'] })
+            return readCard(intent.latest_charge)
+          } catch {
+            // Stripe unreachable for this call: the order is paid all the same, without the card's details.
+            return null
+          }
+        },
       })
     },
   }
@@ -129,7 +142,41 @@ const CheckoutSessionSchema = z.object({
   payment_status: z.string(),
   client_reference_id: z.string().nullish(),
   metadata: z.record(z.string(), z.string()).nullish(),
+  payment_intent: z.string().nullish(),
 })
+
+/** A charge's card, as `payment_method_details.card` gives it (other methods have none). */
+const ChargeCardSchema = z.object({
+  payment_method_details: z.object({
+    card: z.object({
+      brand: z.string().nullish(),
+      last4: z.string().nullish(),
+      country: z
+        .string()
+        .regex(/^[A-Z]{2}$/)
+        .nullish(),
+    }),
+  }),
+})
+
+const STRIPE_BRANDS: Record<string, CardBrand> = {
+  visa: 'Visa',
+  mastercard: 'Mastercard',
+  amex: 'American Express',
+  discover: 'Discover',
+}
+
+/** The card a PaymentIntent's latest charge was paid with, or null (not expanded, not a card, unreadable). */
+export function readCard(charge: unknown): PaidCard | null {
+  const parsed = ChargeCardSchema.safeParse(charge)
+  if (!parsed.success) return null
+  const card = parsed.data.payment_method_details.card
+  return {
+    brand: STRIPE_BRANDS[card.brand ?? ''] ?? 'Card',
+    last4: card.last4 ?? null,
+    country: card.country ?? null,
+  }
+}
 
 const EventSchema = z.object({
   id: z.string().min(1),
@@ -156,11 +203,16 @@ const RefundSchema = z.object({
   metadata: z.record(z.string(), z.string()).nullish(),
 })
 
-/** The order a payment belongs to, from the PaymentIntent's metadata (an API call: only when needed). */
-type OrderOfPayment = (paymentIntent: string) => Promise<string | undefined>
+/** What an event may need to ask Stripe about a payment (API calls: only when needed). */
+type PaymentLookups = {
+  /** The order a payment belongs to, from the PaymentIntent's metadata. */
+  orderOf: (paymentIntent: string) => Promise<string | undefined>
+  /** The card that paid, or null when it cannot be read. */
+  cardOf: (paymentIntent: string) => Promise<PaidCard | null>
+}
 
 /** What a verified event means to the store; its shape is checked too: signed is not the same as expected. */
-async function interpretEvent(raw: unknown, orderOfPayment: OrderOfPayment): Promise<PaymentWebhook> {
+async function interpretEvent(raw: unknown, lookups: PaymentLookups): Promise<PaymentWebhook> {
   const event = EventSchema.safeParse(raw)
   if (!event.success) return { ok: false, message: 'Not a Stripe event.' }
   const { id: eventId, type: eventType } = event.data
@@ -176,7 +228,7 @@ async function interpretEvent(raw: unknown, orderOfPayment: OrderOfPayment): Pro
     eventType === 'refund.updated' ||
     eventType === 'refund.failed'
   )
-    return result(await interpretRefund(eventType, event.data.data.object, orderOfPayment))
+    return result(await interpretRefund(eventType, event.data.data.object, lookups.orderOf))
   if (!eventType.startsWith('checkout.session.'))
     return result({ kind: 'ignored', reason: 'event type not handled' })
 
@@ -191,9 +243,13 @@ async function interpretEvent(raw: unknown, orderOfPayment: OrderOfPayment): Pro
     case 'checkout.session.completed':
     case 'checkout.session.async_payment_succeeded':
       // A delayed method (a bank debit) completes the session unpaid; its money arrives, or not, later.
-      return session.data.payment_status === 'paid'
-        ? result({ kind: 'paid', ...order })
-        : result({ kind: 'ignored', reason: `payment status ${session.data.payment_status}` })
+      if (session.data.payment_status !== 'paid')
+        return result({ kind: 'ignored', reason: `payment status ${session.data.payment_status}` })
+      return result({
+        kind: 'paid',
+        ...order,
+        card: session.data.payment_intent ? await lookups.cardOf(session.data.payment_intent) : null,
+      })
     case 'checkout.session.async_payment_failed':
       return result({ kind: 'failed', reason: 'payment-failed', ...order })
     case 'checkout.session.expired':
@@ -213,7 +269,7 @@ async function interpretEvent(raw: unknown, orderOfPayment: OrderOfPayment): Pro
 async function interpretRefund(
   eventType: string,
   object: unknown,
-  orderOfPayment: OrderOfPayment,
+  orderOfPayment: PaymentLookups['orderOf'],
 ): Promise<Extract<PaymentWebhook, { ok: true }>['effect']> {
   let refund: {
     reference: string | null

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { judgeEvidence, type EvidenceInput } from './evidence.ts'
+import { describeEvidence, judgeEvidence, type EvidenceInput } from './evidence.ts'
 
 const taxed = new Set(['DE', 'FR', 'GB'])
 const input = (overrides: Partial<EvidenceInput>): EvidenceInput => ({
@@ -55,5 +55,39 @@ describe('judgeEvidence', () => {
       ok: true,
       status: 'untaxed',
     })
+  })
+})
+
+describe('describeEvidence', () => {
+  test('names each source and the judgement; a card from elsewhere is flagged', () => {
+    expect(
+      describeEvidence({
+        billingCountry: 'DE',
+        ipCountry: 'FR',
+        cardCountry: 'US',
+        evidenceStatus: 'buyer-confirmed',
+      }),
+    ).toEqual({
+      sources: 'Billing address: Germany · connection: France · card: United States',
+      judgement: 'The buyer confirmed their billing country; fewer than two pieces of evidence agree.',
+      warning: 'The card was issued in United States, not in the billing country: check the order.',
+    })
+    expect(
+      describeEvidence({
+        billingCountry: 'DE',
+        ipCountry: null,
+        cardCountry: 'DE',
+        evidenceStatus: 'two-agree',
+      }),
+    ).toMatchObject({
+      sources: 'Billing address: Germany · connection: unknown · card: Germany',
+      warning: null,
+    })
+  })
+
+  test('an order from before tax was recorded has nothing to say', () => {
+    expect(
+      describeEvidence({ billingCountry: null, ipCountry: null, cardCountry: null, evidenceStatus: null }),
+    ).toBeNull()
   })
 })

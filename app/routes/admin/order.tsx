@@ -21,6 +21,8 @@ import type { Route } from './+types/order'
 import { errorPageMeta, privatePageMeta } from '#app/features/seo/meta.ts'
 import { FormattedDate } from '#app/features/locale/components/formatted-date.tsx'
 import { BreakableToken } from '#app/components/ui/breakable-token.tsx'
+import { countryName } from '#app/features/tax/countries.ts'
+import { describeEvidence } from '#app/features/tax/evidence.ts'
 
 export const meta: Route.MetaFunction = ({ data: loaderData, matches }) =>
   loaderData
@@ -77,6 +79,14 @@ export async function loader({ request, context, params, url }: Route.LoaderArgs
         card: order.cardBrand && order.cardLast4 ? `${order.cardBrand} ending ${order.cardLast4}` : null,
         paidAt: iso(order.paidAt),
         failureReason: order.failureReason,
+      },
+      tax: {
+        charged: order.reverseCharge
+          ? 'Reverse charge (the buyer accounts for the VAT)'
+          : order.taxCountry
+            ? `${price(order.taxCents)} (${countryName(order.taxCountry)})`
+            : 'None',
+        evidence: describeEvidence(order),
       },
       refund: {
         requestedAt: iso(order.refundRequestedAt),
@@ -317,6 +327,19 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
           <dd>
             <When at={order.payment.paidAt} />
           </dd>
+          <dt className="font-medium">Tax</dt>
+          <dd>{order.tax.charged}</dd>
+          {order.tax.evidence ? (
+            <>
+              <dt className="font-medium">Where the buyer is</dt>
+              <dd>
+                {order.tax.evidence.sources}. {order.tax.evidence.judgement}
+                {order.tax.evidence.warning ? (
+                  <strong className="block font-semibold">{order.tax.evidence.warning}</strong>
+                ) : null}
+              </dd>
+            </>
+          ) : null}
           {order.payment.failureReason ? (
             <>
               <dt className="font-medium">Failure</dt>
