@@ -1,3 +1,6 @@
+import { readFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
+import fontkit from '@pdf-lib/fontkit'
 import {
   beginText,
   endText,
@@ -15,7 +18,6 @@ import {
   setLineWidth,
   setStrokingRgbColor,
   showText,
-  StandardFonts,
   stroke,
 } from 'pdf-lib'
 import { formatAmount, formatRate, REVERSE_CHARGE_NOTE, type InvoiceDocument } from './invoice-document.ts'
@@ -26,9 +28,46 @@ import { encodableText } from './pdf-text.ts'
  * seller, the title, number, date and order, the buyer, a table of the lines (title, net, VAT rate, VAT, gross)
  * that wraps long titles and flows onto further pages with its header repeated, the VAT by rate, the totals and
  * the notes (the reverse charge sentence among them). Each text is one string drawn with fixed font names, so
- * `pdftotext` reads it back whole. The standard fonts show Western European letters only: see pdf-text.ts. The
- * document's JSON is attached to the PDF, so the file itself keeps every name exactly as written.
+ * `pdftotext` reads it back whole. The font is DejaVu Sans Condensed (the `dejavu-fonts-ttf` package), embedded as a subset
+ * of the characters used: every European script (Latin with all its diacritics, Greek, Cyrillic) prints as
+ * written; a character it lacks (Chinese, say) becomes '?' (pdf-text.ts). The document's JSON is attached to the
+ * PDF, so the file itself keeps every name exactly as written.
  */
+
+const require = createRequire(import.meta.url)
+
+/**
+ * fontkit, parsing each font file once per process: pdf-lib asks it to parse the file for every document, and
+ * that was most of an invoice's 75 ms (a parsed font only serves to make each document's subset from).
+ */
+const parsedFonts = new WeakMap<Uint8Array, ReturnType<typeof fontkit.create>>()
+const parsedOnce: typeof fontkit = {
+  ...fontkit,
+  create(bytes, postscriptName) {
+    if (postscriptName !== undefined) return fontkit.create(bytes, postscriptName)
+    let font = parsedFonts.get(bytes)
+    if (!font) parsedFonts.set(bytes, (font = fontkit.create(bytes)))
+    return font
+  },
+}
+
+/** The characters both faces can show (the same for every document). */
+let encodable: ReadonlySet<number> | undefined
+
+/** The fonts' files, read once per process (about 700 KB each; an invoice embeds only the glyphs it uses). */
+let fontFiles: Promise<{ regular: Uint8Array; bold: Uint8Array }> | undefined
+function readFonts() {
+  fontFiles ??= (async () => {
+    const file = (name: string) => readFile(require.resolve(`dejavu-fonts-ttf/ttf/${name}`))
+    const [regular, bold] = await Promise.all([
+      file('DejaVuSansCondensed.ttf'),
+      file('DejaVuSansCondensed-Bold.ttf'),
+    ])
+    return { regular, bold }
+  })()
+  fontFiles.catch(() => (fontFiles = undefined))
+  return fontFiles
+}
 
 const A4 = { width: 595.28, height: 841.89 }
 const margin = { top: 56, right: 56, bottom: 64, left: 56 }
@@ -63,10 +102,15 @@ class Sheet {
   ) {}
 
   static async create(pdf: PDFDocument) {
-    const regular = await pdf.embedFont(StandardFonts.Helvetica)
-    const bold = await pdf.embedFont(StandardFonts.HelveticaBold)
-    // Both are WinAnsi: one character set for both.
-    return new Sheet(pdf, { regular, bold }, new Set(regular.getCharacterSet()))
+    const files = await readFonts()
+    pdf.registerFontkit(parsedOnce)
+    const regular = await pdf.embedFont(files.regular, { subset: true })
+    const bold = await pdf.embedFont(files.bold, { subset: true })
+    // What the bold face lacks of the regular's characters would show as blank boxes: only what both have.
+    encodable ??= new Set(
+      regular.getCharacterSet().filter(Set.prototype.has, new Set(bold.getCharacterSet())),
+    )
+    return new Sheet(pdf, { regular, bold }, encodable)
   }
 
   newPage(): void {

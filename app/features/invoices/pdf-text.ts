@@ -1,13 +1,11 @@
 /**
- * Text for a PDF written with a standard font, which can only show the characters of its encoding (WinAnsi for
- * Helvetica: Western European letters): pdf-lib throws on any other. A name or address may be any Unicode, so
- * every string goes through `encodableText` first and a name never fails an invoice. As the download stamp does
- * (features/library/editions/stamp.server.ts), a character the font cannot show becomes '?', but first a letter
- * with a diacritic the encoding lacks loses the diacritic ('Łódź' → 'Lódz'). The exact text is kept in the
- * document's JSON snapshot and the PDF's attachment and metadata (invoice-pdf.server.ts).
- *
- * Showing every script as written needs an embedded Unicode font (pdf-lib with @pdf-lib/fontkit and, e.g., Noto
- * Sans with its CJK subset): not a dependency of the store yet (decision 037).
+ * Text for a PDF font, which can only show the characters it has glyphs for: pdf-lib throws on any other. The
+ * invoices embed DejaVu Sans Condensed (invoice-pdf.server.ts: every European script); the download stamp uses
+ * a standard font (WinAnsi: Western European letters; features/library/editions/stamp.server.ts). A name or
+ * address may be any Unicode, so every string goes through `encodableText` first and a name never fails a
+ * document: a character the font cannot show becomes '?', but first a letter with a diacritic the font lacks
+ * loses the diacritic ('Łódź' → 'Lódz' in WinAnsi). The exact text is kept in the invoice's JSON snapshot and
+ * the PDF's attachment and metadata.
  */
 
 /** Letters NFD does not take apart into a base letter and a mark. */
