@@ -151,7 +151,9 @@ export async function saveTaxRate(
   return { ok: true, country }
 }
 
-export type SettingsFormErrors = Partial<Record<'sellerCountry' | 'sellerVatNumber', string>>
+export type SettingsFormErrors = Partial<
+  Record<'pricesIncludeTax' | 'sellerCountry' | 'sellerVatNumber', string>
+>
 
 /** The tax settings form: prices with or without tax, the seller's country and VAT number. */
 export function parseTaxSettingsForm(

@@ -3,7 +3,6 @@ import { data, Link, redirect, useNavigation } from 'react-router'
 import { z } from 'zod'
 import { TitledSection } from '#app/components/ui/titled-section.tsx'
 import { listAuditLog } from '#app/features/admin/audit.server.ts'
-import { formatPrice } from '#app/features/catalog/format.ts'
 import { parseRefundForm } from '#app/features/orders/admin-order-filters.server.ts'
 import {
   getOrderForAdmin,
@@ -21,8 +20,7 @@ import type { Route } from './+types/order'
 import { errorPageMeta, privatePageMeta } from '#app/features/seo/meta.ts'
 import { FormattedDate } from '#app/features/locale/components/formatted-date.tsx'
 import { BreakableToken } from '#app/components/ui/breakable-token.tsx'
-import { countryName } from '#app/features/tax/countries.ts'
-import { describeEvidence } from '#app/features/tax/evidence.ts'
+import { adminOrderView } from '#app/features/orders/admin-order-view.server.ts'
 
 export const meta: Route.MetaFunction = ({ data: loaderData, matches }) =>
   loaderData
@@ -40,12 +38,6 @@ function notFound(): never {
   )
 }
 
-/** The buyer's name, when it says more than their email (an account registered by email is named by it). */
-function nameBesideEmail(buyer: { name: string; email: string }): string | null {
-  const name = buyer.name.trim()
-  return name && name.toLowerCase() !== buyer.email.toLowerCase() ? name : null
-}
-
 function orderIdOf(params: { orderId?: string }) {
   const parsed = z.uuid().safeParse(params.orderId)
   return parsed.success ? parsed.data : notFound()
@@ -58,91 +50,13 @@ export async function loader({ request, context, params, url }: Route.LoaderArgs
   const order = await getOrderForAdmin(db, orderId)
   if (!order) notFound()
   const { rows: audit } = await listAuditLog(db, { entity: { type: 'order', id: orderId }, limit: 20 })
-  const iso = (date: Date | null) => date?.toISOString() ?? null
-  const price = (cents: number) => formatPrice(cents, order.currency)
   const notice =
     url.searchParams.get('refund') ?? (url.searchParams.get('invoice') === 'issued' ? 'invoice' : null)
   return {
     notice: notice === 'done' || notice === 'requested' || notice === 'invoice' ? notice : null,
     /** The refund form's key: fresh in every rendering, so a second post of one rendering refunds nothing more. */
     refundKey: crypto.randomUUID(),
-    order: {
-      id: order.id,
-      number: order.number,
-      status: order.status,
-      total: formatPrice(order.totalCents, order.currency),
-      createdAt: order.createdAt.toISOString(),
-      buyer: { ...order.buyer, name: nameBesideEmail(order.buyer) },
-      payment: {
-        provider: order.paymentProvider,
-        reference: order.paymentReference,
-        card: order.cardBrand && order.cardLast4 ? `${order.cardBrand} ending ${order.cardLast4}` : null,
-        paidAt: iso(order.paidAt),
-        failureReason: order.failureReason,
-      },
-      tax: {
-        charged: order.reverseCharge
-          ? 'Reverse charge (the buyer accounts for the VAT)'
-          : order.taxCountry
-            ? `${price(order.taxCents)} (${countryName(order.taxCountry)})`
-            : 'None',
-        evidence: describeEvidence(order),
-      },
-      refund: {
-        requestedAt: iso(order.refundRequestedAt),
-        reference: order.refundReference,
-        refundedAt: iso(order.refundedAt),
-      },
-      canRefund: order.canRefund,
-      currency: order.currency,
-      left: price(order.leftCents),
-      refunds: order.refunds.map((refund) => ({
-        id: refund.id,
-        status: refund.status,
-        amount: price(refund.amountCents),
-        lines: refund.lines.map((line) => `${line.title}: ${price(line.amountCents)}`),
-        reason: refund.reason,
-        requestedBy: refund.requestedBy,
-        requestedAt: refund.requestedAt.toISOString(),
-        confirmedAt: iso(refund.confirmedAt),
-        creditNote: refund.creditNote,
-      })),
-      documents: order.documents.map((document) => ({
-        id: document.id,
-        kind: document.kind,
-        number: document.number,
-        issuedAt: document.issuedAt.toISOString(),
-        total: formatPrice(document.totalCents, document.currency),
-        href: `/admin/orders/${order.id}/invoices/${document.id}`,
-      })),
-      missingInvoice: order.missingInvoice?.message ?? null,
-      lines: order.lines.map((line) => ({
-        bookId: line.bookId,
-        title: line.title,
-        price: formatPrice(line.priceCents, line.currency),
-        refunded: line.refundedCents > 0 ? formatPrice(line.refundedCents, line.currency) : null,
-        leftCents: line.leftCents,
-        left: formatPrice(line.leftCents, line.currency),
-        library:
-          line.library.kind === 'none' || line.library.kind === 'revoked'
-            ? { kind: line.library.kind }
-            : {
-                kind: line.library.kind,
-                downloadCount: line.library.downloadCount,
-                lastDownloadedAt: iso(line.library.lastDownloadedAt),
-              },
-      })),
-      mail: order.mail.map((mail) => ({
-        id: mail.id,
-        kind: mail.kind,
-        to: mail.to,
-        subject: mail.subject,
-        attempts: mail.attempts,
-        state: mail.state,
-        sentAt: iso(mail.sentAt),
-        lastError: mail.lastError,
-      })),
-    },
+    order: adminOrderView(order),
     audit: audit.map((entry) => ({
       id: entry.id,
       at: entry.createdAt.toISOString(),

@@ -1,7 +1,7 @@
 import { data, Form, redirect } from 'react-router'
 import { primaryButton } from '#app/components/ui/button-styles.ts'
 import { DataTable } from '#app/components/ui/data-table.tsx'
-import { SelectField } from '#app/components/ui/field.tsx'
+import { formFields, Options, SelectField } from '#app/components/ui/field.tsx'
 import { FormOutcome } from '#app/components/ui/form-outcome.tsx'
 import { TextField } from '#app/components/ui/text-field.tsx'
 import { TitledSection } from '#app/components/ui/titled-section.tsx'
@@ -73,9 +73,22 @@ export default function AdminTax({ loaderData, actionData }: Route.ComponentProp
   const { settings, table, countries, done } = loaderData
   const settingsErrors = actionData?.form === 'settings' ? actionData.errors : {}
   const rateErrors = actionData?.form === 'rate' ? actionData.errors : {}
-  const settingsValue = (name: string, saved: string) =>
-    actionData?.form === 'settings' ? (actionData.values[name] ?? '') : saved
-  const rateValue = (name: string) => (actionData?.form === 'rate' ? (actionData.values[name] ?? '') : '')
+  // Each form's fields as a refused post typed them, else as saved (the settings) or empty (a new rate).
+  const settingsField = formFields<keyof SettingsFormErrors>(
+    actionData?.form === 'settings'
+      ? actionData.values
+      : {
+          pricesIncludeTax: settings.pricesIncludeTax ? 'inclusive' : 'exclusive',
+          sellerCountry: settings.sellerCountry ?? '',
+          sellerVatNumber: settings.sellerVatNumber,
+        },
+    settingsErrors,
+  )
+  const rateField = formFields<keyof RateFormErrors>(
+    actionData?.form === 'rate' ? actionData.values : {},
+    rateErrors,
+  )
+  const countryOptions = countries.map((country) => ({ value: country.code, label: country.name }))
   return (
     <TitledSection id="tax-heading" title="Tax" level={1} headingClassName="mb-6 text-2xl font-semibold">
       <p className="mb-6 max-w-3xl text-sm text-slate-700 dark:text-slate-300">
@@ -97,11 +110,7 @@ export default function AdminTax({ loaderData, actionData }: Route.ComponentProp
           <input type="hidden" name="intent" value="settings" />
           <SelectField
             label="Catalogue prices"
-            name="pricesIncludeTax"
-            defaultValue={settingsValue(
-              'pricesIncludeTax',
-              settings.pricesIncludeTax ? 'inclusive' : 'exclusive',
-            )}
+            {...settingsField('pricesIncludeTax')}
             hint="Including tax: every buyer pays the price shown. Before tax: each buyer’s tax is added at checkout."
           >
             <option value="inclusive">Include tax</option>
@@ -109,23 +118,15 @@ export default function AdminTax({ loaderData, actionData }: Route.ComponentProp
           </SelectField>
           <SelectField
             label="Seller’s country"
-            name="sellerCountry"
-            defaultValue={settingsValue('sellerCountry', settings.sellerCountry ?? '')}
-            error={settingsErrors.sellerCountry}
+            {...settingsField('sellerCountry')}
             hint="Reverse charge applies to EU businesses of other countries than this one."
           >
             <option value="">Not set</option>
-            {countries.map((country) => (
-              <option key={country.code} value={country.code}>
-                {country.name}
-              </option>
-            ))}
+            <Options options={countryOptions} />
           </SelectField>
           <TextField
             label="Seller’s VAT number"
-            name="sellerVatNumber"
-            defaultValue={settingsValue('sellerVatNumber', settings.sellerVatNumber)}
-            error={settingsErrors.sellerVatNumber}
+            {...settingsField('sellerVatNumber')}
             maxLength={20}
             hint="Printed on invoices."
           />
@@ -146,52 +147,26 @@ export default function AdminTax({ loaderData, actionData }: Route.ComponentProp
         />
         <Form method="post" className="grid gap-4 sm:grid-cols-2">
           <input type="hidden" name="intent" value="rate" />
-          <SelectField
-            label="Country"
-            name="country"
-            defaultValue={rateValue('country')}
-            error={rateErrors.country}
-          >
+          <SelectField label="Country" {...rateField('country')}>
             <option value="">Choose…</option>
-            {table.map((entry) => (
-              <option key={entry.country} value={entry.country}>
-                {entry.name}
-              </option>
-            ))}
+            <Options options={table.map((entry) => ({ value: entry.country, label: entry.name }))} />
           </SelectField>
           <TextField
             label="From (YYYY-MM-DD)"
-            name="effectiveFrom"
-            defaultValue={rateValue('effectiveFrom')}
-            error={rateErrors.effectiveFrom}
+            {...rateField('effectiveFrom')}
             hint="From midnight in the country’s own time."
             placeholder="2027-01-01"
             maxLength={10}
           />
-          <TextField
-            label="eBook rate (%)"
-            name="ebookRate"
-            defaultValue={rateValue('ebookRate')}
-            error={rateErrors.ebookRate}
-            inputMode="decimal"
-            maxLength={8}
-          />
+          <TextField label="eBook rate (%)" {...rateField('ebookRate')} inputMode="decimal" maxLength={8} />
           <TextField
             label="Standard rate (%)"
-            name="standardRate"
-            defaultValue={rateValue('standardRate')}
-            error={rateErrors.standardRate}
+            {...rateField('standardRate')}
             inputMode="decimal"
             maxLength={8}
           />
           <div className="sm:col-span-2">
-            <TextField
-              label="Note (optional)"
-              name="note"
-              defaultValue={rateValue('note')}
-              error={rateErrors.note}
-              maxLength={200}
-            />
+            <TextField label="Note (optional)" {...rateField('note')} maxLength={200} />
           </div>
           <button type="submit" className={`${primaryButton} self-start`}>
             Save rate
