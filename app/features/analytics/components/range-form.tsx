@@ -1,7 +1,6 @@
-import { Form } from 'react-router'
-import { primaryButton } from '#app/components/ui/button-styles.ts'
+import { PeriodForm } from '#app/components/ui/period-form.tsx'
 import { TextField } from '#app/components/ui/text-field.tsx'
-import { RANGE_CHOICES } from '../range-choices.ts'
+import type { RANGE_CHOICES } from '../range-choices.ts'
 import type { RangeErrors } from '../range.ts'
 
 const rangeLabels: Record<(typeof RANGE_CHOICES)[number], string> = {
@@ -11,7 +10,7 @@ const rangeLabels: Record<(typeof RANGE_CHOICES)[number], string> = {
   custom: 'Custom',
 }
 
-/** The dashboard's period, a GET form: the last 7, 30 or 90 days, or two UTC days; its errors beside the fields. */
+/** The dashboard's period: the last 7, 30 or 90 days, or two UTC days; its errors beside the fields. */
 export function RangeForm({
   form,
   errors,
@@ -20,51 +19,21 @@ export function RangeForm({
   errors: RangeErrors | null
 }) {
   return (
-    <Form
-      method="get"
-      className="flex flex-col gap-4 rounded-lg border border-slate-300 p-4 dark:border-gray-600"
+    <PeriodForm
+      refusedTitle="Those dates cannot be shown:"
+      errors={errors}
+      choice={{ name: 'range', labels: rangeLabels, checked: form.range, error: errors?.range }}
     >
-      {errors ? (
-        <div role="alert" className="text-sm text-red-700 dark:text-red-300">
-          <p className="font-medium">Those dates cannot be shown:</p>
-          <ul className="list-disc pl-5">
-            {Object.values(errors).map((message) => (
-              <li key={message}>{message}</li>
-            ))}
-          </ul>
-        </div>
-      ) : null}
-      <fieldset aria-describedby={errors?.range ? 'range-error' : undefined}>
-        <legend className="mb-2 text-sm font-medium">Period</legend>
-        <div className="flex flex-wrap gap-4">
-          {RANGE_CHOICES.map((choice) => (
-            <label key={choice} className="flex items-center gap-2 text-sm">
-              <input type="radio" name="range" value={choice} defaultChecked={form.range === choice} />
-              {rangeLabels[choice]}
-            </label>
-          ))}
-        </div>
-        {errors?.range ? (
-          <p id="range-error" className="mt-1 text-sm text-red-700 dark:text-red-300">
-            {errors.range}
-          </p>
-        ) : null}
-      </fieldset>
-      <div className="flex flex-wrap items-end gap-4">
-        {(['from', 'to'] as const).map((name) => (
-          <TextField
-            key={name}
-            label={name === 'from' ? 'First day (custom)' : 'Last day (custom)'}
-            name={name}
-            type="date"
-            defaultValue={form[name]}
-            error={errors?.[name]}
-          />
-        ))}
-        <button type="submit" className={primaryButton}>
-          Show
-        </button>
-      </div>
-    </Form>
+      {(['from', 'to'] as const).map((name) => (
+        <TextField
+          key={name}
+          label={name === 'from' ? 'First day (custom)' : 'Last day (custom)'}
+          name={name}
+          type="date"
+          defaultValue={form[name]}
+          error={errors?.[name]}
+        />
+      ))}
+    </PeriodForm>
   )
 }
