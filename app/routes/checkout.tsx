@@ -34,10 +34,11 @@ import { readForm } from '#app/server/form.server.ts'
 import { accountFailure, passOnRetryAfter, signedInRedirect } from '#app/sign-in.server.ts'
 import type { Route } from './+types/checkout'
 import { privatePageMeta } from '#app/features/seo/meta.ts'
+import { lastInvoiceTo } from '#app/features/orders/order-history.server.ts'
 import { BillingFields } from '#app/features/tax/components/billing-fields.tsx'
 import { TaxSummary } from '#app/features/tax/components/tax-summary.tsx'
 import { COUNTRIES } from '#app/features/tax/countries.ts'
-import { locateBuyer, readBillingPost } from '#app/features/tax/checkout-buyer.server.ts'
+import { locateBuyer, readBillingPost, type BillingField } from '#app/features/tax/checkout-buyer.server.ts'
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   privatePageMeta('Checkout', 'Pay for the eBooks in your CodeBook cart.', { matches })
@@ -46,7 +47,9 @@ type CheckoutActionData = {
   fieldErrors?: Partial<Record<CheckoutField, string>>
   formError?: string
   /** The billing country's message, and whether to ask the buyer to confirm it (features/tax). */
-  billing?: { field: 'billingCountry' | 'vatNumber'; message: string; askConfirmation: boolean }
+  billing?: { field: BillingField; message: string; askConfirmation: boolean }
+  /** Who the invoice is made out to, as the refused post typed it. */
+  invoiceTo?: { name: string; address: string }
 }
 
 /**
@@ -91,6 +94,7 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
     email: user.email,
     billingCountry: buyer.billingCountry,
     vat,
+    invoiceTo: await lastInvoiceTo(app.db, user.id),
     // Named on the server: the browser's own names could differ and break hydration.
     countries: COUNTRIES,
   }
@@ -127,8 +131,12 @@ export async function action({ request, context, url }: Route.ActionArgs) {
   for (const cookie of billing.setCookies) headers.append('Set-Cookie', cookie)
   if (!billing.ok) {
     const { field, message, askConfirmation } = billing
+    const typed = (name: string) => String(form.get(name) ?? '').slice(0, 1000)
     return data<CheckoutActionData>(
-      { billing: { field, message, askConfirmation } },
+      {
+        billing: { field, message, askConfirmation },
+        invoiceTo: { name: typed('billingName'), address: typed('billingAddress') },
+      },
       { status: billing.status, headers },
     )
   }
@@ -183,6 +191,7 @@ function PayStep({
   email,
   billingCountry,
   vat,
+  invoiceTo,
   countries,
   actionData,
 }: Extract<Route.ComponentProps['loaderData'], { step: 'pay' }> & {
@@ -327,6 +336,7 @@ function PayStep({
               countries={countries}
               pricedCountry={billingCountry}
               vat={vat}
+              invoiceTo={actionData?.invoiceTo ?? invoiceTo}
               error={actionData?.billing}
             />
             {checkout.totalCents === 0 ? (

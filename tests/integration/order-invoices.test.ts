@@ -191,6 +191,21 @@ describe('the invoice, issued when the order is paid', () => {
     )
   })
 
+  test('made out to the name and address the buyer gave at checkout', async () => {
+    await sellerIsSet()
+    const invoiceTo = {
+      billingName: 'Łódź Books sp. z o.o.',
+      billingAddress: 'ul. Piotrkowska 1\n90-001 Łódź',
+    }
+    const bought = await createBuyer(database.db, [book(2).id], { buyer: { ...inGermany, ...invoiceTo } })
+    const [invoice] = await invoicesOf(bought.orderId)
+    expect((invoice!.document as InvoiceDocument).buyer).toMatchObject({
+      name: 'Łódź Books sp. z o.o.',
+      address: 'ul. Piotrkowska 1\n90-001 Łódź',
+      email: bought.email,
+    })
+  })
+
   test('the receipt carries it: INV-….pdf, application/pdf, naming the order (through a real SMTP server)', async () => {
     await sellerIsSet()
     const bought = await createBuyer(database.db, [book(2).id], { buyer: inGermany })

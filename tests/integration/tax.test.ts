@@ -105,7 +105,11 @@ async function pay(
     return { status: result.status, location: result.headers.get('Location'), body: null }
   }
   const { data, init } = result as unknown as {
-    data: { billing?: { field: string; message: string; askConfirmation: boolean }; formError?: string }
+    data: {
+      billing?: { field: string; message: string; askConfirmation: boolean }
+      invoiceTo?: { name: string; address: string }
+      formError?: string
+    }
     init: { status: number; headers?: Headers }
   }
   if (init.headers) jar.take(init.headers)
@@ -349,13 +353,31 @@ describe('business buyers: reverse charge', () => {
       const again = await openCheckout(buyer.jar, AUSTRIAN_IP)
       expect(again.vat).toMatchObject({ number: 'ATU12011204', status: 'reverse-charge' })
       expect(again.checkout.tax).toMatchObject({ reverseCharge: true, rateBp: 0, taxCents: 0 })
-      expect((await pay(buyer.jar, AUSTRIAN_IP, again)).status).toBe(303)
+      // An invoice to a business names it and its address: asked for beside each field, nothing charged.
+      const unnamed = await pay(buyer.jar, AUSTRIAN_IP, again, { billingAddress: 'Ring 1\n1010 Wien' })
+      expect(unnamed.status).toBe(400)
+      expect(unnamed.body?.billing).toMatchObject({ field: 'billingName' })
+      expect(unnamed.body).toMatchObject({ invoiceTo: { name: '', address: 'Ring 1\n1010 Wien' } })
+      const unaddressed = await pay(buyer.jar, AUSTRIAN_IP, again, { billingName: 'Wiener Bücher GmbH' })
+      expect(unaddressed.body?.billing).toMatchObject({ field: 'billingAddress' })
+      expect(await database.db.select().from(orders).where(eq(orders.userId, buyer.userId))).toEqual([])
+      const invoiceTo = { billingName: ' Wiener Bücher GmbH ', billingAddress: 'Ring 1\r\n\r\n 1010 Wien ' }
+      expect((await pay(buyer.jar, AUSTRIAN_IP, again, invoiceTo)).status).toBe(303)
       const order = await orderOf(buyer.userId)
       expect(order).toMatchObject({
         taxCountry: 'AT',
         reverseCharge: true,
         buyerVatNumber: 'ATU12011204',
         taxCents: 0,
+        billingName: 'Wiener Bücher GmbH',
+        billingAddress: 'Ring 1\n1010 Wien',
+      })
+      // The next checkout starts from them.
+      const cartId = await requireUserCart(database.db, buyer.userId)
+      await addToCart(database.db, cartId, catalogue[3]!.id)
+      expect((await openCheckout(buyer.jar, AUSTRIAN_IP)).invoiceTo).toEqual({
+        name: 'Wiener Bücher GmbH',
+        address: 'Ring 1\n1010 Wien',
       })
       expect(order.lines.every((line) => line.taxRateBp === 0 && line.taxCents === 0)).toBe(true)
       expect(vies.requests.some((request) => request.vatNumber === 'U12011204')).toBe(true)
@@ -378,12 +400,26 @@ describe('business buyers: reverse charge', () => {
         expect(page.vat).toMatchObject({ number, status })
         expect(page.checkout.tax.reverseCharge).toBe(false)
         expect(page.checkout.tax.rateBp).toBeGreaterThan(0)
-        expect((await pay(buyer.jar, ip, page)).status).toBe(303)
+        const business = { billingName: 'Entreprise SA', billingAddress: '1 rue de Rivoli\n75001 Paris' }
+        expect((await pay(buyer.jar, ip, page, business)).status).toBe(303)
         expect(await orderOf(buyer.userId)).toMatchObject({ reverseCharge: false, buyerVatNumber: null })
       }
     } finally {
       await saveTaxSettings(database.db, commandLineActor, defaultTaxSettings)
     }
+  })
+
+  test('a name or address too long is refused beside its field; a consumer needs neither', async () => {
+    const buyer = await buyerWithCart()
+    const page = await openCheckout(buyer.jar, GERMAN_IP)
+    const long = await pay(buyer.jar, GERMAN_IP, page, { billingName: 'x'.repeat(201) })
+    expect(long.status).toBe(400)
+    expect(long.body?.billing).toMatchObject({ field: 'billingName' })
+    const lines = await pay(buyer.jar, GERMAN_IP, page, { billingAddress: 'a\nb\nc\nd\ne\nf\ng' })
+    expect(lines.body?.billing).toMatchObject({ field: 'billingAddress' })
+    expect(lines.body?.billing?.message).toMatch(/at most 6 lines/)
+    expect((await pay(buyer.jar, GERMAN_IP, page)).status).toBe(303)
+    expect(await orderOf(buyer.userId)).toMatchObject({ billingName: null, billingAddress: null })
   })
 
   test('a malformed VAT number is refused next to its field, nothing charged', async () => {

@@ -407,6 +407,8 @@ async function insertOrder(
       reverseCharge: checkout.tax.reverseCharge,
       buyerVatNumber: checkout.tax.buyer?.reverseChargeVatNumber ?? null,
       billingCountry: checkout.tax.buyer?.billingCountry ?? null,
+      billingName: checkout.tax.buyer?.billingName ?? null,
+      billingAddress: checkout.tax.buyer?.billingAddress ?? null,
       ipCountry: checkout.tax.buyer?.ipCountry ?? null,
       evidenceStatus: checkout.tax.buyer?.evidenceStatus ?? null,
       idempotencyKey: checkout.idempotencyKey,

@@ -191,3 +191,19 @@ export async function exportOrdersOf(db: Db, userId: string) {
     lines: lines.filter((line) => line.orderId === id).map(({ orderId: _orderId, ...line }) => line),
   }))
 }
+
+/** Who the buyer's newest order with an invoice name or address was made out to: the checkout's starting values. */
+export async function lastInvoiceTo(db: Db, userId: string): Promise<{ name: string; address: string }> {
+  const [last] = await db
+    .select({ name: orders.billingName, address: orders.billingAddress })
+    .from(orders)
+    .where(
+      and(
+        eq(orders.userId, userId),
+        sql`(${orders.billingName} is not null or ${orders.billingAddress} is not null)`,
+      ),
+    )
+    .orderBy(desc(orders.createdAt))
+    .limit(1)
+  return { name: last?.name ?? '', address: last?.address ?? '' }
+}

@@ -215,6 +215,8 @@ async function invoiceInputOf(
       reverseCharge: orders.reverseCharge,
       buyerVatNumber: orders.buyerVatNumber,
       billingCountry: orders.billingCountry,
+      billingName: orders.billingName,
+      billingAddress: orders.billingAddress,
       name: user.name,
       email: user.email,
     })
@@ -244,11 +246,12 @@ async function invoiceInputOf(
       email: seller.contactEmail.trim(),
     },
     buyer: {
-      // An account registered by email alone is named by its email: the invoice says it once.
-      name: name.toLowerCase() === order.email.toLowerCase() ? '' : name,
+      // The name given at checkout, else the account's (one registered by email alone is named by its
+      // email: the invoice says it once).
+      name: order.billingName ?? (name.toLowerCase() === order.email.toLowerCase() ? '' : name),
       email: order.email,
       country: order.billingCountry ?? '',
-      address: null,
+      address: order.billingAddress,
       vatNumber: order.buyerVatNumber,
     },
     currency: order.currency,

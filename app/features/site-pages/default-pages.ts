@@ -57,7 +57,7 @@ The store sets no cookies for tracking or advertising, and loads no third-party 
 
 - Your account: email, a hash of your password (never the password itself), the sessions you signed in with.
 - Your orders, the books in your library, your reviews.
-- For tax, with each order: the billing country you chose, the country of your IP address (looked up in a database kept on our own server, never sent anywhere; the address itself is not stored), and your business's VAT number if you gave one. Tax law requires us to keep this evidence with the order. The country lookup uses GeoLite2 data created by MaxMind, available from https://www.maxmind.com.
+- For tax, with each order: the billing country you chose, the country of your IP address (looked up in a database kept on our own server, never sent anywhere; the address itself is not stored), the country of the card you paid with (as the payment provider reports it), and your business's VAT number if you gave one; and the name and address you asked the invoice to be made out to, if you gave them. Tax law requires us to keep this evidence with the order. The country lookup uses GeoLite2 data created by MaxMind, available from https://www.maxmind.com.
 - Store statistics: page views and store events counted by the store itself, without your IP address or user agent, under a visitor id that changes every day and cannot be traced back to you. Do Not Track and Global Privacy Control are honoured. Raw events are deleted after 400 days; only daily totals are kept.
 
 ### Payments

@@ -101,13 +101,18 @@ async function checkVatNumber(
   }
 }
 
+export type BillingField = 'billingCountry' | 'vatNumber' | 'billingName' | 'billingAddress'
+
+/** The longest name, and address (and its most lines), an invoice is made out to. */
+export const BILLING_LIMITS = { name: 200, address: 500, addressLines: 6 } as const
+
 export type BillingPost =
   | { ok: true; buyer: BuyerTax; setCookies: string[] }
   | {
       ok: false
       status: 400 | 409
       /** The message next to the field it is about. */
-      field: 'billingCountry' | 'vatNumber'
+      field: BillingField
       message: string
       /** Show the 'my billing address is in …' tick. */
       askConfirmation: boolean
@@ -157,6 +162,8 @@ export async function readBillingPost(
       setCookies,
     )
   }
+  const invoiceTo = readInvoiceTo(form, typedVat !== '' && taxCountry(chosen)?.scheme === 'EU')
+  if (!invoiceTo.ok) return refusal(400, invoiceTo.field, invoiceTo.message, setCookies)
   const ipCountry = countryOfIp(clientIp)
   const judged = judgeEvidence({
     billingCountry: chosen,
@@ -190,14 +197,59 @@ export async function readBillingPost(
       ipCountry,
       evidenceStatus: judged.status,
       reverseChargeVatNumber: vat?.status === 'reverse-charge' ? vat.number : null,
+      billingName: invoiceTo.name,
+      billingAddress: invoiceTo.address,
     },
     setCookies,
   }
 }
 
+/**
+ * Who the invoice is made out to: optional for a consumer (the account's name is used), required with an EU VAT
+ * number (an invoice to a business names it and its address: Art. 226(5) of the VAT Directive).
+ */
+function readInvoiceTo(
+  form: FormData,
+  business: boolean,
+):
+  | { ok: true; name: string | null; address: string | null }
+  | { ok: false; field: 'billingName' | 'billingAddress'; message: string } {
+  const name = String(form.get('billingName') ?? '').trim()
+  const address = String(form.get('billingAddress') ?? '')
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .join('\n')
+  if (name.length > BILLING_LIMITS.name)
+    return {
+      ok: false,
+      field: 'billingName',
+      message: `A name has at most ${BILLING_LIMITS.name} characters.`,
+    }
+  if (address.length > BILLING_LIMITS.address || address.split('\n').length > BILLING_LIMITS.addressLines)
+    return {
+      ok: false,
+      field: 'billingAddress',
+      message: `An address has at most ${BILLING_LIMITS.addressLines} lines and ${BILLING_LIMITS.address} characters.`,
+    }
+  if (business && !name)
+    return {
+      ok: false,
+      field: 'billingName',
+      message: 'With a VAT number, please give your business’s name.',
+    }
+  if (business && !address)
+    return {
+      ok: false,
+      field: 'billingAddress',
+      message: 'With a VAT number, please give your business’s address.',
+    }
+  return { ok: true, name: name || null, address: address || null }
+}
+
 function refusal(
   status: 400 | 409,
-  field: 'billingCountry' | 'vatNumber',
+  field: BillingField,
   message: string,
   setCookies: string[],
 ): Extract<BillingPost, { ok: false }> {

@@ -18,6 +18,9 @@ export type BuyerTax = {
   evidenceStatus: EvidenceStatus | null
   /** A valid EU VAT number of another country than the seller's: the buyer accounts for the tax. */
   reverseChargeVatNumber?: string | null
+  /** Who the invoice is made out to, when the buyer said (a name or company, and a postal address). */
+  billingName?: string | null
+  billingAddress?: string | null
 }
 
 export type CheckoutTax = {

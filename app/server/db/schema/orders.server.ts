@@ -63,6 +63,9 @@ export const orders = pgTable(
      * country, their card's country (Stripe, once paid), and how they were judged (features/tax/evidence.ts).
      */
     billingCountry: text('billing_country'),
+    /** Who the invoice is made out to, as the buyer typed it at checkout (optional; a business's is required). */
+    billingName: text('billing_name'),
+    billingAddress: text('billing_address'),
     ipCountry: text('ip_country'),
     cardCountry: text('card_country'),
     evidenceStatus: text('evidence_status', { enum: ['two-agree', 'untaxed', 'buyer-confirmed'] }),
