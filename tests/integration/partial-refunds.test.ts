@@ -627,4 +627,47 @@ describe('refunding with Stripe', () => {
     const credited = (await documentsOf(order.id)).filter((document) => document.kind === 'credit_note')
     expect(credited.reduce((sum, document) => sum + document.totalCents, 0)).toBe(order.totalCents)
   })
+
+  test('a part refunded in Stripe’s dashboard is recorded as that amount with its credit note, once', async () => {
+    const order = await paidStripeOrder()
+    const charge = (amountRefunded: number) => ({
+      id: `ch_${order.sessionId}`,
+      object: 'charge',
+      amount: order.totalCents,
+      amount_refunded: amountRefunded,
+      refunded: false,
+      payment_intent: `pi_for_${order.sessionId}`,
+      metadata: { orderId: order.id },
+    })
+    // `charge.refunded` first: more went back than is recorded, and it does not say which refund; nothing yet.
+    expect((await deliver('charge.refunded', charge(500))).status).toBe(200)
+    expect(await refundsOf(order.id)).toEqual([])
+    const dashboard = {
+      id: `re_${crypto.randomBytes(12).toString('hex')}`,
+      object: 'refund',
+      amount: 500,
+      status: 'succeeded',
+      payment_intent: `pi_for_${order.sessionId}`,
+      metadata: { orderId: order.id },
+    }
+    for (const _ of [1, 2]) expect((await deliver('refund.created', dashboard)).status).toBe(200)
+    const [recorded, ...more] = await refundsOf(order.id)
+    expect(more).toEqual([])
+    expect(recorded).toMatchObject({
+      status: 'confirmed',
+      amountCents: 500,
+      requestedBy: 'stripe',
+      providerReference: dashboard.id,
+      reason: 'Refunded in the Stripe dashboard',
+    })
+    // Spread over both books, neither refunded in full: both stay in the library, the order paid.
+    expect(recorded!.lines).toHaveLength(2)
+    expect(await ownedBy(order.userId)).toHaveLength(2)
+    expect((await orderRow(order.id)).status).toBe('paid')
+    const credit = (await documentsOf(order.id)).find((document) => document.kind === 'credit_note')
+    expect(credit).toMatchObject({ totalCents: 500 })
+    // The charge's own event again, or late: what it says went back is all recorded now.
+    expect((await deliver('charge.refunded', charge(500))).status).toBe(200)
+    expect(await refundsOf(order.id)).toHaveLength(1)
+  })
 })

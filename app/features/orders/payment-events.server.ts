@@ -250,12 +250,12 @@ export async function receivePaymentWebhook(
     if (outcome === 'refunded') app.kickOutbox()
     if (outcome === 'not-paid')
       app.logger.error({ ...log, outcome }, 'stripe refund for an order that is not paid: check it by hand')
-    // Money went back that the store did not record (part of an order, refunded in Stripe's dashboard): the
-    // order's books and documents still say it was paid in full.
+    // Stripe gave back more than the store recorded, and the event does not say which refund: the refund's own
+    // event (refund.created) records it; without that event subscribed, or for more than is left, nothing does.
     else if (outcome === 'partial')
       app.logger.error(
         { ...log, outcome },
-        'stripe refund of part of an order not recorded: check it by hand',
+        'stripe refund of part of an order not recorded: check that refund.created is sent, or record it by hand',
       )
     else app.logger.info({ ...log, outcome }, 'stripe refund')
   } else if (effect.kind === 'refund-failed') {

@@ -25,8 +25,9 @@ export const stripeActor: Actor = { id: null, email: 'stripe' }
  * The provider's signed webhook says money went back for an order: a refund the back office asked for (found by
  * its id in the refund's metadata, by its reference, or, for Stripe's `charge.refunded` which names no refund,
  * as the refund waiting when the payment's refunds so far cover it) is confirmed (`completeRefund`). A refund
- * made in Stripe's dashboard is recorded when it gives back everything left ('everything left', by 'stripe');
- * one of a part is not ('partial': which books it was for is the admin's to say), and is logged by the caller.
+ * made in Stripe's dashboard is recorded too, by 'stripe': everything left, or a part (its `refund.*` event names
+ * it and its amount: spread over the books as an amount refund is). `charge.refunded` alone, for more than is
+ * recorded, is 'partial' (logged by the caller; the refund's own event follows).
  * Idempotent: a replayed or second event (`charge.refunded` and `refund.updated` both come) finds it confirmed.
  */
 export async function confirmRefund(
@@ -67,21 +68,44 @@ export async function confirmRefund(
       input.refundReference === null
         ? input.amountRefundedCents >= order.totalCents
         : input.amountRefundedCents >= leftCents + (waiting?.amountCents ?? 0)
-    if (!whole) return 'partial' as const
+    if (!whole) {
+      // `charge.refunded` says only how much went back so far: all of it recorded already, or a part made in the
+      // dashboard, which its own `refund.*` event (naming it) records.
+      if (input.refundReference === null)
+        return input.amountRefundedCents <= confirmedCents + (waiting?.amountCents ?? 0)
+          ? ('already-refunded' as const)
+          : ('partial' as const)
+      // A part refunded in Stripe's dashboard: recorded as that amount, spread over the books in proportion to
+      // what is left of each (a book leaves the library only if its line is refunded in full), with its
+      // credit note, so the store's accounts say what Stripe's do.
+      const part = splitRefund(left, { kind: 'amount', cents: input.amountRefundedCents })
+      if (!part.ok) return 'partial' as const
+      return recordDashboardRefund(tx, order.id, part, options)
+    }
     // A refund of ours still waiting is part of what Stripe gave back: it is confirmed first.
     if (waiting) await completeRefund(tx, order, waiting, { ...options, providerReference: null })
     const split = splitRefund(left, { kind: 'everything' })
     if (!split.ok) return 'refunded' as const
-    const recorded = await insertRefund(tx, {
-      order: (await lockOrderForRefund(tx, order.id))!,
-      split,
-      reason: 'Refunded in the Stripe dashboard',
-      requestedBy: stripeActor.email,
-      providerReference: input.refundReference,
-    })
-    await completeRefund(tx, (await lockOrderForRefund(tx, order.id))!, recorded, options)
-    return 'refunded' as const
+    return recordDashboardRefund(tx, order.id, split, options)
   })
+}
+
+/** A refund made in Stripe's dashboard, recorded and confirmed at once (its credit note, its mail). */
+async function recordDashboardRefund(
+  tx: Tx,
+  orderId: string,
+  split: Extract<ReturnType<typeof splitRefund>, { ok: true }>,
+  options: Parameters<typeof completeRefund>[3],
+) {
+  const recorded = await insertRefund(tx, {
+    order: (await lockOrderForRefund(tx, orderId))!,
+    split,
+    reason: 'Refunded in the Stripe dashboard',
+    requestedBy: stripeActor.email,
+    providerReference: options.providerReference,
+  })
+  await completeRefund(tx, (await lockOrderForRefund(tx, orderId))!, recorded, options)
+  return 'refunded' as const
 }
 
 /**
