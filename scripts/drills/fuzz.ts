@@ -137,6 +137,8 @@ const catalogue = [
   'books',
   'topics',
   'book_topics',
+  // A book's prices in other currencies (issue 31), set on its edit page.
+  'book_prices',
   'book_contents',
   'authors',
   'book_files',
