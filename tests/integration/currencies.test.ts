@@ -1,0 +1,478 @@
+/**
+ * Currencies (issue 31, decision 040): the owner sets a book's prices in the other currencies the store offers
+ * (STORE_CURRENCIES); a buyer's cart, checkout, order, receipt and Stripe lines are in the currency they chose,
+ * else their country's, else the base — all of it, or, when a book has no price in it, none of it, and the cart
+ * says so. The catalogue's shared pages stay in the base currency; the cart and the checkout are never shared.
+ */
+import { asc, and, eq } from 'drizzle-orm'
+import Stripe from 'stripe'
+import { describe, expect } from 'vitest'
+import { listAuditLog } from '#app/features/admin/audit.server.ts'
+import { addToCart, chooseAmount, requireUserCart, setCartCoupon } from '#app/features/cart/cart.server.ts'
+import { listBooks } from '#app/features/catalog/catalog.server.ts'
+import { writeBookPrices } from '#app/features/currency/book-prices.server.ts'
+import { createStripePaymentProvider } from '#app/features/orders/stripe.server.ts'
+import { action as editAction, loader as editLoader } from '#app/routes/admin/book-edit.tsx'
+import { loader as bookLoader } from '#app/routes/book.tsx'
+import * as cart from '#app/routes/cart.tsx'
+import { action as checkoutAction, loader as checkoutLoader } from '#app/routes/checkout.tsx'
+import { action as currencyAction } from '#app/routes/currency.ts'
+import {
+  bookPrices,
+  books,
+  coupons,
+  emailOutbox,
+  orderItems,
+  orders,
+} from '#app/server/db/schema/index.server.ts'
+import { parseEnv } from '#app/server/env.server.ts'
+import { createLogger } from '#app/server/logger.server.ts'
+import { PageCache } from '#server/page-cache.ts'
+import { createStoreServices, type StoreServices } from '#app/services.server.ts'
+import { visitorKey } from '#app/visitor-key.server.ts'
+import { CookieJar } from '#harness/cookie-jar.ts'
+import { createAdmin } from '#harness/factories/admins.ts'
+import { createReader } from '#harness/factories/buyers.ts'
+import type { TestDatabase } from '#tests/db.ts'
+import { test } from '#tests/fixtures.ts'
+import { answerOf, routeArgs } from '#tests/route-args.ts'
+
+const FRENCH_IP = '90.0.0.1'
+const AMERICAN_IP = '8.8.8.8'
+const GOOD_CARD = { name: 'Ada Reader', number: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' }
+const STORE_CURRENCIES = 'USD,EUR,GBP'
+const secret = 'test-secret-that-is-long-enough-0123456789'
+
+let database: TestDatabase
+let catalogue: Awaited<ReturnType<typeof listBooks>>
+let admin: Awaited<ReturnType<typeof createAdmin>>
+let services: StoreServices
+test.beforeAll(async ({ database: fileDatabase }) => {
+  database = fileDatabase
+  catalogue = await listBooks(database.db)
+  admin = await createAdmin(database.db)
+  services = createStoreServices({
+    db: database.db,
+    env: parseEnv({ STORE_CURRENCIES }),
+    authSecret: secret,
+    logger: createLogger('silent'),
+  })
+})
+
+/** The seed's books by title, so that a failure names them. */
+const book = (title: string) => catalogue.find((candidate) => candidate.title.startsWith(title))!
+
+async function setPrices(bookId: string, prices: Record<string, number | null>) {
+  await database.db.transaction((tx) => writeBookPrices(tx, bookId, prices))
+}
+
+/** A signed-in reader with these books in the cart. */
+async function readerWithCart(bookIds: string[]) {
+  const reader = await createReader(database.db)
+  const cartId = await requireUserCart(database.db, reader.userId)
+  for (const bookId of bookIds) await addToCart(database.db, cartId, bookId)
+  return { ...reader, cartId, jar: new CookieJar(reader.cookie) }
+}
+
+function openCart(cookie: string, clientIp: string, with_ = services) {
+  return cart.loader(routeArgs({ db: database.db, path: '/cart', cookie, clientIp, services: with_ }))
+}
+
+async function openCheckout(cookie: string, clientIp: string, with_ = services) {
+  const page = await checkoutLoader(
+    routeArgs({ db: database.db, path: '/checkout', cookie, clientIp, services: with_ }),
+  )
+  if (page.step !== 'pay') throw new Error(`expected the payment step, got ${page.step}`)
+  return page
+}
+
+/** Posts the checkout's form as the page rendered it, with the test card. */
+async function pay(
+  jar: CookieJar,
+  clientIp: string,
+  page: Awaited<ReturnType<typeof openCheckout>>,
+  with_ = services,
+) {
+  const answer = await answerOf(
+    checkoutAction(
+      routeArgs({
+        db: database.db,
+        path: '/checkout',
+        cookie: jar.header(),
+        clientIp,
+        services: with_,
+        init: {
+          method: 'POST',
+          body: new URLSearchParams({
+            ...(with_.payments.kind === 'redirect' ? {} : GOOD_CARD),
+            idempotencyKey: page.checkout.idempotencyKey,
+            attemptId: page.checkout.attemptId,
+            billingCountry: page.billingCountry,
+            pricedCountry: page.billingCountry,
+            pricedVatNumber: '',
+            vatNumber: '',
+          }),
+        },
+      }),
+    ),
+  )
+  jar.take(answer.headers)
+  return answer
+}
+
+async function orderOf(userId: string) {
+  const [order] = await database.db.select().from(orders).where(eq(orders.userId, userId))
+  const lines = await database.db
+    .select()
+    .from(orderItems)
+    .where(eq(orderItems.orderId, order!.id))
+    .orderBy(asc(orderItems.title))
+  return { ...order!, lines }
+}
+
+describe('the owner sets prices in other currencies', () => {
+  const editArgs = (init?: RequestInit) =>
+    routeArgs({
+      db: database.db,
+      path: `/admin/books/${book('Django').id}`,
+      cookie: admin.cookie,
+      params: { bookId: book('Django').id },
+      services,
+      init,
+    })
+
+  async function save(prices: Record<string, string>, overrides: Record<string, string> = {}) {
+    const page = await editLoader(editArgs())
+    const body = new URLSearchParams({
+      ...(page.values as Record<string, string>),
+      version: String(page.version),
+      intent: 'save',
+      ...overrides,
+    })
+    for (const [currency, typed] of Object.entries(prices)) body.set(`price-${currency}`, typed)
+    return answerOf(editAction(editArgs({ method: 'POST', body })))
+  }
+
+  test('a price per other currency offered, each refused beside its field like the price; nothing saved or lost', async () => {
+    const page = await editLoader(editArgs())
+    // The book is in USD: its other prices are EUR and GBP, none set yet.
+    expect(page.prices).toEqual([
+      { currency: 'EUR', value: '' },
+      { currency: 'GBP', value: '' },
+    ])
+    const refused = await save({ EUR: '-3', GBP: '12.345' }, { title: 'Django, Renamed' })
+    expect(refused.status).toBe(400)
+    expect(refused.body).toMatchObject({
+      priceErrors: {
+        EUR: 'The EUR price cannot be negative.',
+        GBP: 'A price has at most 2 decimals, like 29.99.',
+      },
+      prices: { EUR: '-3', GBP: '12.345' },
+      values: { title: 'Django, Renamed' },
+    })
+    expect((await save({ EUR: '17,99' })).body).toMatchObject({
+      priceErrors: { EUR: 'The EUR price is an amount, like 29.99.' },
+    })
+    expect((await save({ GBP: '100001' })).body).toMatchObject({
+      priceErrors: { GBP: 'The GBP price is at most 100,000.' },
+    })
+    // The book's own currency has its price above: typed here too, it is refused, not dropped silently.
+    expect((await save({ EUR: '18' }, { currency: 'EUR' })).body).toMatchObject({
+      priceErrors: { EUR: 'EUR is the book’s own currency: its price is the price above.' },
+    })
+    const [row] = await database.db
+      .select()
+      .from(books)
+      .where(eq(books.id, book('Django').id))
+    expect(row!.title).toBe(book('Django').title)
+    expect(await database.db.select().from(bookPrices).where(eq(bookPrices.bookId, row!.id))).toEqual([])
+  })
+
+  test('saved with the book and audited with it; emptied, the book is no longer sold in that currency', async () => {
+    const saved = await save({ EUR: '17.99', GBP: '15' })
+    expect(saved.status).toBe(303)
+    expect((await editLoader(editArgs())).prices).toEqual([
+      { currency: 'EUR', value: '17.99' },
+      { currency: 'GBP', value: '15.00' },
+    ])
+    const [entry] = (await listAuditLog(database.db, { entity: { type: 'book', id: book('Django').id } }))
+      .rows
+    expect(entry).toMatchObject({
+      action: 'book.update',
+      actorId: admin.userId,
+      before: { prices: {} },
+      after: { prices: { EUR: 1799, GBP: 1500 } },
+    })
+
+    await save({ EUR: '' })
+    expect((await editLoader(editArgs())).prices).toEqual([
+      { currency: 'EUR', value: '' },
+      { currency: 'GBP', value: '15.00' },
+    ])
+    const [latest] = (await listAuditLog(database.db, { entity: { type: 'book', id: book('Django').id } }))
+      .rows
+    expect(latest).toMatchObject({ before: { prices: { EUR: 1799 } }, after: { prices: { GBP: 1500 } } })
+    await setPrices(book('Django').id, { GBP: null })
+  })
+})
+
+describe('the buyer’s currency', () => {
+  test('a buyer in France sees euros in the cart and the checkout, and pays an order in euros, lines and receipt', async () => {
+    await setPrices(book('Basics To Advanced In React').id, { EUR: 8999 })
+    await setPrices(book('The Future of Design Systems').id, { EUR: 4599 })
+    const reader = await readerWithCart([
+      book('Basics To Advanced In React').id,
+      book('The Future of Design Systems').id,
+    ])
+
+    const cartPage = await openCart(reader.jar.header(), FRENCH_IP)
+    expect(cartPage.lines.map((line) => `${line.priceCents} ${line.currency}`)).toEqual([
+      '8999 EUR',
+      '4599 EUR',
+    ])
+    expect(cartPage.currency).toMatchObject({ chosen: 'EUR', fallback: null })
+    expect(cartPage.currency.options.map((option) => option.code)).toEqual(['USD', 'EUR', 'GBP'])
+
+    const page = await openCheckout(reader.jar.header(), FRENCH_IP)
+    expect(page.checkout).toMatchObject({ currency: 'EUR', totalCents: 8999 + 4599 })
+    expect(page.checkout.lines.every((line) => line.currency === 'EUR')).toBe(true)
+
+    const paid = await pay(reader.jar, FRENCH_IP, page)
+    expect(paid.status).toBe(303)
+    const order = await orderOf(reader.userId)
+    expect(order).toMatchObject({ status: 'paid', currency: 'EUR', totalCents: 8999 + 4599 })
+    expect(order.lines.map((line) => `${line.priceCents} ${line.currency}`)).toEqual(['8999 EUR', '4599 EUR'])
+    const [receipt] = await database.db
+      .select()
+      .from(emailOutbox)
+      .where(and(eq(emailOutbox.kind, 'receipt'), eq(emailOutbox.subjectKey, order.id)))
+    expect(receipt!.text).toContain('€135.98')
+  })
+
+  test('the same cart from an American address is in dollars; a chosen currency wins over the country', async () => {
+    await setPrices(book('Basics To Advanced In React').id, { EUR: 8999, GBP: 7999 })
+    const reader = await readerWithCart([book('Basics To Advanced In React').id])
+    expect((await openCart(reader.jar.header(), AMERICAN_IP)).lines[0]).toMatchObject({
+      priceCents: 9900,
+      currency: 'USD',
+    })
+
+    // The form, as posted without JavaScript: the choice is remembered and the buyer is back on the page.
+    const chosen = await currencyAction(
+      routeArgs({
+        db: database.db,
+        path: '/currency',
+        cookie: reader.jar.header(),
+        services,
+        init: { method: 'POST', body: new URLSearchParams({ currency: 'GBP', redirectTo: '/checkout' }) },
+      }),
+    )
+    expect(chosen).toBeInstanceOf(Response)
+    expect((chosen as Response).status).toBe(303)
+    expect((chosen as Response).headers.get('Location')).toBe('/checkout')
+    reader.jar.take(chosen as Response)
+    expect((await openCart(reader.jar.header(), FRENCH_IP)).lines[0]).toMatchObject({
+      priceCents: 7999,
+      currency: 'GBP',
+    })
+    expect((await openCheckout(reader.jar.header(), FRENCH_IP)).checkout.currency).toBe('GBP')
+
+    // A currency the store does not offer is refused; a redirect off the site goes to the cart.
+    const refused = await answerOf(
+      currencyAction(
+        routeArgs({
+          db: database.db,
+          path: '/currency',
+          services,
+          init: { method: 'POST', body: new URLSearchParams({ currency: 'CHF' }) },
+        }),
+      ),
+    )
+    expect(refused.status).toBe(400)
+    const offSite = (await currencyAction(
+      routeArgs({
+        db: database.db,
+        path: '/currency',
+        services,
+        init: {
+          method: 'POST',
+          body: new URLSearchParams({ currency: 'EUR', redirectTo: 'https://evil.example/' }),
+        },
+      }),
+    )) as Response
+    expect(offSite.headers.get('Location')).toBe('/cart')
+  })
+
+  test('a book without a euro price keeps the whole cart in dollars, and the cart and the checkout say so', async () => {
+    await setPrices(book('Basics To Advanced In React').id, { EUR: 8999 })
+    await setPrices(book('Build a Blockchain').id, { EUR: null })
+    const reader = await readerWithCart([
+      book('Basics To Advanced In React').id,
+      book('Build a Blockchain').id,
+    ])
+
+    const cartPage = await openCart(reader.jar.header(), FRENCH_IP)
+    expect(cartPage.lines.map((line) => `${line.priceCents} ${line.currency}`)).toEqual([
+      '9900 USD',
+      '1900 USD',
+    ])
+    expect(cartPage.currency.fallback).toBe(
+      'Some books have no EUR price, so your cart is in USD: Build a Blockchain from Scratch in Go.',
+    )
+    const page = await openCheckout(reader.jar.header(), FRENCH_IP)
+    expect(page.checkout.currency).toBe('USD')
+    expect(page.currency.fallback).toBe(cartPage.currency.fallback)
+
+    expect((await pay(reader.jar, FRENCH_IP, page)).status).toBe(303)
+    const order = await orderOf(reader.userId)
+    expect(order.currency).toBe('USD')
+    expect(order.lines.map((line) => line.currency)).toEqual(['USD', 'USD'])
+  })
+
+  test('an amount its reader chose for a pay-what-you-want book is in the book’s own currency', async () => {
+    const react = book('Basics To Advanced In React')
+    await setPrices(react.id, { EUR: 8999 })
+    await database.db.update(books).set({ pwywMinCents: 500 }).where(eq(books.id, react.id))
+    try {
+      const reader = await readerWithCart([])
+      await chooseAmount(database.db, reader.cartId, react.id, 1200)
+      const cartPage = await openCart(reader.jar.header(), FRENCH_IP)
+      expect(cartPage.lines[0]).toMatchObject({ priceCents: 1200, currency: 'USD' })
+      expect(cartPage.currency.fallback).toMatch(/^Some books have no EUR price, so your cart is in USD/)
+    } finally {
+      await database.db.update(books).set({ pwywMinCents: null }).where(eq(books.id, react.id))
+    }
+  })
+
+  test('coupons: a dollar amount or a dollar minimum takes nothing off a euro cart; a percentage does', async () => {
+    await setPrices(book('The Future of Design Systems').id, { EUR: 4599 })
+    await database.db.insert(coupons).values([
+      { code: 'FIVEDOLLARS', kind: 'amount', value: 500, currency: 'USD' },
+      { code: 'TENPERCENT', kind: 'percent', value: 10 },
+      { code: 'TENOVERTWENTY', kind: 'percent', value: 10, minOrderCents: 2000, currency: 'USD' },
+    ])
+    const reader = await readerWithCart([book('The Future of Design Systems').id])
+    const priced = async (code: string) => {
+      await setCartCoupon(database.db, reader.cartId, code)
+      return openCart(reader.jar.header(), FRENCH_IP)
+    }
+    expect(await priced('FIVEDOLLARS')).toMatchObject({
+      pricing: { discountCents: 0, currency: 'EUR' },
+      coupon: { applied: false, message: 'This coupon is not for the currency of your cart.' },
+    })
+    expect((await priced('TENOVERTWENTY')).coupon).toMatchObject({ applied: false, reason: 'other-currency' })
+    expect(await priced('TENPERCENT')).toMatchObject({ pricing: { discountCents: 460, currency: 'EUR' } })
+    // In dollars, from an American address, the dollar coupon applies as before.
+    await setCartCoupon(database.db, reader.cartId, 'FIVEDOLLARS')
+    expect((await openCart(reader.jar.header(), AMERICAN_IP)).pricing).toMatchObject({
+      discountCents: 500,
+      currency: 'USD',
+    })
+  })
+
+  test('Stripe is asked for euro lines', async () => {
+    const requests: URLSearchParams[] = []
+    const fetchFn = async (input: string | URL | Request, init?: RequestInit) => {
+      const request = new Request(input, init)
+      requests.push(new URLSearchParams(await request.text()))
+      return Response.json({
+        id: 'cs_test_currencies',
+        object: 'checkout.session',
+        status: 'open',
+        url: 'https://checkout.stripe.com/c/pay/cs_test_currencies',
+      })
+    }
+    const stripeEnv = { STRIPE_SECRET_KEY: 'sk_test_codebook', STRIPE_WEBHOOK_SECRET: 'whsec_codebook' }
+    const withStripe = createStoreServices({
+      db: database.db,
+      env: parseEnv({ STORE_CURRENCIES, ...stripeEnv }),
+      authSecret: secret,
+      logger: createLogger('silent'),
+      payments: createStripePaymentProvider({
+        secretKey: stripeEnv.STRIPE_SECRET_KEY,
+        webhookSecret: stripeEnv.STRIPE_WEBHOOK_SECRET,
+        httpClient: Stripe.createFetchHttpClient(fetchFn as typeof fetch),
+      }),
+    })
+    await setPrices(book('The Future of Design Systems').id, { EUR: 4599 })
+    const reader = await readerWithCart([book('The Future of Design Systems').id])
+    const page = await openCheckout(reader.jar.header(), FRENCH_IP, withStripe)
+    const sent = await pay(reader.jar, FRENCH_IP, page, withStripe)
+    expect(sent.headers.get('Location')).toBe('https://checkout.stripe.com/c/pay/cs_test_currencies')
+    expect(requests[0]!.get('line_items[0][price_data][currency]')).toBe('eur')
+    expect(requests[0]!.get('line_items[0][price_data][unit_amount]')).toBe('4599')
+    expect((await orderOf(reader.userId)).currency).toBe('EUR')
+  })
+})
+
+describe('pages shared by visitors', () => {
+  test('the cart and the checkout are never kept in the shared page cache; a book page is the same in any currency', async () => {
+    await setPrices(book('The Future of Design Systems').id, { EUR: 4599 })
+    // Two visitors without an account whose carts hold the same book: the page cache's key is the same.
+    const visitor = async () => {
+      const jar = new CookieJar()
+      const added = await cart.action(
+        routeArgs({
+          db: database.db,
+          path: '/cart',
+          services,
+          init: {
+            method: 'POST',
+            body: new URLSearchParams({ intent: 'add', bookId: book('The Future of Design Systems').id }),
+          },
+        }),
+      )
+      jar.take(added as Response)
+      return jar
+    }
+    const [french, american] = [await visitor(), await visitor()]
+    const keyOf = (jar: CookieJar) =>
+      visitorKey(new Request('http://localhost/cart', { headers: { Cookie: jar.header() } }), services)
+    expect(await keyOf(french)).toBe(await keyOf(american))
+
+    const inFrance = await openCart(french.header(), FRENCH_IP)
+    const inAmerica = await openCart(american.header(), AMERICAN_IP)
+    expect(inFrance.lines[0]!.currency).toBe('EUR')
+    expect(inAmerica.lines[0]!.currency).toBe('USD')
+    // So the cart's answer says it is this visitor's alone, and the cache does not keep it.
+    const pageCache = new PageCache({
+      ttlMs: 60_000,
+      maxEntries: 10,
+      maxBytes: 1024 * 1024,
+      visitorKey: (request) => visitorKey(request, services),
+      policy: () => "script-src 'self'",
+    })
+    for (const headersOf of [cart.headers, (await import('#app/routes/checkout.tsx')).headers]) {
+      const headers = new Headers(
+        headersOf({
+          actionHeaders: new Headers(),
+          parentHeaders: new Headers(),
+          loaderHeaders: new Headers(),
+          errorHeaders: undefined,
+        } as never) as HeadersInit,
+      )
+      headers.set('Content-Type', 'text/html; charset=utf-8')
+      const rendered = new Response('<p>€45.99</p>', { headers })
+      expect(pageCache.store('cart-key', rendered, '<p>€45.99</p>', 'n0nce', [])).toBeUndefined()
+    }
+
+    // A book page reads nothing of the visitor's currency: the same data in France and in America.
+    const bookPage = (clientIp: string, cookie: string) =>
+      bookLoader(
+        routeArgs({
+          db: database.db,
+          path: '/books/the-future-of-design-systems',
+          params: { slug: book('The Future of Design Systems').slug },
+          cookie,
+          clientIp,
+          services,
+        }),
+      )
+    const [a, b] = [
+      await bookPage(FRENCH_IP, `${french.header()}; currency=EUR`),
+      await bookPage(AMERICAN_IP, american.header()),
+    ]
+    expect(a.book).toEqual(b.book)
+    expect(a.book).toMatchObject({ priceCents: 4900, currency: 'USD' })
+  })
+})
