@@ -26,8 +26,7 @@ import {
 } from '#app/features/cart/visitor-cart.server.ts'
 import { formatPrice } from '#app/features/catalog/format.ts'
 import { CurrencyForm } from '#app/features/currency/components/currency-form.tsx'
-import { buyerCurrency } from '#app/features/currency/buyer-currency.server.ts'
-import { currencyFallbackMessage } from '#app/features/currency/currencies.ts'
+import { buyerCurrency, currencyOnPage } from '#app/features/currency/buyer-currency.server.ts'
 import { OrderLines } from '#app/features/orders/components/order-lines.tsx'
 import { getSessionUser } from '#app/features/identity/session.server.ts'
 import { listOwnedBookIds } from '#app/features/library/library.server.ts'
@@ -55,18 +54,15 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   const cartId = await findVisitorCart(request, app, user?.id)
   const currency = buyerCurrency(request, app)
   const priced = await readCartPricing(app.db, cartId, user?.id ?? null, currency.currency)
-  const pricedIn = [...new Set(priced.lines.map((line) => line.currency))]
   return {
     lines: priced.lines,
     currency: {
-      options: currency.options,
-      chosen: currency.currency,
+      ...currencyOnPage(currency, priced),
       // The catalogue's pages are shared by every visitor, in the base currency (decision 040).
       hint:
         currency.currency === currency.base || priced.currencyFallback
           ? null
           : `Book pages show prices in ${currency.base}.`,
-      fallback: priced.currencyFallback ? currencyFallbackMessage(priced.currencyFallback, pricedIn) : null,
     },
     bundlesNotSold: priced.bundlesNotSold,
     pricing: { listCents: priced.listCents, discountCents: priced.discountCents, currency: priced.currency },

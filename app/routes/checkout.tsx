@@ -38,8 +38,7 @@ import { BillingFields } from '#app/features/tax/components/billing-fields.tsx'
 import { TaxSummary } from '#app/features/tax/components/tax-summary.tsx'
 import { COUNTRIES } from '#app/features/tax/countries.ts'
 import { locateBuyer, readBillingPost } from '#app/features/tax/checkout-buyer.server.ts'
-import { buyerCurrency } from '#app/features/currency/buyer-currency.server.ts'
-import { currencyFallbackMessage } from '#app/features/currency/currencies.ts'
+import { buyerCurrency, currencyOnPage } from '#app/features/currency/buyer-currency.server.ts'
 import { CurrencyForm } from '#app/features/currency/components/currency-form.tsx'
 
 export const meta: Route.MetaFunction = ({ matches }) =>
@@ -67,8 +66,13 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   if (!user || user.isGuest) {
     const cartId = await findVisitorCart(request, app, user?.id)
     // The cart as the cart page prices it: its books and bundles, with its coupon.
-    const { lines } = await readCartPricing(app.db, cartId, user?.id ?? null, currency.currency)
-    return { step: 'account' as const, lines, isGuest: Boolean(user) }
+    const priced = await readCartPricing(app.db, cartId, user?.id ?? null, currency.currency)
+    return {
+      step: 'account' as const,
+      lines: priced.lines,
+      isGuest: Boolean(user),
+      currency: currencyOnPage(currency, priced),
+    }
   }
   // A gift's checkout (issue 30): the gift the buyer just described, paid on its own.
   const giftId = url.searchParams.get('gift')
@@ -96,15 +100,7 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   return {
     step: 'pay' as const,
     checkout,
-    currency: {
-      options: currency.options,
-      chosen: currency.currency,
-      fallback: checkout.currencyFallback
-        ? currencyFallbackMessage(checkout.currencyFallback, [
-            ...new Set(checkout.lines.map((line) => line.currency)),
-          ])
-        : null,
-    },
+    currency: currencyOnPage(currency, checkout),
     provider: app.payments.name,
     email: user.email,
     billingCountry: buyer.billingCountry,
@@ -198,6 +194,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
       <AccountStep
         lines={loaderData.lines}
         isGuest={loaderData.isGuest}
+        currency={loaderData.currency}
         actionData={actionData as AccountActionData | undefined}
       />
     )

@@ -2,7 +2,13 @@ import { serialize } from 'cookie'
 import { chosenBillingCountry, countryOfIp } from '#app/features/tax/buyer-country.server.ts'
 import type { AppContext } from '#app/server/context.server.ts'
 import { safeRedirectPath } from '#app/server/safe-redirect.ts'
-import { buyerCurrencyOf, currencyOptions, type CurrencyOption } from './currencies.ts'
+import {
+  buyerCurrencyOf,
+  currencyFallbackMessage,
+  currencyOptions,
+  type CurrencyFallback,
+  type CurrencyOption,
+} from './currencies.ts'
 
 /**
  * The currency the buyer chose with the cart's or the checkout's form. Not a secret (it only says how to price a
@@ -72,5 +78,21 @@ export function readCurrencyForm(
     currency,
     setCookie: currencyCookie(currency, app.env.publicUrl.protocol === 'https:'),
     redirectTo: safeRedirectPath(form.get('redirectTo'), '/cart'),
+  }
+}
+
+/**
+ * What the cart's and the checkout's pages show of the currency: the form's list and the buyer's currency, and,
+ * when a book had no price in it, the note saying what the cart is priced in instead.
+ */
+export function currencyOnPage(
+  buyer: BuyerCurrency,
+  priced: { lines: readonly { currency: string }[]; currencyFallback: CurrencyFallback | null },
+) {
+  const pricedIn = [...new Set(priced.lines.map((line) => line.currency))]
+  return {
+    options: buyer.options,
+    chosen: buyer.currency,
+    fallback: priced.currencyFallback ? currencyFallbackMessage(priced.currencyFallback, pricedIn) : null,
   }
 }
