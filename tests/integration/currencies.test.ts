@@ -4,7 +4,7 @@
  * else their country's, else the base — all of it, or, when a book has no price in it, none of it, and the cart
  * says so. The catalogue's shared pages stay in the base currency; the cart and the checkout are never shared.
  */
-import { asc, and, eq } from 'drizzle-orm'
+import { asc, and, eq, inArray } from 'drizzle-orm'
 import Stripe from 'stripe'
 import { describe, expect } from 'vitest'
 import { listAuditLog } from '#app/features/admin/audit.server.ts'
@@ -13,6 +13,7 @@ import { listBooks } from '#app/features/catalog/catalog.server.ts'
 import { writeBookPrices } from '#app/features/currency/book-prices.server.ts'
 import { createStripePaymentProvider } from '#app/features/orders/stripe.server.ts'
 import { action as editAction, loader as editLoader } from '#app/routes/admin/book-edit.tsx'
+import { action as booksAction } from '#app/routes/admin/books.tsx'
 import { loader as bookLoader } from '#app/routes/book.tsx'
 import * as cart from '#app/routes/cart.tsx'
 import { action as checkoutAction, loader as checkoutLoader } from '#app/routes/checkout.tsx'
@@ -213,6 +214,67 @@ describe('the owner sets prices in other currencies', () => {
       .rows
     expect(latest).toMatchObject({ before: { prices: { EUR: 1799 } }, after: { prices: { GBP: 1500 } } })
     await setPrices(book('Django').id, { GBP: null })
+  })
+  test('the bulk fill: every dollar book priced in pounds at the owner’s rate, rounded to .99; prices set are kept unless replaced', async () => {
+    const fill = (fields: Record<string, string>) =>
+      answerOf(
+        booksAction(
+          routeArgs({
+            db: database.db,
+            path: '/admin/books',
+            cookie: admin.cookie,
+            services,
+            init: { method: 'POST', body: new URLSearchParams({ intent: 'fill-prices', ...fields }) },
+          }),
+        ),
+      )
+    const pricesInGbp = async () =>
+      Object.fromEntries(
+        (
+          await database.db
+            .select({ slug: books.slug, cents: bookPrices.priceCents })
+            .from(bookPrices)
+            .innerJoin(books, eq(books.id, bookPrices.bookId))
+            .where(eq(bookPrices.currency, 'GBP'))
+        ).map((row) => [row.slug, row.cents]),
+      )
+    await database.db.delete(bookPrices).where(eq(bookPrices.currency, 'GBP'))
+    expect((await fill({ currency: 'USD', rate: '0.8' })).body).toMatchObject({
+      errors: { currency: 'Please choose one of the currencies the store offers besides its own.' },
+    })
+    const badRate = await fill({ currency: 'GBP', rate: '0,8' })
+    expect(badRate).toMatchObject({ status: 400, body: { values: { rate: '0,8' } } })
+    expect(await pricesInGbp()).toEqual({})
+
+    await setPrices(book('Django').id, { GBP: 1234 })
+    const filled = await fill({ currency: 'GBP', rate: '0.8' })
+    expect(filled.body).toMatchObject({
+      notice: 'GBP prices set for 6 books at 0.8 × USD, rounded to .99; 1 book kept the GBP price it had.',
+    })
+    // $99 × 0.8 = 79.20 → 78.99; $49 → 39.20 → 38.99; $19 → 15.20 → 14.99; the owner's 12.34 kept.
+    expect(await pricesInGbp()).toMatchObject({
+      'basics-to-advanced-in-react': 7899,
+      'the-future-of-design-systems': 3899,
+      'build-a-blockchain-from-scratch-in-go': 1499,
+      'django-framework': 1234,
+    })
+    await fill({ currency: 'GBP', rate: '0.8', replace: 'on' })
+    expect((await pricesInGbp())['django-framework']).toBe(1499)
+    const [entry] = (await listAuditLog(database.db, { entity: { type: 'book-prices', id: 'GBP' } })).rows
+    expect(entry).toMatchObject({
+      action: 'book-prices.fill',
+      actorId: admin.userId,
+      after: { from: 'USD', currency: 'GBP', rate: 0.8, replace: true, filled: 7, kept: 0 },
+    })
+    await database.db.delete(bookPrices).where(
+      and(
+        eq(bookPrices.currency, 'GBP'),
+        inArray(
+          bookPrices.bookId,
+          catalogue.map((b) => b.id),
+        ),
+      ),
+    )
   })
 })
 

@@ -1,6 +1,12 @@
 import { describe, expect, test } from 'vitest'
 import type { BookLine } from '#app/features/cart/book-line.ts'
-import { buyerCurrencyOf, currencyFallbackMessage, currencyOfCountry, currencyOptions } from './currencies.ts'
+import {
+  buyerCurrencyOf,
+  currencyFallbackMessage,
+  currencyOfCountry,
+  currencyOptions,
+  priceAtRate,
+} from './currencies.ts'
 import { booksToLookUp, linesInCurrency } from './lines-in-currency.ts'
 
 const offered = ['USD', 'EUR', 'GBP']
@@ -104,4 +110,12 @@ describe('a cart is paid in one currency', () => {
     const { lines } = linesInCurrency([book('a', 1999), euroBook], 'USD', new Map([['e', 2700]]))
     expect(lines.map((line) => `${line.priceCents} ${line.currency}`)).toEqual(['1999 USD', '2700 USD'])
   })
+})
+
+test('a price at the owner’s rate is written as shops write them: the nearest whole amount less a cent', () => {
+  expect(priceAtRate(1900, 0.92)).toBe(1699) // 17.48 → 17 → 16.99
+  expect(priceAtRate(1900, 0.95)).toBe(1799) // 18.05 → 18 → 17.99
+  expect(priceAtRate(9900, 0.92)).toBe(9099) // 91.08 → 91 → 90.99
+  expect(priceAtRate(10, 0.5)).toBe(99) // never below 0.99
+  expect(priceAtRate(0, 0.92)).toBe(0) // a free book stays free
 })

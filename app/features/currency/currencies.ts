@@ -87,3 +87,13 @@ export function currencyFallbackMessage(fallback: CurrencyFallback, pricedIn: re
   const currencies = pricedIn.length > 0 ? pricedIn.join(' and ') : 'its own currency'
   return `Some books have no ${fallback.wanted} price, so your cart is in ${currencies}: ${fallback.titles.join(', ')}.`
 }
+
+/**
+ * A price converted at the owner's rate, as a shop writes it: the nearest amount ending in .99 (17.48 → 16.99,
+ * 17.60 → 17.99), never below 0.99; a free book stays free. The same rule as the SQL of
+ * `fillPricesAtRate` (fill-prices.server.ts), which converts a whole catalogue in one statement.
+ */
+export function priceAtRate(cents: number, rate: number): number {
+  if (cents === 0) return 0
+  return Math.max(1, Math.round((cents * rate) / 100)) * 100 - 1
+}
