@@ -11,9 +11,15 @@ import { listAuditLog } from '#app/features/admin/audit.server.ts'
 import { addToCart, chooseAmount, requireUserCart, setCartCoupon } from '#app/features/cart/cart.server.ts'
 import { listBooks } from '#app/features/catalog/catalog.server.ts'
 import { writeBookPrices } from '#app/features/currency/book-prices.server.ts'
+import type { InvoiceDocument } from '#app/features/invoices/invoice-document.ts'
 import { createStripePaymentProvider } from '#app/features/orders/stripe.server.ts'
+import { readEditableStoreSettings, saveStoreSettings } from '#app/features/settings/store-settings.server.ts'
+import { taxLine } from '#app/features/tax/compute-tax.ts'
+import { defaultTaxSettings, saveTaxSettings } from '#app/features/tax/tax-settings.server.ts'
 import { action as editAction, loader as editLoader } from '#app/routes/admin/book-edit.tsx'
 import { action as booksAction } from '#app/routes/admin/books.tsx'
+import { loader as accountsLoader } from '#app/routes/admin/accounts.tsx'
+import { action as adminOrderAction } from '#app/routes/admin/order.tsx'
 import { loader as bookLoader } from '#app/routes/book.tsx'
 import * as cart from '#app/routes/cart.tsx'
 import { action as checkoutAction, loader as checkoutLoader } from '#app/routes/checkout.tsx'
@@ -23,8 +29,11 @@ import {
   books,
   coupons,
   emailOutbox,
+  invoices,
   orderItems,
+  orderRefunds,
   orders,
+  revenueDaily,
 } from '#app/server/db/schema/index.server.ts'
 import { parseEnv } from '#app/server/env.server.ts'
 import { createLogger } from '#app/server/logger.server.ts'
@@ -39,6 +48,7 @@ import { test } from '#tests/fixtures.ts'
 import { answerOf, routeArgs } from '#tests/route-args.ts'
 
 const FRENCH_IP = '90.0.0.1'
+const GERMAN_IP = '85.214.132.117'
 const AMERICAN_IP = '8.8.8.8'
 const GOOD_CARD = { name: 'Ada Reader', number: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' }
 const STORE_CURRENCIES = 'USD,EUR,GBP'
@@ -433,37 +443,269 @@ describe('the buyer’s currency', () => {
   })
 
   test('Stripe is asked for euro lines', async () => {
-    const requests: URLSearchParams[] = []
-    const fetchFn = async (input: string | URL | Request, init?: RequestInit) => {
-      const request = new Request(input, init)
-      requests.push(new URLSearchParams(await request.text()))
-      return Response.json({
-        id: 'cs_test_currencies',
-        object: 'checkout.session',
-        status: 'open',
-        url: 'https://checkout.stripe.com/c/pay/cs_test_currencies',
-      })
-    }
-    const stripeEnv = { STRIPE_SECRET_KEY: 'sk_test_codebook', STRIPE_WEBHOOK_SECRET: 'whsec_codebook' }
-    const withStripe = createStoreServices({
-      db: database.db,
-      env: parseEnv({ STORE_CURRENCIES, ...stripeEnv }),
-      authSecret: secret,
-      logger: createLogger('silent'),
-      payments: createStripePaymentProvider({
-        secretKey: stripeEnv.STRIPE_SECRET_KEY,
-        webhookSecret: stripeEnv.STRIPE_WEBHOOK_SECRET,
-        httpClient: Stripe.createFetchHttpClient(fetchFn as typeof fetch),
-      }),
-    })
+    const stripe = stripeServices()
     await setPrices(book('The Future of Design Systems').id, { EUR: 4599 })
     const reader = await readerWithCart([book('The Future of Design Systems').id])
-    const page = await openCheckout(reader.jar.header(), FRENCH_IP, withStripe)
-    const sent = await pay(reader.jar, FRENCH_IP, page, withStripe)
+    const page = await openCheckout(reader.jar.header(), FRENCH_IP, stripe.services)
+    const sent = await pay(reader.jar, FRENCH_IP, page, stripe.services)
     expect(sent.headers.get('Location')).toBe('https://checkout.stripe.com/c/pay/cs_test_currencies')
-    expect(requests[0]!.get('line_items[0][price_data][currency]')).toBe('eur')
-    expect(requests[0]!.get('line_items[0][price_data][unit_amount]')).toBe('4599')
+    expect(stripe.requests[0]!.get('line_items[0][price_data][currency]')).toBe('eur')
+    expect(stripe.requests[0]!.get('line_items[0][price_data][unit_amount]')).toBe('4599')
     expect((await orderOf(reader.userId)).currency).toBe('EUR')
+  })
+})
+
+/** The store with Stripe (a fake of its API, answering every session it is asked for) and what it was asked. */
+function stripeServices() {
+  const requests: URLSearchParams[] = []
+  // Each store its own session id: an order's payment reference is unique.
+  const sessionId = `cs_test_${crypto.randomUUID()}`
+  const fetchFn = async (input: string | URL | Request, init?: RequestInit) => {
+    const request = new Request(input, init)
+    requests.push(new URLSearchParams(await request.text()))
+    return Response.json({
+      id: sessionId,
+      object: 'checkout.session',
+      status: 'open',
+      url: 'https://checkout.stripe.com/c/pay/cs_test_currencies',
+    })
+  }
+  const stripeEnv = { STRIPE_SECRET_KEY: 'sk_test_codebook', STRIPE_WEBHOOK_SECRET: 'whsec_codebook' }
+  const withStripe = createStoreServices({
+    db: database.db,
+    env: parseEnv({ STORE_CURRENCIES, ...stripeEnv }),
+    authSecret: secret,
+    logger: createLogger('silent'),
+    payments: createStripePaymentProvider({
+      secretKey: stripeEnv.STRIPE_SECRET_KEY,
+      webhookSecret: stripeEnv.STRIPE_WEBHOOK_SECRET,
+      httpClient: Stripe.createFetchHttpClient(fetchFn as typeof fetch),
+    }),
+  })
+  return { services: withStripe, requests }
+}
+
+describe('tax, invoices and the accounts in the order’s currency (decisions 038 and 039)', () => {
+  const react = () => book('Basics To Advanced In React')
+  const design = () => book('The Future of Design Systems')
+
+  /** The seller's legal identity, so that a paid order is invoiced (decision 037). */
+  async function sellerIsSet() {
+    const { settings, version } = await readEditableStoreSettings(database.db)
+    const { logo: _logo, ...edited } = settings
+    await saveStoreSettings(database.db, admin.actor, version, {
+      ...edited,
+      legalName: 'CodeBook GmbH',
+      postalAddress: 'Hauptstraße 1\n10115 Berlin',
+      contactEmail: 'billing@codebook.example',
+    })
+    await saveTaxSettings(database.db, admin.actor, { ...defaultTaxSettings, sellerCountry: 'DE' })
+  }
+
+  /** Today's money in `currency`, as the triggers keep it (revenue_daily: UTC days). */
+  async function moneyToday(currency: string) {
+    const [row] = await database.db
+      .select()
+      .from(revenueDaily)
+      .where(
+        and(eq(revenueDaily.day, new Date().toISOString().slice(0, 10)), eq(revenueDaily.currency, currency)),
+      )
+    const {
+      day: _day,
+      currency: _currency,
+      ...figures
+    } = row ?? {
+      day: '',
+      currency,
+      orders: 0,
+      grossCents: 0,
+      netCents: 0,
+      taxCents: 0,
+      refunds: 0,
+      refundCents: 0,
+      refundNetCents: 0,
+      refundTaxCents: 0,
+    }
+    return figures
+  }
+  const minus = <T extends Record<string, number>>(after: T, before: T) =>
+    Object.fromEntries(Object.entries(after).map(([key, value]) => [key, value - before[key]!]))
+
+  test('a buyer in Germany pays a euro cart taxed line by line on its euro prices; its invoice, a refund’s credit note and the day’s money are in euros', async () => {
+    await sellerIsSet()
+    await setPrices(react().id, { EUR: 8999 })
+    await setPrices(design().id, { EUR: 4599 })
+    const [eurBefore, usdBefore] = [await moneyToday('EUR'), await moneyToday('USD')]
+    const reader = await readerWithCart([react().id, design().id])
+
+    const page = await openCheckout(reader.jar.header(), GERMAN_IP)
+    expect(page.billingCountry).toBe('DE')
+    // Germany's 7 % on eBooks, included in the price: each euro price taxed on its own, in cents.
+    const expected = [8999, 4599].map((cents) => taxLine(cents, 700, 'inclusive'))
+    const taxCents = expected[0]!.taxCents + expected[1]!.taxCents
+    expect(page.checkout).toMatchObject({ currency: 'EUR', totalCents: 8999 + 4599 })
+    expect(page.checkout.tax).toMatchObject({ country: 'DE', rateBp: 700, lines: expected, taxCents })
+
+    expect((await pay(reader.jar, GERMAN_IP, page)).status).toBe(303)
+    const order = await orderOf(reader.userId)
+    expect(order).toMatchObject({
+      status: 'paid',
+      currency: 'EUR',
+      taxCountry: 'DE',
+      totalCents: 8999 + 4599,
+      taxCents,
+      netCents: 8999 + 4599 - taxCents,
+    })
+    // By title: React, then Design Systems, as `expected`.
+    expect(
+      order.lines.map(({ currency, priceCents, netCents, taxCents, grossCents, taxRateBp }) => ({
+        currency,
+        priceCents,
+        netCents,
+        taxCents,
+        grossCents,
+        taxRateBp,
+      })),
+    ).toEqual(
+      expected.map(({ rateBp, ...line }, index) => ({
+        currency: 'EUR',
+        priceCents: [8999, 4599][index],
+        ...line,
+        taxRateBp: rateBp,
+      })),
+    )
+
+    // The invoice, issued at payment, is in the order's currency, as each of its lines.
+    const [invoice] = await database.db.select().from(invoices).where(eq(invoices.orderId, order.id))
+    expect(invoice).toMatchObject({ kind: 'invoice', currency: 'EUR', totalCents: 8999 + 4599, taxCents })
+    expect((invoice!.document as InvoiceDocument).currency).toBe('EUR')
+
+    // The back office refunds the React book: its refund, its credit note and its mail are in euros.
+    const reactLine = order.lines.find((line) => line.bookId === react().id)!
+    const refunded = await answerOf(
+      adminOrderAction(
+        routeArgs({
+          db: database.db,
+          path: `/admin/orders/${order.id}`,
+          cookie: admin.cookie,
+          params: { orderId: order.id },
+          services,
+          init: {
+            method: 'POST',
+            body: new URLSearchParams({
+              confirm: 'yes',
+              key: crypto.randomUUID(),
+              scope: 'lines',
+              line: reactLine.bookId,
+              reason: 'Bought twice',
+            }),
+          },
+        }),
+      ),
+    )
+    expect(refunded.status).toBe(302)
+    const [refund] = await database.db.select().from(orderRefunds).where(eq(orderRefunds.orderId, order.id))
+    expect(refund).toMatchObject({
+      status: 'confirmed',
+      currency: 'EUR',
+      amountCents: reactLine.grossCents,
+      taxCents: reactLine.taxCents,
+    })
+    const [creditNote] = await database.db
+      .select()
+      .from(invoices)
+      .where(and(eq(invoices.orderId, order.id), eq(invoices.kind, 'credit_note')))
+    expect(creditNote).toMatchObject({ currency: 'EUR', totalCents: 8999, taxCents: reactLine.taxCents })
+    expect((creditNote!.document as InvoiceDocument).currency).toBe('EUR')
+    const [mail] = await database.db
+      .select()
+      .from(emailOutbox)
+      .where(and(eq(emailOutbox.kind, 'refund'), eq(emailOutbox.to, reader.email)))
+    expect(mail!.text).toContain('€89.99 is on its way back to you')
+
+    // The day's money: this order and its refund in euros, nothing in dollars.
+    expect(minus(await moneyToday('EUR'), eurBefore)).toEqual({
+      orders: 1,
+      grossCents: 8999 + 4599,
+      netCents: 8999 + 4599 - taxCents,
+      taxCents,
+      refunds: 1,
+      refundCents: 8999,
+      refundNetCents: reactLine.netCents,
+      refundTaxCents: reactLine.taxCents,
+    })
+    expect(await moneyToday('USD')).toEqual(usdBefore)
+
+    // The accounts page: euros apart from dollars, and Germany's 7 % in euros in the tax table.
+    const accounts = await accountsLoader(
+      routeArgs({ db: database.db, path: '/admin/accounts', cookie: admin.cookie, services }),
+    )
+    if (!('money' in accounts) || accounts.errors) throw new Error('expected the accounts of this month')
+    expect(accounts.money.map((money) => money.currency)).toContain('EUR')
+    expect(accounts.taxReturn).toContainEqual(
+      expect.objectContaining({ kind: 'taxed', country: 'DE', rateBp: 700, currency: 'EUR' }),
+    )
+  })
+
+  test('prices before tax: the tax is added to each euro price, and Stripe is asked for each line at its gross in euros', async () => {
+    await saveTaxSettings(database.db, admin.actor, { ...defaultTaxSettings, pricesIncludeTax: false })
+    try {
+      const stripe = stripeServices()
+      await setPrices(react().id, { EUR: 8999 })
+      await setPrices(design().id, { EUR: 4599 })
+      const reader = await readerWithCart([react().id, design().id])
+      const page = await openCheckout(reader.jar.header(), GERMAN_IP, stripe.services)
+      const expected = [8999, 4599].map((cents) => taxLine(cents, 700, 'exclusive'))
+      const gross = expected.map((line) => line.grossCents)
+      expect(gross).toEqual([9629, 4921])
+      expect(page.checkout).toMatchObject({ currency: 'EUR', totalCents: gross[0]! + gross[1]! })
+
+      const sent = await pay(reader.jar, GERMAN_IP, page, stripe.services)
+      expect(sent.headers.get('Location')).toBe('https://checkout.stripe.com/c/pay/cs_test_currencies')
+      const asked = [0, 1].map((index) => [
+        stripe.requests[0]!.get(`line_items[${index}][price_data][currency]`),
+        Number(stripe.requests[0]!.get(`line_items[${index}][price_data][unit_amount]`)),
+      ])
+      expect(asked.toSorted()).toEqual(gross.map((cents) => ['eur', cents]).toSorted())
+      expect(await orderOf(reader.userId)).toMatchObject({
+        status: 'pending',
+        currency: 'EUR',
+        totalCents: gross[0]! + gross[1]!,
+      })
+    } finally {
+      await saveTaxSettings(database.db, admin.actor, { ...defaultTaxSettings, sellerCountry: 'DE' })
+    }
+  })
+
+  test('another currency chosen between the page and the payment changes the checkout’s key: nothing charged, the page priced again', async () => {
+    await setPrices(design().id, { EUR: 4599 })
+    const reader = await readerWithCart([design().id])
+    const inEuros = await openCheckout(reader.jar.header(), GERMAN_IP)
+    expect(inEuros.checkout.currency).toBe('EUR')
+
+    const chosen = (await currencyAction(
+      routeArgs({
+        db: database.db,
+        path: '/currency',
+        cookie: reader.jar.header(),
+        services,
+        init: { method: 'POST', body: new URLSearchParams({ currency: 'USD', redirectTo: '/checkout' }) },
+      }),
+    )) as Response
+    reader.jar.take(chosen)
+    const inDollars = await openCheckout(reader.jar.header(), GERMAN_IP)
+    // The same cart, the same tax country and rate: only the currency differs, and so does the key.
+    expect(inDollars.checkout).toMatchObject({ currency: 'USD', totalCents: 4900 })
+    expect(inDollars.checkout.tax).toMatchObject({ country: 'DE', rateBp: 700 })
+    expect(inDollars.checkout.idempotencyKey).not.toBe(inEuros.checkout.idempotencyKey)
+
+    const refused = await pay(reader.jar, GERMAN_IP, inEuros)
+    expect(refused.status).toBe(409)
+    expect(refused.body).toMatchObject({ formError: expect.stringMatching(/changed/) })
+    expect(await database.db.select().from(orders).where(eq(orders.userId, reader.userId))).toEqual([])
+
+    expect((await pay(reader.jar, GERMAN_IP, inDollars)).status).toBe(303)
+    expect(await orderOf(reader.userId)).toMatchObject({ status: 'paid', currency: 'USD', totalCents: 4900 })
   })
 })
 
