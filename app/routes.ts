@@ -28,6 +28,8 @@ export default [
   route('gifts/claim/:token', 'routes/gift-claim.tsx'),
   route('account/gifts', 'routes/account-gifts.tsx'),
   route('theme', 'routes/theme.ts'),
+  // The buyer's currency (issue 31), chosen on the cart or the checkout.
+  route('currency', 'routes/currency.ts'),
   route('login', 'routes/login.tsx'),
   // The seed's /Register; /register matches too.
   route('Register', 'routes/register.tsx'),

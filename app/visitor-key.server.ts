@@ -1,5 +1,6 @@
 import { parse } from 'cookie'
 import { CART_COOKIE_NAMES, getVisitorCartBookIds } from '#app/features/cart/visitor-cart.server.ts'
+import { CURRENCY_COOKIE } from '#app/features/currency/buyer-currency.server.ts'
 import { memoizeLocales } from '#app/features/locale/locale-memo.server.ts'
 import { readTheme, THEME_COOKIE } from '#app/features/theme/theme.server.ts'
 import type { Theme } from '#app/features/theme/theme.ts'
@@ -33,9 +34,14 @@ type Services = Pick<AppContext, 'db' | 'env' | 'authSecret'>
  */
 const resolveLocale = memoizeLocales()
 
-/** The cookies whose whole effect on a page is in PageVisitor. */
+/**
+ * The cookies whose whole effect on a page is in PageVisitor; and the buyer's currency, which changes only pages
+ * that are never shared (the cart and the checkout say `Cache-Control: private`; the catalogue's pages are in the
+ * base currency for everyone: decision 040), so that choosing one does not cost a buyer the cache everywhere.
+ */
 export const PAGE_VISITOR_COOKIES: ReadonlySet<string> = new Set([
   THEME_COOKIE,
+  CURRENCY_COOKIE,
   CART_COOKIE_NAMES.plain,
   CART_COOKIE_NAMES.secure,
   WISHLIST_COOKIE_NAMES.plain,

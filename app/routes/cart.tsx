@@ -25,6 +25,8 @@ import {
   requireVisitorCart,
 } from '#app/features/cart/visitor-cart.server.ts'
 import { formatPrice } from '#app/features/catalog/format.ts'
+import { CurrencyForm } from '#app/features/currency/components/currency-form.tsx'
+import { buyerCurrency, currencyOnPage } from '#app/features/currency/buyer-currency.server.ts'
 import { OrderLines } from '#app/features/orders/components/order-lines.tsx'
 import { getSessionUser } from '#app/features/identity/session.server.ts'
 import { listOwnedBookIds } from '#app/features/library/library.server.ts'
@@ -40,13 +42,35 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) =>
     matches,
   })
 
+/**
+ * Priced for this visitor alone (their currency, which may follow their address; their coupon; the amounts they
+ * chose), so never kept in the shared page cache, whose key knows only the books in the cart (decision 040).
+ * The action's and the loader's own headers are kept: answering the cart button's fetcher with Cache-Control
+ * alone left a book added on a second page out of the header's count (e2e cart journey with JavaScript).
+ */
+export const headers: Route.HeadersFunction = ({ actionHeaders, loaderHeaders }) => {
+  const headers = new Headers(actionHeaders)
+  for (const [name, value] of loaderHeaders) headers.set(name, value)
+  headers.set('Cache-Control', 'private')
+  return headers
+}
+
 export async function loader({ request, context, url }: Route.LoaderArgs) {
   const app = getAppContext(context)
   const user = await getSessionUser({ request, context })
   const cartId = await findVisitorCart(request, app, user?.id)
-  const priced = await readCartPricing(app.db, cartId, user?.id ?? null)
+  const currency = buyerCurrency(request, app)
+  const priced = await readCartPricing(app.db, cartId, user?.id ?? null, currency.currency)
   return {
     lines: priced.lines,
+    currency: {
+      ...currencyOnPage(currency, priced),
+      // The catalogue's pages are shared by every visitor, in the base currency (decision 040).
+      hint:
+        currency.currency === currency.base || priced.currencyFallback
+          ? null
+          : `Book pages show prices in ${currency.base}.`,
+    },
     bundlesNotSold: priced.bundlesNotSold,
     pricing: { listCents: priced.listCents, discountCents: priced.discountCents, currency: priced.currency },
     coupon: priced.coupon,
@@ -140,6 +164,14 @@ export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
           {answer.error}
         </p>
       ) : null}
+      {lines.length > 0 && loaderData.currency.fallback ? (
+        <p
+          role="status"
+          className="mb-6 rounded-lg border border-sky-300 bg-sky-50 p-4 text-sky-900 dark:border-sky-800 dark:bg-sky-950 dark:text-sky-100"
+        >
+          {loaderData.currency.fallback}
+        </p>
+      ) : null}
       {loaderData.bundlesNotSold.length > 0 ? (
         <div
           role="status"
@@ -192,6 +224,12 @@ export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
               error={answer?.couponError ?? loaderData.couponLinkError ?? undefined}
               notice={answer?.couponNotice}
               typed={answer?.couponCode}
+            />
+            <CurrencyForm
+              options={loaderData.currency.options}
+              current={loaderData.currency.chosen}
+              redirectTo="/cart"
+              hint={loaderData.currency.hint ?? undefined}
             />
             <dl className="ml-auto grid grid-cols-[auto_auto] gap-x-4 gap-y-1 text-right text-xl">
               {pricing.discountCents > 0 ? (

@@ -39,6 +39,8 @@ import { BillingFields } from '#app/features/tax/components/billing-fields.tsx'
 import { TaxSummary } from '#app/features/tax/components/tax-summary.tsx'
 import { COUNTRIES } from '#app/features/tax/countries.ts'
 import { locateBuyer, readBillingPost, type BillingField } from '#app/features/tax/checkout-buyer.server.ts'
+import { buyerCurrency, currencyOnPage } from '#app/features/currency/buyer-currency.server.ts'
+import { CurrencyForm } from '#app/features/currency/components/currency-form.tsx'
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   privatePageMeta('Checkout', 'Pay for the eBooks in your CodeBook cart.', { matches })
@@ -62,11 +64,18 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   const user = await getSessionUser({ request, context })
   // A gift is bought signed in (its form asks first).
   if (url.searchParams.has('gift') && (!user || user.isGuest)) await requireUser({ request, context, url })
+  // The buyer's currency (features/currency): the page is priced in it where every line has a price in it.
+  const currency = buyerCurrency(request, app)
   if (!user || user.isGuest) {
     const cartId = await findVisitorCart(request, app, user?.id)
     // The cart as the cart page prices it: its books and bundles, with its coupon.
-    const { lines } = await readCartPricing(app.db, cartId, user?.id ?? null)
-    return { step: 'account' as const, lines, isGuest: Boolean(user) }
+    const priced = await readCartPricing(app.db, cartId, user?.id ?? null, currency.currency)
+    return {
+      step: 'account' as const,
+      lines: priced.lines,
+      isGuest: Boolean(user),
+      currency: currencyOnPage(currency, priced),
+    }
   }
   // A gift's checkout (issue 30): the gift the buyer just described, paid on its own.
   const giftId = url.searchParams.get('gift')
@@ -85,11 +94,16 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   }
   // Priced for the buyer's billing country as far as it is known (features/tax: chosen before, or guessed).
   const { buyer, vat } = await locateBuyer(app.db, request, app.clientIp, app.vatChecker, request.signal)
-  const checkout = await getCheckout(app.db, user.id, { ...(giftId ? { giftId } : {}), buyer })
+  const checkout = await getCheckout(app.db, user.id, {
+    ...(giftId ? { giftId } : {}),
+    buyer,
+    currency: currency.currency,
+  })
   if (checkout.lines.length > 0) recordEvent(app, request, { name: 'begin_checkout' })
   return {
     step: 'pay' as const,
     checkout,
+    currency: currencyOnPage(currency, checkout),
     provider: app.payments.name,
     email: user.email,
     billingCountry: buyer.billingCountry,
@@ -100,8 +114,15 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   }
 }
 
-/** A refused account creation's Retry-After (429) reaches the browser. */
-export const headers: Route.HeadersFunction = passOnRetryAfter
+/**
+ * A refused account creation's Retry-After (429) reaches the browser. The page is priced for this visitor alone
+ * (their currency, which may follow their address): never kept in the shared page cache (decision 040).
+ */
+export const headers: Route.HeadersFunction = (args) => {
+  const headers = passOnRetryAfter(args)
+  headers.set('Cache-Control', 'private')
+  return headers
+}
 
 export const shouldRevalidate = revalidateAfterCheckoutPost
 
@@ -141,13 +162,15 @@ export async function action({ request, context, url }: Route.ActionArgs) {
     )
   }
   const buyer = billing.buyer
+  // The currency the page was priced in (a change since then changes the checkout's key: nothing is charged).
+  const currency = buyerCurrency(request, app).currency
   let result: CheckoutResult
   if (card && app.payments.kind !== 'redirect') {
-    result = await checkoutWithCard(app, app.payments, { userId: user.id, ...card.data, buyer })
+    result = await checkoutWithCard(app, app.payments, { userId: user.id, ...card.data, buyer, currency })
   } else {
     const keys = parseCheckoutKeys(form)
     if (!keys.ok) return data<CheckoutActionData>({ formError: keys.formError }, { status: 400 })
-    const input = { userId: user.id, ...keys.data, buyer }
+    const input = { userId: user.id, ...keys.data, buyer, currency }
     result =
       // Nothing to pay (a 100 % coupon): no card and no payment page.
       free || app.payments.kind !== 'redirect'
@@ -179,6 +202,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
       <AccountStep
         lines={loaderData.lines}
         isGuest={loaderData.isGuest}
+        currency={loaderData.currency}
         actionData={actionData as AccountActionData | undefined}
       />
     )
@@ -193,6 +217,7 @@ function PayStep({
   vat,
   invoiceTo,
   countries,
+  currency,
   actionData,
 }: Extract<Route.ComponentProps['loaderData'], { step: 'pay' }> & {
   actionData: CheckoutActionData | undefined
@@ -278,6 +303,11 @@ function PayStep({
         <div className="grid gap-10 md:grid-cols-2">
           <div>
             <h2 className="mb-4 text-xl font-semibold">Your order</h2>
+            {currency.fallback ? (
+              <p role="status" className="mb-4 text-sm text-sky-900 dark:text-sky-100">
+                {currency.fallback}
+              </p>
+            ) : null}
             <OrderLines lines={checkout.lines} />
             <dl className="mt-4 grid grid-cols-[1fr_auto] gap-y-1 text-xl">
               {checkout.discountCents > 0 ? (
@@ -293,6 +323,15 @@ function PayStep({
               <dd className="text-right font-semibold">{price(checkout.totalCents)}</dd>
               <TaxSummary tax={checkout.tax} currency={checkout.currency} placement="after-total" />
             </dl>
+            <div className="mt-4">
+              <CurrencyForm
+                options={currency.options}
+                current={currency.chosen}
+                redirectTo={
+                  checkout.gift ? `/checkout?${new URLSearchParams({ gift: checkout.gift.id })}` : '/checkout'
+                }
+              />
+            </div>
             {checkout.coupon?.message ? (
               <p className="mt-2 text-sm text-red-700 dark:text-red-300">
                 Coupon {checkout.coupon.code}: {checkout.coupon.message}{' '}

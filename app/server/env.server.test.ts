@@ -45,6 +45,16 @@ describe('parseEnv', () => {
     expect(parseEnv({ TRUST_PROXY: 'loopback, 10.0.0.0/8' }).TRUST_PROXY).toEqual(['loopback', '10.0.0.0/8'])
   })
 
+  test('STORE_CURRENCIES: the base currency first, then the others; only currencies with cents', () => {
+    expect(parseEnv({}).STORE_CURRENCIES).toEqual(['USD'])
+    expect(parseEnv({ STORE_CURRENCIES: 'usd, EUR,GBP,EUR' }).STORE_CURRENCIES).toEqual(['USD', 'EUR', 'GBP'])
+    expect(() => parseEnv({ STORE_CURRENCIES: 'USD,JPY' })).toThrow(
+      /STORE_CURRENCIES.*1: expected .* with cents/,
+    )
+    expect(() => parseEnv({ STORE_CURRENCIES: 'USD,EURO' })).toThrow(/STORE_CURRENCIES/)
+    expect(() => parseEnv({ STORE_CURRENCIES: 'USD,XYZ' })).toThrow(/STORE_CURRENCIES/)
+  })
+
   test('an empty variable counts as unset', () => {
     expect(parseEnv({ PORT: '', DATABASE_URL: '' }).PORT).toBe(3000)
   })

@@ -4,6 +4,15 @@ import { parseStorageUrl } from './storage-url.ts'
 
 const LogLevelSchema = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
 
+const knownCurrencies = new Set(Intl.supportedValuesOf('currency'))
+
+/** An ISO 4217 code whose amounts have cents (two decimals): prices are stored as whole cents. */
+function isCurrencyWithCents(code: string): boolean {
+  if (!/^[A-Z]{3}$/.test(code) || !knownCurrencies.has(code)) return false
+  const format = new Intl.NumberFormat('en', { style: 'currency', currency: code })
+  return format.resolvedOptions().maximumFractionDigits === 2
+}
+
 /**
  * Express's `trust proxy` setting: `false` (default, use the socket address), a number of hops, or a
  * comma-separated list of addresses/subnets ('loopback', '10.0.0.0/8'). Not `true`: see below.
@@ -167,6 +176,25 @@ export const EnvSchema = z.object({
   VIES_URL: z
     .url({ error: 'expected the VIES REST API URL (https://…)' })
     .default('https://ec.europa.eu/taxation_customs/vies/rest-api'),
+  /**
+   * The currencies buyers may pay in (issue 31, decision 040), comma-separated, the store's base currency first:
+   * `USD,EUR,GBP`. A book's own price is in its own currency (the base, as the back office creates it); the
+   * others are optional prices per book. Only currencies with cents (not JPY): prices are kept in cents.
+   */
+  STORE_CURRENCIES: z
+    .string()
+    .trim()
+    .transform((value) => [...new Set(value.split(',').map((code) => code.trim().toUpperCase()))])
+    .pipe(
+      z
+        .array(
+          z
+            .string()
+            .refine(isCurrencyWithCents, 'expected comma-separated ISO 4217 codes with cents, like USD,EUR'),
+        )
+        .min(1),
+    )
+    .default(['USD']),
   /** Both set: 'Sign in with GitHub' (an OAuth app whose callback is <public URL>/api/auth/callback/github). */
   GITHUB_CLIENT_ID: z.string().trim().min(1).optional(),
   GITHUB_CLIENT_SECRET: z.string().trim().min(1).optional(),

@@ -137,6 +137,8 @@ const catalogue = [
   'books',
   'topics',
   'book_topics',
+  // A book's prices in other currencies (issue 31), set on its edit page.
+  'book_prices',
   'book_contents',
   'authors',
   'book_files',
@@ -236,6 +238,8 @@ const allowedWrites: Record<string, string[]> = {
     'email_attachments',
   ],
   'routes/admin/book-new.tsx': catalogue,
+  // Prices in another currency filled at the owner's rate (issue 31), audited.
+  'routes/admin/books.tsx': ['book_prices', 'audit_log'],
   // A lower price mails the wishlists that hold the book (issue 30): claimed, and the price told remembered.
   'routes/admin/book-edit.tsx': [
     ...catalogue,

@@ -16,11 +16,15 @@ export type OwnStore = {
  * round) with an admin, and a Chromium: started before the file's tests, stopped after them. `prepare` puts
  * data in the database before the store starts.
  */
-export function ownStoreWithAdmin(prepare?: (db: Db) => Promise<void>): OwnStore {
+export function ownStoreWithAdmin(
+  prepare?: (db: Db) => Promise<void>,
+  /** Its configuration besides the harness's (e.g. STORE_CURRENCIES). */
+  env: Record<string, string> = {},
+): OwnStore {
   const own = {} as OwnStore
   beforeAll(async () => {
     own.browser = await launchBrowser()
-    Object.assign(own, await startStoreWithAdmin({}, prepare))
+    Object.assign(own, await startStoreWithAdmin(env, prepare))
   }, 120_000)
   afterAll(async () => {
     await own.browser?.close()

@@ -5,3 +5,7 @@ export const buttonBase =
 export const primaryButton = `${buttonBase} bg-blue-700 hover:bg-blue-800`
 
 export const dangerButton = `${buttonBase} bg-red-600 hover:bg-red-700`
+
+/** A quieter button beside a primary one: outlined, in the text's colour. */
+export const outlineButton =
+  'inline-flex items-center justify-center rounded-lg border border-slate-400 px-4 py-2 text-sm font-medium hover:bg-slate-100 dark:border-gray-500 dark:hover:bg-gray-800'

@@ -11,6 +11,11 @@ export type BookLine = {
   currency: string
   /** Set when the book comes in a bundle on the cart or was bought in one. */
   bundle?: LineBundle
+  /**
+   * On a cart: the price is an amount its reader chose (pay what you want), typed in the book's own currency,
+   * so the line is never priced in another (decision 040).
+   */
+  amountChosen?: boolean
 }
 
 /**

@@ -117,6 +117,7 @@ export const cartLineColumns = {
   // A pay-what-you-want book costs what its reader chose (issue 30); every other book its price.
   priceCents: sql<number>`coalesce(${cartItems.chosenCents}, ${books.priceCents})`.mapWith(Number),
   currency: books.currency,
+  amountChosen: sql<boolean>`${cartItems.chosenCents} is not null`,
 }
 
 /** The cart's lines with today's prices from the catalogue (never from a form). */

@@ -12,6 +12,7 @@ import {
   type CoverImage,
 } from '#app/server/db/schema/index.server.ts'
 import { deleteUnpaidGiftsOfBook } from '#app/features/gifts/gifts.server.ts'
+import { readBookPrices, writeBookPrices } from '#app/features/currency/book-prices.server.ts'
 import {
   centsToPrice,
   STATUS_ACTIONS,
@@ -52,8 +53,11 @@ async function hasSellableFiles(tx: Transaction, bookId: string): Promise<boolea
   return formats.has('pdf') && formats.has('epub')
 }
 
+/** A book as the back office edits it: with its prices in other currencies than its own (decision 040). */
+export type AdminBook = Book & { prices: Record<string, number> }
+
 /** What the audit log keeps of a book, before and after a change (not timestamps: the log has its own). */
-export function auditView(book: Book) {
+export function auditView(book: AdminBook) {
   return {
     slug: book.slug,
     title: book.title,
@@ -62,6 +66,7 @@ export function auditView(book: Book) {
     priceCents: book.priceCents,
     pwywMinCents: book.pwywMinCents,
     currency: book.currency,
+    prices: book.prices,
     topics: book.topics,
     level: book.level,
     featured: book.featured,
@@ -73,16 +78,19 @@ export function auditView(book: Book) {
   }
 }
 
-/** A book row with `topics` read from `book_topics` (the names in order), not from the search index's copy. */
-async function readBook(tx: Db | Transaction, id: string, lock = false): Promise<Book | undefined> {
+/**
+ * A book row with `topics` read from `book_topics` (the names in order), not from the search index's copy, and
+ * its prices in other currencies.
+ */
+async function readBook(tx: Db | Transaction, id: string, lock = false): Promise<AdminBook | undefined> {
   const query = tx.select().from(books).where(eq(books.id, id))
   const [book] = await (lock ? query.for('update') : query.limit(1))
   if (!book) return undefined
-  const topics = await listBookTopics(tx, id)
-  return { ...book, topics: topics.map((topic) => topic.name) }
+  const [topics, prices] = await Promise.all([listBookTopics(tx, id), readBookPrices(tx, id)])
+  return { ...book, topics: topics.map((topic) => topic.name), prices }
 }
 
-export async function getAdminBook(db: Db, id: string): Promise<Book | undefined> {
+export async function getAdminBook(db: Db, id: string): Promise<AdminBook | undefined> {
   if (!isUuid(id)) return undefined
   return readBook(db, id)
 }
@@ -92,9 +100,9 @@ export function isUuid(value: string): boolean {
 }
 
 export type SaveResult =
-  | { outcome: 'saved'; book: Book }
+  | { outcome: 'saved'; book: AdminBook }
   | { outcome: 'invalid'; fieldErrors: BookFieldErrors }
-  | { outcome: 'conflict'; current: Book }
+  | { outcome: 'conflict'; current: AdminBook }
   | { outcome: 'not-found' }
 
 /** A slug or featured position another book holds: field errors (checked in the transaction that writes). */
@@ -191,7 +199,8 @@ export async function createBook(db: Db, actor: Actor, input: BookInput): Promis
 
 /**
  * Saves an edit made to `version` of the book. When the book has changed since (another admin saved), nothing
- * is written: a conflict, with the book as it is now. A slug change keeps the old slug as a redirect.
+ * is written: a conflict, with the book as it is now. A slug change keeps the old slug as a redirect. `prices`:
+ * its prices in other currencies (null: not sold in it), saved and audited with the rest.
  */
 export async function updateBook(
   db: Db,
@@ -199,6 +208,7 @@ export async function updateBook(
   bookId: string,
   version: number,
   input: BookInput,
+  prices: Readonly<Record<string, number | null>> = {},
 ): Promise<SaveResult> {
   return changeBook(db, actor, bookId, version, 'book.update', async (tx, before) => {
     const fieldErrors = await clashes(tx, input, bookId)
@@ -215,7 +225,11 @@ export async function updateBook(
     const { topics, ...fields } = input
     return {
       set: { ...fields, featured: input.featuredPosition !== null, coverAlt },
-      alsoWrite: (tx) => setBookTopics(tx, bookId, topics),
+      alsoWrite: async (tx) => {
+        await setBookTopics(tx, bookId, topics)
+        // A price in the book's own currency is its price above: none is kept beside it.
+        await writeBookPrices(tx, bookId, { ...prices, [input.currency]: null })
+      },
     }
   })
 }

@@ -45,6 +45,29 @@ function text(label: string, max: number) {
 
 const FeaturedPositionSchema = whole('featured order', 1, BOOK_FORM_LIMITS.featuredPositionMax)
 
+/**
+ * A price as typed ('29.99', '29', '.5') in cents, with the rules and words of the book's price: its own price
+ * and its prices in other currencies (decision 040) are checked alike.
+ */
+function priceSchema(label: string, amount: string) {
+  const The = `The ${label}`
+  return z
+    .string({ error: `Please enter the ${label}.` })
+    .min(1, `Please enter the ${label}.`)
+    .refine((price) => !price.startsWith('-'), `${The} cannot be negative.`)
+    .refine((price) => !/^\d*\.\d{3,}$/.test(price), 'A price has at most 2 decimals, like 29.99.')
+    .regex(/^(\d+(\.\d{0,2})?|\.\d{1,2})$/, `${The} is ${amount}, like 29.99.`)
+    .transform((price) => Math.round(Number(price) * 100))
+    .pipe(
+      z
+        .number()
+        .max(
+          BOOK_FORM_LIMITS.priceMaxCents,
+          `${The} is at most ${(BOOK_FORM_LIMITS.priceMaxCents / 100).toLocaleString('en')}.`,
+        ),
+    )
+}
+
 export const BookFormSchema = z
   .object({
     title: text('title', BOOK_FORM_LIMITS.titleMax),
@@ -71,24 +94,7 @@ export const BookFormSchema = z
           `A description has at most ${BOOK_FORM_LIMITS.descriptionMax.toLocaleString('en')} characters.`,
         ),
     ),
-    price: z.preprocess(
-      trimmed,
-      z
-        .string({ error: 'Please enter the price.' })
-        .min(1, 'Please enter the price.')
-        .refine((price) => !price.startsWith('-'), 'The price cannot be negative.')
-        .refine((price) => !/^\d*\.\d{3,}$/.test(price), 'A price has at most 2 decimals, like 29.99.')
-        .regex(/^(\d+(\.\d{0,2})?|\.\d{1,2})$/, 'The price is an amount in dollars, like 29.99.')
-        .transform((price) => Math.round(Number(price) * 100))
-        .pipe(
-          z
-            .number()
-            .max(
-              BOOK_FORM_LIMITS.priceMaxCents,
-              `The price is at most ${(BOOK_FORM_LIMITS.priceMaxCents / 100).toLocaleString('en')}.`,
-            ),
-        ),
-    ),
+    price: z.preprocess(trimmed, priceSchema('price', 'an amount in dollars')),
     // Pay what you want (issue 30): the least a reader may pay; empty for a fixed price.
     pwywMin: z.preprocess(
       trimmed,
@@ -203,4 +209,52 @@ export function parseBookForm(
     if (!position.success) fieldErrors.featuredPosition = position.error.issues[0]?.message
   }
   return { ok: false, values, fieldErrors }
+}
+
+/** The book form's field for its price in `currency` (decision 040). */
+export function otherPriceField(currency: string): string {
+  return `price-${currency}`
+}
+
+export type OtherPrices =
+  | {
+      ok: true
+      /** In cents by currency; null: not sold in it. */
+      prices: Record<string, number | null>
+      values: Record<string, string>
+    }
+  | { ok: false; values: Record<string, string>; errors: Record<string, string> }
+
+/**
+ * A book's prices in the store's other currencies, posted with its form (`price-EUR`…): each optional (empty: not
+ * sold in that currency; no field: left as it is), checked as the price is. `ownCurrency` is the book's currency as posted: a price in it
+ * is the price above, so one typed here too is refused rather than silently dropped.
+ */
+export function parseOtherPrices(
+  form: FormData,
+  currencies: readonly string[],
+  ownCurrency: string | undefined,
+): OtherPrices {
+  const values: Record<string, string> = {}
+  const prices: Record<string, number | null> = {}
+  const errors: Record<string, string> = {}
+  for (const currency of currencies) {
+    const raw = form.get(otherPriceField(currency))
+    // No field (a form from before the store offered it): that price is left as it is.
+    if (typeof raw !== 'string') continue
+    const typed = raw.trim()
+    values[currency] = typed
+    if (typed === '') {
+      prices[currency] = null
+      continue
+    }
+    if (currency === ownCurrency) {
+      errors[currency] = `${currency} is the book’s own currency: its price is the price above.`
+      continue
+    }
+    const parsed = priceSchema(`${currency} price`, 'an amount').safeParse(typed)
+    if (parsed.success) prices[currency] = parsed.data
+    else errors[currency] = parsed.error.issues[0]?.message ?? `Please check the ${currency} price.`
+  }
+  return Object.keys(errors).length > 0 ? { ok: false, values, errors } : { ok: true, prices, values }
 }

@@ -46,6 +46,8 @@ export async function placeOrderWithCard(
     giftId?: string
     /** Where the buyer is (features/tax): the order is taxed for it. */
     buyer?: BuyerTax | null
+    /** The buyer's currency (features/currency): the order is in it if every line has a price in it. */
+    currency?: string
     card: CardDetails
     provider: CardFormProvider
     orderUrl: (orderId: string) => string
@@ -109,6 +111,7 @@ export async function checkoutWithCard(
     attemptId: string
     giftId?: string
     buyer?: BuyerTax | null
+    currency?: string
     card: CardDetails
   },
 ): Promise<CheckoutResult> {

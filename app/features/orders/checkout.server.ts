@@ -54,14 +54,16 @@ export type Checkout = PricedLines & {
 export async function getCheckout(
   db: Db,
   userId: string,
-  options: { giftId?: string; buyer?: BuyerTax | null } = {},
+  /** `currency`: the buyer's (features/currency), used where every line has a price in it. */
+  options: { giftId?: string; buyer?: BuyerTax | null; currency?: string } = {},
 ): Promise<Checkout & { attemptId: string }> {
   const attemptId = crypto.randomUUID()
   const buyer = options.buyer ?? null
+  const { currency } = options
   if (options.giftId) {
     const gift = await findGiftDraft(db, options.giftId, userId)
-    if (!gift) return { ...(await summarize(db, userId, buyer, [], [], null, 'empty')), attemptId }
-    return { ...(await summarizeGift(db, userId, buyer, gift)), attemptId }
+    if (!gift) return { ...(await summarize(db, userId, buyer, currency, [], [], null, 'empty')), attemptId }
+    return { ...(await summarizeGift(db, userId, buyer, currency, gift)), attemptId }
   }
   // The cart and its coupon (with the buyer's use of it) in one query: a coupon must not slow this page.
   const [cart] = await db
@@ -75,7 +77,7 @@ export async function getCheckout(
     .leftJoin(coupons, eq(coupons.code, carts.couponCode))
     .where(eq(carts.userId, userId))
     .limit(1)
-  if (!cart) return { ...(await summarize(db, userId, buyer, [], [], null, 'empty')), attemptId }
+  if (!cart) return { ...(await summarize(db, userId, buyer, currency, [], [], null, 'empty')), attemptId }
   const [rows, bundleRows] = await Promise.all([
     readLines(db, userId, cart.id),
     listCartBundleBooks(db, cart.id, userId),
@@ -85,6 +87,7 @@ export async function getCheckout(
       db,
       userId,
       buyer,
+      currency,
       rows,
       bundleRows,
       cart.couponCode,
@@ -119,6 +122,7 @@ async function summarize(
   db: Db | Tx,
   userId: string,
   buyer: BuyerTax | null,
+  currency: string | undefined,
   rows: CartRow[],
   bundleRows: CartBundleRow[],
   couponCode: string | null,
@@ -130,7 +134,7 @@ async function summarize(
   const forSale = rows.filter((row) => !row.owned && row.available).map(strip)
   // A bundle's books at their shares of what it costs this buyer (a book a line of its own brings counts as theirs).
   const bundled = bundleLinesOf(bundleRows, new Set(forSale.map((line) => line.bookId)))
-  const priced = await priceLines(db, userId, [...forSale, ...bundled.lines], couponCode, { found })
+  const priced = await priceLines(db, userId, [...forSale, ...bundled.lines], couponCode, { found, currency })
   const tax = await taxCheckout(
     db,
     priced.lines.map((line) => line.priceCents),
@@ -184,9 +188,10 @@ async function summarizeGift(
   db: Db | Tx,
   userId: string,
   buyer: BuyerTax | null,
+  currency: string | undefined,
   gift: GiftDraftRow,
 ): Promise<Checkout> {
-  const priced = await priceLines(db, userId, await giftLines(db, gift), null, { found: null })
+  const priced = await priceLines(db, userId, await giftLines(db, gift), null, { found: null, currency })
   // The buyer pays, so the buyer's country is taxed (the recipient's is not known).
   const tax = await taxCheckout(
     db,
@@ -228,7 +233,7 @@ async function reserveGift(
     const made = await findOrder(tx, input.userId, eq(orders.id, gift.orderId))
     if (made) return { outcome: 'existing', ...made, changedCartId: null }
   }
-  const checkout = await summarizeGift(tx, input.userId, input.buyer ?? null, gift)
+  const checkout = await summarizeGift(tx, input.userId, input.buyer ?? null, input.currency, gift)
   const refused = (outcome: NothingToBuy) => ({ outcome, changedCartId: null })
   if (checkout.lines.length === 0) return refused('empty-cart')
   if (checkout.idempotencyKey !== input.idempotencyKey) return refused('cart-changed')
@@ -313,6 +318,8 @@ export async function reserveCheckout(
     giftId?: string
     /** Where the buyer is (features/tax): the order is taxed for it. None: no tax charged. */
     buyer?: BuyerTax | null
+    /** The buyer's currency (features/currency): the order is in it if every line has a price in it. */
+    currency?: string
   },
 ): Promise<Reservation> {
   if (input.giftId) return reserveGift(tx, { ...input, giftId: input.giftId })
@@ -328,6 +335,7 @@ export async function reserveCheckout(
     tx,
     input.userId,
     input.buyer ?? null,
+    input.currency,
     await readLines(tx, input.userId, cart.id),
     await listCartBundleBooks(tx, cart.id, input.userId),
     cart.couponCode,

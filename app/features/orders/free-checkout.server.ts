@@ -28,6 +28,8 @@ export async function checkoutFree(
     attemptId: string
     giftId?: string
     buyer?: BuyerTax | null
+    /** The buyer's currency (features/currency). */
+    currency?: string
   },
 ): Promise<CheckoutResult> {
   const { result, changedCartId } = await app.db.transaction(async (tx) => {

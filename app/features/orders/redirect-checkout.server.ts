@@ -32,6 +32,8 @@ export async function checkoutWithRedirect(
     attemptId: string
     giftId?: string
     buyer?: BuyerTax | null
+    /** The buyer's currency (features/currency). */
+    currency?: string
   },
 ): Promise<CheckoutResult> {
   const pending = await createPendingOrder(app.db, {
@@ -40,6 +42,7 @@ export async function checkoutWithRedirect(
     attemptId: input.attemptId,
     giftId: input.giftId,
     buyer: input.buyer,
+    currency: input.currency,
     providerName: provider.name,
     minimumChargeCents: provider.minimumChargeCents,
   })
@@ -100,6 +103,7 @@ export async function createPendingOrder(
     minimumChargeCents?: number
     giftId?: string
     buyer?: BuyerTax | null
+    currency?: string
   },
 ): Promise<
   { outcome: 'created' | 'existing'; orderId: string; status: OrderStatus } | { outcome: NothingToBuy }

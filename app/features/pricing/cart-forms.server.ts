@@ -41,14 +41,17 @@ type Visitor = { request: Request; app: AppContext; userId: string | undefined }
 
 /**
  * The visitor's cart (`cartId`, if they have one) priced with its coupon: the coupon and the buyer's use of it
- * read with the cart's row, in one query.
+ * read with the cart's row, in one query. In the buyer's `currency` (features/currency) where every line has a
+ * price in it.
  */
 export async function readCartPricing(
   db: Db,
   cartId: string | undefined,
   userId: string | null,
+  currency?: string,
 ): Promise<CartPricing> {
-  if (!cartId) return { ...(await priceLines(db, userId, [], null, { found: null })), bundlesNotSold: [] }
+  if (!cartId)
+    return { ...(await priceLines(db, userId, [], null, { found: null, currency })), bundlesNotSold: [] }
   const [[cart], lines, bundleRows] = await Promise.all([
     db
       .select({ couponCode: carts.couponCode, ...couponColumns(userId) })
@@ -62,6 +65,7 @@ export async function readCartPricing(
   const bundled = bundleLinesOf(bundleRows, new Set(lines.map((line) => line.bookId)))
   const priced = await priceLines(db, userId, [...lines, ...bundled.lines], cart?.couponCode ?? null, {
     found: cart ? couponOfRow(cart, userId) : null,
+    currency,
   })
   return {
     ...priced,

@@ -1,6 +1,8 @@
 import type { BookLine } from '#app/features/cart/book-line.ts'
 import type { CartCoupon } from './cart-coupon.ts'
 import { formatPrice } from '#app/features/catalog/format.ts'
+import type { CurrencyFallback } from '#app/features/currency/currencies.ts'
+import { priceInCurrency } from '#app/features/currency/cart-currency.server.ts'
 import type { Db, Transaction } from '#app/server/db/database.server.ts'
 import {
   checkCouponFor,
@@ -26,21 +28,28 @@ export type PricedLines = {
   coupon: CartCoupon | null
   /** The coupon that priced the lines (null when none took anything off): claimed when the order is made. */
   couponId: string | null
+  /** Set when the buyer's currency could not price every line, so they are in their own (decision 040). */
+  currencyFallback: CurrencyFallback | null
 }
 
 /**
  * A cart's books for sale, priced with its coupon if the visitor may use it now: the cart page (a guest's
  * too: the per-account rules wait for checkout) and the checkout show, and the order stores, these prices.
+ * With `currency` (the buyer's, features/currency), in that currency if every line has a price in it.
  */
 export async function priceLines(
   db: Db | Transaction,
   userId: string | null,
-  forSale: readonly BookLine[],
+  cartLines: readonly BookLine[],
   couponCode: string | null,
-  options: { now?: Date; found?: FoundCoupon | null } = {},
+  options: { now?: Date; found?: FoundCoupon | null; currency?: string } = {},
 ): Promise<PricedLines> {
   const now = options.now ?? new Date()
-  const currency = forSale[0]?.currency ?? 'USD'
+  const inCurrency = options.currency
+    ? await priceInCurrency(db, cartLines, options.currency)
+    : { lines: cartLines, fallback: null }
+  const forSale = inCurrency.lines
+  const currency = forSale[0]?.currency ?? options.currency ?? 'USD'
   // Read with the cart already (the checkout page's one query), or here.
   const found =
     options.found !== undefined ? options.found : couponCode ? await findCoupon(db, couponCode, userId) : null
@@ -58,7 +67,7 @@ export async function priceLines(
   const message = refusal
     ? couponMessages[refusal]
     : priced.notApplied === 'below-minimum'
-      ? notAppliedMessages['below-minimum'](formatPrice(usable!.terms.minOrderCents, currency))
+      ? notAppliedMessages['below-minimum'](formatPrice(usable!.terms.minOrderCents, usable!.terms.currency))
       : priced.notApplied
         ? notAppliedMessages[priced.notApplied]
         : null
@@ -77,5 +86,6 @@ export async function priceLines(
         }
       : null,
     couponId: usable && priced.discountCents > 0 ? usable.id : null,
+    currencyFallback: inCurrency.fallback,
   }
 }

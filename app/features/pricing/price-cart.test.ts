@@ -89,6 +89,16 @@ describe('the rules, by example', () => {
     expect(priceCart([line('a', 2000)], percent(10, { minOrderCents: 2000 })).discountCents).toBe(200)
   })
 
+  test('a minimum order is in the coupon’s currency: a cart in another is not compared with it', () => {
+    const euros = { ...line('a', 5000), currency: 'EUR' }
+    expect(priceCart([euros], percent(10, { minOrderCents: 2000 }))).toMatchObject({
+      discountCents: 0,
+      notApplied: 'other-currency',
+    })
+    // Without a minimum, a percentage is the same in any currency.
+    expect(priceCart([euros], percent(10)).discountCents).toBe(500)
+  })
+
   test('an amount coupon in another currency takes nothing', () => {
     expect(priceCart([line('a', 1000)], amount(500, { currency: 'EUR' }))).toMatchObject({
       discountCents: 0,

@@ -7,7 +7,9 @@
  * The rules (decision 033):
  * 1. A coupon applies to its eligible lines: every line, or those whose book it names or which are in a topic
  *    it names. Lines it does not apply to are paid at list price.
- * 2. A minimum order is compared with the list price of the whole cart; below it, nothing is discounted.
+ * 2. A minimum order is compared with the list price of the whole cart; below it, nothing is discounted. The
+ *    minimum is an amount in the coupon's currency: a cart with a line in another currency (an EUR cart and a
+ *    coupon for orders of $20 or more) is not compared with it, and nothing is discounted (decision 040).
  * 3. A percentage coupon takes that percentage of each eligible line, rounded to the nearest cent, halves up
  *    (a 15 % coupon on $9.99 takes $1.50). At most 100 %, so a line is never below 0.
  * 4. An amount coupon takes its amount from the eligible lines together, never more than their sum, shared in
@@ -85,6 +87,8 @@ function discountsOf(
 ): { cents: number[]; notApplied?: NotApplied } {
   const none = (notApplied: NotApplied) => ({ cents: lines.map(() => 0), notApplied })
   const listTotal = lines.reduce((total, line) => total + line.listCents, 0)
+  if (coupon.minOrderCents > 0 && lines.some((line) => line.currency !== coupon.currency))
+    return none('other-currency')
   if (listTotal < coupon.minOrderCents) return none('below-minimum')
   const eligible = lines.map((line) => isEligible(line, coupon))
   if (!eligible.some(Boolean)) return none('no-eligible-books')

@@ -9,9 +9,10 @@ import {
   getAdminBook,
   updateBook,
 } from '#app/features/catalog/admin-books.server.ts'
-import { parseBookForm } from '#app/features/catalog/book-form.server.ts'
+import { parseBookForm, parseOtherPrices } from '#app/features/catalog/book-form.server.ts'
 import {
   bookFields,
+  centsToPrice,
   STATUS_ACTIONS,
   type BookFieldErrors,
   type BookFormValues,
@@ -20,6 +21,7 @@ import {
 import { BookCover } from '#app/features/catalog/components/book-cover.tsx'
 import { BookFormFields } from '#app/features/catalog/components/book-form-fields.tsx'
 import { CoverUpload } from '#app/features/catalog/components/cover-upload.tsx'
+import { OtherPricesFields } from '#app/features/catalog/components/other-prices-fields.tsx'
 import { coverMessageFor } from '#app/features/catalog/covers.server.ts'
 import { requireAdmin } from '#app/features/identity/session.server.ts'
 import { formatPrice } from '#app/features/catalog/format.ts'
@@ -55,10 +57,16 @@ const notices = new Map([
 
 export async function loader({ request, context, params, url }: Route.LoaderArgs) {
   await requireAdmin({ request, context })
-  const { db } = getAppContext(context)
+  const { db, env } = getAppContext(context)
   const book = await getAdminBook(db, params.bookId)
   if (!book) throw notFound()
   return {
+    // Its price in each other currency the store offers (STORE_CURRENCIES, decision 040); '' for none.
+    prices: env.STORE_CURRENCIES.filter((currency) => currency !== book.currency).map((currency) => {
+      const cents = book.prices[currency]
+      return { currency, value: cents === undefined ? '' : centsToPrice(cents) }
+    }),
+    currency: book.currency,
     // A pay-what-you-want book: what its readers paid on average (issue 30).
     paid:
       book.pwywMinCents === null ? null : { ...(await averagePaid(db, book.id)), currency: book.currency },
@@ -79,6 +87,9 @@ export async function loader({ request, context, params, url }: Route.LoaderArgs
 type EditActionData = {
   values?: BookFormValues
   fieldErrors: BookFieldErrors
+  /** The prices in other currencies as typed, and their errors, by currency. */
+  prices?: Record<string, string>
+  priceErrors?: Record<string, string>
   /** After a conflict: the version now saved (posting again replaces it) and what it holds that differs. */
   currentVersion?: number
   current?: { field: string; value: string }[]
@@ -125,22 +136,50 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 
   if (intent === 'save') {
     const parsed = parseBookForm(form)
-    if (!parsed.ok)
-      return data<EditActionData>({ values: parsed.values, fieldErrors: parsed.fieldErrors }, { status: 400 })
-    const saved = await updateBook(db, actor, params.bookId, version, parsed.input)
+    // Its prices in the other currencies offered, checked as its price is (decision 040).
+    const others = parseOtherPrices(
+      form,
+      app.env.STORE_CURRENCIES,
+      (parsed.ok ? parsed.input.currency : parsed.values.currency)?.trim().toUpperCase(),
+    )
+    const prices = others.values
+    if (!parsed.ok || !others.ok)
+      return data<EditActionData>(
+        {
+          values: parsed.values,
+          fieldErrors: parsed.ok ? {} : parsed.fieldErrors,
+          prices,
+          priceErrors: others.ok ? {} : others.errors,
+        },
+        { status: 400 },
+      )
+    const saved = await updateBook(db, actor, params.bookId, version, parsed.input, others.prices)
     if (saved.outcome === 'not-found') throw notFound()
     if (saved.outcome === 'invalid')
-      return data<EditActionData>({ values: parsed.values, fieldErrors: saved.fieldErrors }, { status: 400 })
+      return data<EditActionData>(
+        { values: parsed.values, fieldErrors: saved.fieldErrors, prices },
+        { status: 400 },
+      )
     if (saved.outcome === 'conflict') {
       const now = bookToFormValues(saved.current)
+      const nowPrice = (currency: string) => {
+        const cents = saved.current.prices[currency]
+        return cents === undefined ? '' : centsToPrice(cents)
+      }
       return data<EditActionData>(
         {
           values: parsed.values,
           fieldErrors: { form: adminBookMessages.conflict },
+          prices,
           currentVersion: saved.current.version,
-          current: bookFields
-            .filter((field) => (now[field] ?? '') !== (parsed.values[field] ?? ''))
-            .map((field) => ({ field, value: now[field] ?? '' })),
+          current: [
+            ...bookFields
+              .filter((field) => (now[field] ?? '') !== (parsed.values[field] ?? ''))
+              .map((field) => ({ field, value: now[field] ?? '' })),
+            ...Object.entries(prices)
+              .filter(([currency, typed]) => nowPrice(currency) !== typed)
+              .map(([currency]) => ({ field: `price in ${currency}`, value: nowPrice(currency) })),
+          ],
         },
         { status: 409 },
       )
@@ -232,7 +271,7 @@ export default function EditBook({ loaderData, actionData }: Route.ComponentProp
             </>
           ) : null}
         </div>
-      ) : Object.keys(errors).length > 0 ? (
+      ) : Object.keys(errors).length > 0 || Object.keys(actionData?.priceErrors ?? {}).length > 0 ? (
         <p role="alert" className="text-red-700 dark:text-red-300">
           The book was not saved: please correct the fields marked below.
         </p>
@@ -241,6 +280,14 @@ export default function EditBook({ loaderData, actionData }: Route.ComponentProp
       <Form method="post" className="flex flex-col gap-6">
         <input type="hidden" name="version" value={version} />
         <BookFormFields values={actionData?.values ?? book.values} errors={errors} />
+        <OtherPricesFields
+          prices={book.prices.map(({ currency, value }) => ({
+            currency,
+            value: actionData?.prices?.[currency] ?? value,
+          }))}
+          ownCurrency={book.currency}
+          errors={actionData?.priceErrors ?? {}}
+        />
         {book.paid ? (
           <p className="text-sm text-slate-700 dark:text-slate-300">
             Pay what you want:{' '}

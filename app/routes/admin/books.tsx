@@ -1,4 +1,4 @@
-import { Link } from 'react-router'
+import { data, Link } from 'react-router'
 import { primaryButton } from '#app/components/ui/button-styles.ts'
 import { DataTable, type Column } from '#app/components/ui/data-table.tsx'
 import { Options, SelectField } from '#app/components/ui/field.tsx'
@@ -10,6 +10,9 @@ import { listAdminBooks } from '#app/features/catalog/admin-list.server.ts'
 import { formatPrice } from '#app/features/catalog/format.ts'
 import { requireAdmin } from '#app/features/identity/session.server.ts'
 import { getAppContext } from '#app/server/context.server.ts'
+import { readForm } from '#app/server/form.server.ts'
+import { FillPricesForm, type FillPricesAnswer } from '#app/features/currency/components/fill-prices-form.tsx'
+import { fillPricesAtRate, readFillPricesForm } from '#app/features/currency/fill-prices.server.ts'
 import type { Route } from './+types/books'
 import { privatePageMeta } from '#app/features/seo/meta.ts'
 import { FormattedDate } from '#app/features/locale/components/formatted-date.tsx'
@@ -30,14 +33,39 @@ export async function loader({ request, context, url }: Route.LoaderArgs) {
   const rawSort = url.searchParams.get('sort')
   const sort = ADMIN_SORTS.find((known) => known === rawSort) ?? 'title'
   const after = url.searchParams.get('after')
-  const { rows, next } = await listAdminBooks(getAppContext(context).db, { q, sort, after })
+  const { db, env } = getAppContext(context)
+  const { rows, next } = await listAdminBooks(db, { q, sort, after })
   return {
+    // The store's currencies (STORE_CURRENCIES): the bulk fill's, base first.
+    currencies: env.STORE_CURRENCIES,
     q,
     sort,
     isFirstPage: !after,
     next,
     books: rows.map((book) => ({ ...book, createdAt: book.createdAt.toISOString() })),
   }
+}
+
+/** The bulk fill of prices in another currency at the owner's rate (decision 040). */
+export async function action({ request, context }: Route.ActionArgs) {
+  const admin = await requireAdmin({ request, context })
+  const { db, env } = getAppContext(context)
+  const form = await readForm(request)
+  if (form.get('intent') !== 'fill-prices')
+    return data<FillPricesAnswer>({ notice: 'This form could not be read. Please reload the page.' }, 400)
+  const parsed = readFillPricesForm(form, env.STORE_CURRENCIES)
+  if (!parsed.ok) return data<FillPricesAnswer>({ errors: parsed.errors, values: parsed.values }, 400)
+  const base = env.STORE_CURRENCIES[0]!
+  const { currency, rate } = parsed.input
+  const done = await fillPricesAtRate(db, { id: admin.id, email: admin.email }, base, parsed.input)
+  const books = (n: number) => `${n} ${n === 1 ? 'book' : 'books'}`
+  return data<FillPricesAnswer>({
+    notice: `${currency} prices set for ${books(done.filled)} at ${rate} × ${base}, rounded to .99${
+      done.kept > 0
+        ? `; ${books(done.kept)} kept the ${currency} price ${done.kept === 1 ? 'it' : 'they'} had`
+        : ''
+    }.`,
+  })
 }
 
 const statusStyles = {
@@ -88,8 +116,8 @@ const columns: Column<Book>[] = [
   },
 ]
 
-export default function AdminBooks({ loaderData }: Route.ComponentProps) {
-  const { q, sort, books, next, isFirstPage } = loaderData
+export default function AdminBooks({ loaderData, actionData }: Route.ComponentProps) {
+  const { q, sort, books, next, isFirstPage, currencies } = loaderData
   const pageLink = (after?: string) =>
     `/admin/books?${new URLSearchParams({ ...(q ? { q } : {}), sort, ...(after ? { after } : {}) })}`
   return (
@@ -128,6 +156,11 @@ export default function AdminBooks({ loaderData }: Route.ComponentProps) {
         label="Book list pages"
         first={isFirstPage ? null : { to: pageLink(), label: 'First page' }}
         next={next === null ? null : { to: pageLink(next), label: 'Next page' }}
+      />
+      <FillPricesForm
+        base={currencies[0]!}
+        others={currencies.slice(1)}
+        answer={actionData as FillPricesAnswer | undefined}
       />
     </section>
   )

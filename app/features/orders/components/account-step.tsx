@@ -6,6 +6,8 @@ import { formatPrice } from '#app/features/catalog/format.ts'
 import { AccountForm, type AccountActionData } from '#app/features/identity/components/account-form.tsx'
 import { EmailField, PasswordField } from '#app/features/identity/components/credential-fields.tsx'
 import type { BookLine } from '#app/features/cart/book-line.ts'
+import { CurrencyForm } from '#app/features/currency/components/currency-form.tsx'
+import type { CurrencyOption } from '#app/features/currency/currencies.ts'
 import { OrderLines } from './order-lines.tsx'
 
 /** The words that say why buying needs an account; README says the same (decision 025). */
@@ -20,10 +22,13 @@ export const whyAnAccount =
 export function AccountStep({
   lines,
   isGuest,
+  currency,
   actionData,
 }: {
   lines: readonly BookLine[]
   isGuest: boolean
+  /** The buyer's currency and the others offered (features/currency), with the cart's note if any. */
+  currency: { options: readonly CurrencyOption[]; chosen: string; fallback: string | null }
   actionData: AccountActionData | undefined
 }) {
   const loginHref = `/login?${new URLSearchParams({ redirectTo: '/checkout' })}`
@@ -41,6 +46,11 @@ export function AccountStep({
         <div className="grid gap-10 md:grid-cols-2">
           <div>
             <h2 className="mb-4 text-xl font-semibold">Your order</h2>
+            {currency.fallback ? (
+              <p role="status" className="mb-4 text-sm text-sky-900 dark:text-sky-100">
+                {currency.fallback}
+              </p>
+            ) : null}
             <OrderLines lines={lines} />
             <dl className="mt-4 flex flex-col gap-1 text-xl font-semibold">
               {cartTotals(lines).map((total) => (
@@ -50,6 +60,9 @@ export function AccountStep({
                 </div>
               ))}
             </dl>
+            <div className="mt-4">
+              <CurrencyForm options={currency.options} current={currency.chosen} redirectTo="/checkout" />
+            </div>
           </div>
           <div className="flex flex-col gap-4">
             <h2 className="text-xl font-semibold">Create your account to pay</h2>

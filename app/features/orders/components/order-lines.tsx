@@ -89,19 +89,34 @@ export function OrderLines({
         return (
           <li key={line.bookId} id={large ? `book-${line.bookId}` : undefined} className={row}>
             <img src={line.coverPath} alt="" width={400} height={600} className={cover} />
-            {linkTitles ? (
-              <Link to={`/books/${line.slug}`} className={`${title} hover:underline`}>
-                {line.title}
-              </Link>
+            {large ? (
+              // On a phone the price goes under the title: beside it, a price with cents ('€91.99') left a
+              // long title's word no room, and the line's button was pushed out of its box.
+              <span className="flex min-w-0 flex-1 flex-col gap-1 sm:flex-row sm:items-center sm:gap-4">
+                <BookTitle line={line} link={linkTitles} className={title} />
+                <p className="text-lg">{price}</p>
+              </span>
             ) : (
-              <span className="flex-1">{line.title}</span>
+              <>
+                <BookTitle line={line} link={linkTitles} className={title} />
+                <span>{price}</span>
+              </>
             )}
-            {large ? <p className="text-lg">{price}</p> : <span>{price}</span>}
             {action?.(line)}
           </li>
         )
       })}
     </ul>
+  )
+}
+
+function BookTitle({ line, link, className }: { line: BookLine; link: boolean; className: string }) {
+  return link ? (
+    <Link to={`/books/${line.slug}`} className={`${className} hover:underline`}>
+      {line.title}
+    </Link>
+  ) : (
+    <span className="flex-1">{line.title}</span>
   )
 }
 

@@ -143,6 +143,27 @@ export const books = pgTable(
   ],
 )
 
+/**
+ * A book's prices in other currencies than its own (issue 31, decision 040): set by the owner in the back
+ * office, never converted by the store. A book without a row for a currency is not sold in it: a buyer of that
+ * currency pays the book's own price (`books.price_cents` in `books.currency`), which stays its base price.
+ */
+export const bookPrices = pgTable(
+  'book_prices',
+  {
+    bookId: uuid('book_id')
+      .notNull()
+      .references(() => books.id, { onDelete: 'cascade' }),
+    currency: text('currency').notNull(),
+    priceCents: integer('price_cents').notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.bookId, table.currency] }),
+    check('book_prices_currency_check', sql`${table.currency} ~ '^[A-Z]{3}$'`),
+    check('book_prices_price_cents_check', sql`${table.priceCents} >= 0`),
+  ],
+)
+
 /** A book's old slugs: its page under an old URL answers 301 to the current one (slugs change in the back office). */
 export const bookSlugRedirects = pgTable('book_slug_redirects', {
   slug: text('slug').primaryKey(),
