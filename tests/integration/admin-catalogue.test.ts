@@ -10,7 +10,7 @@ import { readAllBooks, readFeaturedBooks } from '#app/features/catalog/catalog-c
 import type { Block } from '#app/features/catalog/markdown.ts'
 import { publishBookFiles } from '#app/features/library/book-files.server.ts'
 import { publishEdition } from '#app/features/library/editions.server.ts'
-import { getCheckout } from '#app/features/orders/checkout.server.ts'
+import { getCheckout } from '#app/features/orders/checkout-summary.server.ts'
 import { searchBooks, suggestBooks } from '#app/features/search/search.server.ts'
 import { action as coverAction, loader as coverLoader } from '#app/routes/admin/book-cover.ts'
 import { action as editAction, loader as editLoader } from '#app/routes/admin/book-edit.tsx'

@@ -4,7 +4,7 @@ import { addToCart, requireUserCart, setCartCoupon } from '#app/features/cart/ca
 import { listBooks } from '#app/features/catalog/catalog.server.ts'
 import { cardBrand } from '#app/features/orders/card.ts'
 import { placeOrderWithCard } from '#app/features/orders/card-checkout.server.ts'
-import { getCheckout } from '#app/features/orders/checkout.server.ts'
+import { getCheckout } from '#app/features/orders/checkout-summary.server.ts'
 import { checkoutFree } from '#app/features/orders/free-checkout.server.ts'
 import { getOrderForUser } from '#app/features/orders/order-history.server.ts'
 import { createTestPaymentProvider } from '#app/features/orders/payments.server.ts'

@@ -16,7 +16,7 @@ import type { InvoiceDocument } from '#app/features/invoices/invoice-document.ts
 import { issueDateIn } from '#app/features/invoices/issue-date.ts'
 import { cardBrand } from '#app/features/orders/card.ts'
 import { checkoutWithCard } from '#app/features/orders/card-checkout.server.ts'
-import { getCheckout } from '#app/features/orders/checkout.server.ts'
+import { getCheckout } from '#app/features/orders/checkout-summary.server.ts'
 import { checkoutFree } from '#app/features/orders/free-checkout.server.ts'
 import { createTestPaymentProvider } from '#app/features/orders/payments.server.ts'
 import { readEditableStoreSettings, saveStoreSettings } from '#app/features/settings/store-settings.server.ts'

@@ -10,7 +10,7 @@ import {
 } from '#app/features/cart/cart.server.ts'
 import { parseBookForm } from '#app/features/catalog/book-form.server.ts'
 import { listBooks } from '#app/features/catalog/catalog.server.ts'
-import { getCheckout } from '#app/features/orders/checkout.server.ts'
+import { getCheckout } from '#app/features/orders/checkout-summary.server.ts'
 import { checkoutFree } from '#app/features/orders/free-checkout.server.ts'
 import { cardBrand } from '#app/features/orders/card.ts'
 import { placeOrderWithCard } from '#app/features/orders/card-checkout.server.ts'

@@ -7,7 +7,7 @@ import { addToCart, chooseAmount, requireUserCart, setCartCoupon } from '#app/fe
 import { addBundleToCart } from '#app/features/cart/cart-bundles.server.ts'
 import { cardBrand } from '#app/features/orders/card.ts'
 import { placeOrderWithCard } from '#app/features/orders/card-checkout.server.ts'
-import { getCheckout } from '#app/features/orders/checkout.server.ts'
+import { getCheckout } from '#app/features/orders/checkout-summary.server.ts'
 import { checkoutFree } from '#app/features/orders/free-checkout.server.ts'
 import { createTestPaymentProvider } from '#app/features/orders/payments.server.ts'
 import { refundOrder } from '#app/features/orders/refunds.server.ts'
