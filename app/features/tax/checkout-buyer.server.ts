@@ -186,9 +186,9 @@ export async function readBillingPost(
       ),
       askConfirmation: true,
     }
-  const settings = await getTaxSettings(db)
+  // The seller's country matters only to a VAT number (the order's tax reads the settings itself).
   const vat = typedVat
-    ? await checkVatNumber(vatChecker, typedVat, chosen, settings.sellerCountry, signal)
+    ? await checkVatNumber(vatChecker, typedVat, chosen, (await getTaxSettings(db)).sellerCountry, signal)
     : null
   return {
     ok: true,
