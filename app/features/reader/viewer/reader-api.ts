@@ -66,10 +66,31 @@ export class ReaderRequestError extends Error {
   }
 }
 
+const bookFileUrl = (slug: string, mode: ReaderMode) =>
+  mode === 'owner' ? readerUrls(slug).ownerEpub : readerUrls(slug).sampleEpub
+
+/** The book's file asked for before the reader asks (`fetchBookFileEarly`), taken by its first `fetchBookFile`. */
+let early: { url: string; response: Promise<Response> } | null = null
+
+/**
+ * Starts fetching the book's file as soon as the reader's page runs scripts, beside the reader's own modules,
+ * instead of once the page has hydrated and the reader has rendered (decision 041): about two seconds earlier on
+ * a phone. Called only on the reader's page, for the book it shows: each opening still fetches the file once.
+ */
+export function fetchBookFileEarly(slug: string, mode: ReaderMode) {
+  const url = bookFileUrl(slug, mode)
+  const response = fetch(url)
+  // Taken later, or not at all (the reader failed to load): a failure here is the reader's to report.
+  response.catch(() => {})
+  early = { url, response }
+}
+
 /** The EPUB as a file foliate-js can open: the owner's stamped copy, or the free sample. */
 export async function fetchBookFile(slug: string, mode: ReaderMode, signal?: AbortSignal): Promise<File> {
-  const urls = readerUrls(slug)
-  const response = await fetch(mode === 'owner' ? urls.ownerEpub : urls.sampleEpub, { signal })
+  const url = bookFileUrl(slug, mode)
+  const started = early?.url === url ? early.response : null
+  early = null
+  const response = await (started ?? fetch(url, { signal }))
   if (!response.ok) throw new ReaderRequestError(response.status, 'the book could not be loaded')
   return new File([await response.blob()], `${slug}.epub`, { type: 'application/epub+zip' })
 }
