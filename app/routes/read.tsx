@@ -11,7 +11,7 @@ import type { FirstPage } from '#app/features/reader/first-page.ts'
 import { BookFirstPage } from '#app/features/reader/viewer/first-page.tsx'
 import firstPageStyles from '#app/features/reader/viewer/first-page.css?url'
 import { PageBar, ReaderToolbar } from '#app/features/reader/viewer/reader-bars.tsx'
-import { fetchBookFileEarly } from '#app/features/reader/viewer/reader-api.ts'
+import { fetchBookEarly } from '#app/features/reader/viewer/reader-api.ts'
 import { DEFAULT_FONT_SIZE } from '#app/features/reader/viewer/section-styles.ts'
 import { readerContentSecurityPolicy } from '#app/features/reader/viewer/reader-policy.server.ts'
 import { chromeButton, linkClass } from '#app/features/reader/viewer/reader-styles.ts'
@@ -28,12 +28,12 @@ import type { Route } from './+types/read'
 const loadBookReader = () => import('#app/features/reader/viewer/book-reader.tsx')
 if (typeof document !== 'undefined') {
   void loadBookReader()
-  // The book's file too, when this page is the reader of a book (not its 403): the server's first screen says
-  // which (decision 041).
+  // The book's file (and the owner's place) too, when this page is the reader of a book (not its 403): the
+  // server's first screen says which (decision 041).
   const shell = document.querySelector<HTMLElement>('[data-reader-slug]')
   const slug = shell?.dataset.readerSlug
   const mode = shell?.dataset.readerMode
-  if (slug && (mode === 'owner' || mode === 'sample')) fetchBookFileEarly(slug, mode)
+  if (slug && (mode === 'owner' || mode === 'sample')) fetchBookEarly(slug, mode)
 }
 const BookReader = lazy(loadBookReader)
 
