@@ -16,6 +16,10 @@ export default defineConfig({
     foliatePaginatorGuards(),
     foliatePaginatorPreload(),
   ],
+  // Which chunk holds which module (build/client/.vite/manifest.json), for a page that preloads modules it imports
+  // later (app/server/module-preloads.server.ts: the reader's, decision 041). Set here, not for the client alone:
+  // React Router deletes the manifests unless the top-level option asks for them. Not served (a dot folder).
+  build: { manifest: true },
   environments: {
     client: {
       build: {

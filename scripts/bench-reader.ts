@@ -148,9 +148,28 @@ async function phone(variant: Variant = 'built'): Promise<{ context: BrowserCont
   return { context, page }
 }
 
-/** Milliseconds from the navigation's start until the book's first page is laid out and painted. */
-async function firstPageReadable(page: Page, path: string): Promise<{ ms: number; pages: number }> {
+/**
+ * From the navigation's start: `ms`, until the book's first page is readable — its text painted, whichever comes
+ * first of the server-rendered first screen (decision 041: its Element Timing `renderTime`) and foliate-js's own
+ * page; `foliateMs`, until foliate-js's page is laid out and painted (its first `relocate`, then a frame: the
+ * reader turns pages from then on). The server's first screen must begin with the words foliate-js's page begins
+ * with, or the run fails.
+ */
+async function firstPageReadable(
+  page: Page,
+  path: string,
+): Promise<{ ms: number; foliateMs: number; serverMs: number | null; pages: number }> {
   await page.goto(`${store.url}${path}`, { waitUntil: 'commit' })
+  await page.evaluate(() => {
+    const state = window as unknown as { firstPagePainted?: number }
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as Array<
+        PerformanceEntry & { identifier?: string; renderTime?: number }
+      >)
+        if (entry.identifier === 'reader-first-page' && state.firstPagePainted === undefined)
+          state.firstPagePainted = entry.renderTime || entry.startTime
+    }).observe({ type: 'element', buffered: true })
+  })
   const handle = await page.waitForFunction(
     () => {
       type View = Element & {
@@ -160,16 +179,45 @@ async function firstPageReadable(page: Page, path: string): Promise<{ ms: number
       const view = document.querySelector('foliate-view') as View | null
       const text = view?.lastLocation?.range?.toString().trim() ?? ''
       if (text.length < 20) return null
-      return new Promise<{ ms: number; pages: number }>((resolve) =>
+      const served = document.querySelector('.first-page-text')?.textContent ?? null
+      return new Promise<{
+        ms: number
+        pages: number
+        text: string
+        served: string | null
+        painted: number | null
+      }>((resolve) =>
         requestAnimationFrame(() =>
-          resolve({ ms: performance.now(), pages: view?.book?.pageList?.length ?? 0 }),
+          resolve({
+            ms: performance.now(),
+            pages: view?.book?.pageList?.length ?? 0,
+            text,
+            served,
+            painted: (window as unknown as { firstPagePainted?: number }).firstPagePainted ?? null,
+          }),
         ),
       )
     },
     undefined,
     { polling: 'raf', timeout: 120_000 },
   )
-  return (await handle.jsonValue())!
+  const first = (await handle.jsonValue())!
+  // The server's first screen is gone once foliate-js's page is here: its text was read as it stood.
+  const words = (text: string) => text.replace(/\s+/g, '').slice(0, 50)
+  if (
+    first.painted !== null &&
+    words(first.served ?? '') &&
+    !words(first.text).startsWith(words(first.served ?? ''))
+  )
+    throw new Error(
+      `the server's first screen begins '${words(first.served ?? '')}', foliate-js's page '${words(first.text)}'`,
+    )
+  return {
+    ms: Math.min(first.ms, first.painted ?? Infinity),
+    foliateMs: first.ms,
+    serverMs: first.painted,
+    pages: first.pages,
+  }
 }
 
 type TurnKind = 'within' | 'next' | 'previous'
@@ -261,6 +309,62 @@ async function pageTurns(page: Page, key: 'ArrowRight' | 'ArrowLeft', count: num
   return times
 }
 
+/**
+ * `-- --waterfall`: one throttled opening of the book, each request with when it started, when its response
+ * began and ended (ms from the navigation's start) and its bytes on the wire, and the main thread's time: where
+ * the first page's time goes. READER_WATERFALL_PATH opens another path (the sample's, say).
+ */
+async function waterfall(path: string) {
+  const { context, page } = await phone()
+  const devtools = await context.newCDPSession(page)
+  await devtools.send('Network.enable')
+  type Request = { url: string; type: string; start: number; response?: number; end?: number; bytes?: number }
+  const requests = new Map<string, Request>()
+  let origin = 0
+  devtools.on('Network.requestWillBeSent', (event) => {
+    if (!origin) origin = event.timestamp
+    requests.set(event.requestId, {
+      url: event.request.url,
+      type: `${event.type ?? ''} (${event.initiator.type}, ${event.request.initialPriority})`,
+      start: event.timestamp,
+    })
+  })
+  devtools.on('Network.responseReceived', (event) => {
+    const request = requests.get(event.requestId)
+    if (request) request.response = event.timestamp
+  })
+  devtools.on('Network.loadingFinished', (event) => {
+    const request = requests.get(event.requestId)
+    if (request) Object.assign(request, { end: event.timestamp, bytes: event.encodedDataLength })
+  })
+  await devtools.send('Performance.enable')
+  const first = await firstPageReadable(page, path)
+  const { metrics } = await devtools.send('Performance.getMetrics')
+  const metric = (name: string) =>
+    Math.round((metrics.find((entry) => entry.name === name)?.value ?? 0) * 1000)
+  const at = (time?: number) => (time ? Math.round((time - origin) * 1000) : '')
+  console.table(
+    [...requests.values()]
+      .filter((request) => !request.url.startsWith('data:'))
+      .map((request) => ({
+        request: request.url.replace(store.url, '').slice(0, 60),
+        type: request.type,
+        start: at(request.start),
+        response: at(request.response),
+        end: at(request.end),
+        bytes: request.bytes ?? '',
+      })),
+  )
+  console.log(
+    `readable at ${Math.round(first.ms)} ms (server's first screen painted at ${first.serverMs === null ? '–' : Math.round(first.serverMs)} ms), ` +
+      `foliate-js's page at ${Math.round(first.foliateMs)} ms; main thread since the navigation: ` +
+      `scripts ${metric('ScriptDuration')} ms, layout ${metric('LayoutDuration')} ms, style ${metric('RecalcStyleDuration')} ms, ` +
+      `tasks ${metric('TaskDuration')} ms (load ${load()})`,
+  )
+  await page.screenshot({ path: process.env.READER_WATERFALL_SCREENSHOT ?? 'reader-waterfall.png' })
+  await context.close()
+}
+
 const turnLabels: Record<TurnKind, string> = {
   within: 'within a section',
   next: 'into the next section',
@@ -270,6 +374,7 @@ const turnLabels: Record<TurnKind, string> = {
 class Done extends Error {}
 
 const readable: Record<'book' | 'sample', number[]> = { book: [], sample: [] }
+const foliate: Record<'book' | 'sample', number[]> = { book: [], sample: [] }
 const turnTimes: Record<Variant, Record<TurnKind, number[]>> = {
   published: { within: [], next: [], previous: [] },
   built: { within: [], next: [], previous: [] },
@@ -281,12 +386,20 @@ const brief = (values: number[]) =>
     ? `${values.length} × median ${Math.round(median(values))} max ${Math.round(Math.max(...values))}`
     : '–'
 try {
+  if (process.argv.includes('--waterfall')) {
+    await waterfall(process.env.READER_WATERFALL_PATH ?? `/read/${slug}`)
+    throw new Done()
+  }
   for (let run = 1; run <= runs; run++) {
     if (!turnsOnly) {
       const { context, page } = await phone()
       const first = await firstPageReadable(page, `/read/${slug}/sample`)
       readable.sample.push(first.ms)
-      console.log(`run ${run}: the sample's first page readable in ${Math.round(first.ms)} ms`)
+      foliate.sample.push(first.foliateMs)
+      console.log(
+        `run ${run}: the sample's first page readable in ${Math.round(first.ms)} ms (foliate-js's page at ` +
+          `${Math.round(first.foliateMs)} ms)`,
+      )
       await context.close()
     }
     // The baseline first in odd runs, second in even ones.
@@ -300,7 +413,10 @@ try {
         )
       // The published paginator is served by the test, not over the throttled network: its first page is not
       // comparable.
-      if (variant === 'built') readable.book.push(first.ms)
+      if (variant === 'built') {
+        readable.book.push(first.ms)
+        foliate.book.push(first.foliateMs)
+      }
       pageCount = first.pages
       const times = [
         ...(await pageTurns(page, 'ArrowRight', turns)),
@@ -310,7 +426,7 @@ try {
       const of = (kind: TurnKind) => times.filter((time) => time.kind === kind).map((time) => time.ms)
       console.log(
         `run ${run}${compare ? ` (${variant} paginator)` : ''}: the book's first page readable in ` +
-          `${Math.round(first.ms)} ms; turns within a section ${brief(of('within'))} ms, into the next ` +
+          `${Math.round(first.ms)} ms (foliate-js's page at ${Math.round(first.foliateMs)} ms); turns within a section ${brief(of('within'))} ms, into the next ` +
           `${brief(of('next'))} ms, into the previous ${brief(of('previous'))} ms (load ${load()})`,
       )
       await context.close()
@@ -383,12 +499,28 @@ console.table([
     median: Math.round(book),
     budget: budgets.readableMs,
   },
+  ...(readable.book.length
+    ? [
+        {
+          measure: `foliate-js's first page laid out, the book (ms)`,
+          runs: foliate.book.map(Math.round).join(' '),
+          median: Math.round(median(foliate.book)),
+          budget: '',
+        },
+      ]
+    : []),
   ...(readable.sample.length
     ? [
         {
           measure: 'first page readable, its sample: baseline (ms)',
           runs: readable.sample.map(Math.round).join(' '),
           median: Math.round(median(readable.sample)),
+          budget: '',
+        },
+        {
+          measure: `foliate-js's first page laid out, its sample (ms)`,
+          runs: foliate.sample.map(Math.round).join(' '),
+          median: Math.round(median(foliate.sample)),
           budget: '',
         },
       ]

@@ -1,16 +1,24 @@
 import { useHydrated } from '#app/components/use-hydrated.ts'
-import { lazy, Suspense } from 'react'
+import { lazy, Suspense, type ReactNode } from 'react'
 import { data, Link } from 'react-router'
 import { primaryButton } from '#app/components/ui/button-styles.ts'
 import { bookNotFound } from '#app/features/catalog/book-not-found.server.ts'
 import { getSessionUser } from '#app/features/identity/session.server.ts'
 import { getEditionDetails } from '#app/features/library/book-contents.server.ts'
 import { findReaderBook, readerAccess } from '#app/features/reader/reader-books.server.ts'
+import { readerFirstPage } from '#app/features/reader/first-page.server.ts'
+import type { FirstPage } from '#app/features/reader/first-page.ts'
+import { BookFirstPage } from '#app/features/reader/viewer/first-page.tsx'
+import firstPageStyles from '#app/features/reader/viewer/first-page.css?url'
+import { PageBar, ReaderToolbar } from '#app/features/reader/viewer/reader-bars.tsx'
+import { fetchBookEarly } from '#app/features/reader/viewer/reader-api.ts'
+import { DEFAULT_FONT_SIZE } from '#app/features/reader/viewer/section-styles.ts'
 import { readerContentSecurityPolicy } from '#app/features/reader/viewer/reader-policy.server.ts'
 import { chromeButton, linkClass } from '#app/features/reader/viewer/reader-styles.ts'
 import { privatePageMeta } from '#app/features/seo/meta.ts'
 import { useTheme } from '#app/features/theme/theme.ts'
 import { getAppContext } from '#app/server/context.server.ts'
+import { modulePreloads } from '#app/server/module-preloads.server.ts'
 import type { Route } from './+types/read'
 
 /**
@@ -18,8 +26,19 @@ import type { Route } from './+types/read'
  * (not once the page has hydrated and rendered the reader: on a slow network that is a round trip saved).
  */
 const loadBookReader = () => import('#app/features/reader/viewer/book-reader.tsx')
-if (typeof document !== 'undefined') void loadBookReader()
+if (typeof document !== 'undefined') {
+  void loadBookReader()
+  // The book's file (and the owner's place) too, when this page is the reader of a book (not its 403): the
+  // server's first screen says which (decision 041).
+  const shell = document.querySelector<HTMLElement>('[data-reader-slug]')
+  const slug = shell?.dataset.readerSlug
+  const mode = shell?.dataset.readerMode
+  if (slug && (mode === 'owner' || mode === 'sample')) fetchBookEarly(slug, mode)
+}
 const BookReader = lazy(loadBookReader)
+
+/** The first screen's layout and the book's type (decision 041): this page's alone, fetched beside the store's. */
+export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: firstPageStyles }]
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
   if (!loaderData) return privatePageMeta('Book not found', 'We could not find that eBook.', { matches })
@@ -28,9 +47,13 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
       matches,
     })
   const what = loaderData.mode === 'sample' ? 'the free sample of ' : ''
-  return privatePageMeta(`Reading ${loaderData.book.title}`, `Read ${what}${loaderData.book.title} online.`, {
-    matches,
-  })
+  return [
+    ...privatePageMeta(`Reading ${loaderData.book.title}`, `Read ${what}${loaderData.book.title} online.`, {
+      matches,
+    }),
+    // The reader's chunk and foliate-js's modules, fetched with the page rather than once it has hydrated.
+    ...loaderData.preloads.map((href) => ({ tagName: 'link' as const, rel: 'modulepreload', href })),
+  ]
 }
 
 /**
@@ -64,6 +87,7 @@ export async function loader({ request, context, params, url }: Route.LoaderArgs
   if (!file || (mode === 'sample' && file.status !== 'published')) throw bookNotFound()
   const book = { slug: file.slug, title: file.title }
   const published = file.status === 'published'
+  let reader: Parameters<typeof readerFirstPage>[2] = { mode: 'sample' }
   if (mode === 'owner') {
     const user = await getSessionUser({ request, context })
     const refusal =
@@ -72,13 +96,21 @@ export async function loader({ request, context, params, url }: Route.LoaderArgs
         : (await readerAccess(db, file, user.id)).whole
           ? null
           : ('not-owner' as const)
-    if (refusal)
+    if (refusal || !user)
       return data(
-        { kind: 'refused' as const, refusal, book, published },
+        { kind: 'refused' as const, refusal: refusal ?? 'signed-out', book, published },
         { status: 403, headers: { 'Cache-Control': 'private, no-store' } },
       )
+    reader = { mode: 'owner', userId: user.id }
   }
-  const details = await getEditionDetails(db, file.id)
+  const [details, firstPage] = await Promise.all([
+    getEditionDetails(db, file.id),
+    // Without it the reader opens as before, in the browser: never a reason to refuse the page.
+    readerFirstPage(db, file, reader).catch((error: unknown) => {
+      getAppContext(context).logger.warn({ err: error, slug }, 'the reader’s first page could not be made')
+      return null
+    }),
+  ])
   return data(
     {
       kind: 'reader' as const,
@@ -87,6 +119,8 @@ export async function loader({ request, context, params, url }: Route.LoaderArgs
       book: { ...book, edition: file.edition },
       formats: details.formats.map((format) => format.format),
       hasSamplePdf: details.sample !== null,
+      firstPage,
+      preloads: modulePreloads(['app/features/reader/viewer/book-reader.tsx']),
     },
     {
       headers: {
@@ -104,24 +138,21 @@ export default function ReadPage({ loaderData }: Route.ComponentProps) {
 
 type ReaderData = Extract<Route.ComponentProps['loaderData'], { kind: 'reader' }>
 
-function Reader({ mode, book, formats, hasSamplePdf }: ReaderData) {
+function Reader({ mode, book, formats, hasSamplePdf, firstPage }: ReaderData) {
   const hydrated = useHydrated()
   const storeTheme = useTheme()
-
-  return (
-    <>
-      {hydrated ? (
-        <Suspense fallback={<ReaderShell title={book.title} mode={mode} opening />}>
-          <BookReader mode={mode} book={book} storeTheme={storeTheme} />
-        </Suspense>
-      ) : (
-        <ReaderShell title={book.title} mode={mode} opening={false} />
-      )}
+  const shell = (opening: boolean) => (
+    <ReaderShell
+      title={book.title}
+      slug={book.slug}
+      mode={mode}
+      theme={storeTheme === 'dark' ? 'dark' : 'light'}
+      firstPage={firstPage}
+      opening={opening}
+    >
       <noscript>
-        <section className="mx-auto flex max-w-2xl flex-col items-center gap-4 px-4 pb-16 text-center">
-          <p className="text-lg">
-            Reading in the browser needs JavaScript. You can download the book instead:
-          </p>
+        <div className="flex flex-wrap items-center justify-center gap-3 border-b border-slate-200 px-3 py-2 text-center dark:border-gray-700">
+          <p>Turning the pages needs JavaScript. You can download the book instead:</p>
           <ul className="flex flex-wrap justify-center gap-3">
             {mode === 'owner' ? (
               formats.map((format) => (
@@ -148,45 +179,70 @@ function Reader({ mode, book, formats, hasSamplePdf }: ReaderData) {
               </>
             )}
           </ul>
-        </section>
+        </div>
       </noscript>
-    </>
+    </ReaderShell>
+  )
+
+  return hydrated ? (
+    <Suspense fallback={shell(true)}>
+      <BookReader mode={mode} book={book} storeTheme={storeTheme} firstPage={firstPage} />
+    </Suspense>
+  ) : (
+    shell(false)
   )
 }
 
 /**
- * What the server renders where the reader will be: its title bar, so the page does not jump when the reader
- * arrives. 'Opening the book…' only once scripts run (without them, the downloads below say what to do).
+ * What the server renders where the reader will be: the reader's own bars, every control disabled, and the
+ * first screen of the book's text (decision 041) where foliate-js's page will be, so the book is readable
+ * before any script arrives and nothing moves when the reader does. 'Opening the book…' only once scripts run
+ * (without them, the downloads say what to do).
  */
 function ReaderShell({
   title,
+  slug,
   mode,
+  theme,
+  firstPage,
   opening,
+  children,
 }: {
   title: string
+  slug: string
   mode: 'owner' | 'sample'
+  /** What the theme control shows until the reader runs: the store's ('system' reads as light until then). */
+  theme: 'light' | 'dark'
+  firstPage: FirstPage | null
   opening: boolean
+  children: ReactNode
 }) {
   return (
     <section
       aria-labelledby="reader-title"
-      className={
-        opening
-          ? 'flex h-[calc(100dvh-10.5rem)] min-h-[28rem] sm:h-[calc(100dvh-7rem)] flex-col'
-          : 'flex flex-col pb-8'
-      }
+      data-reader-slug={slug}
+      data-reader-mode={mode}
+      className="flex h-[calc(100dvh-10.5rem)] min-h-[28rem] sm:h-[calc(100dvh-7rem)] flex-col"
     >
-      <div className="flex items-center border-b border-slate-200 px-3 py-3 dark:border-gray-700">
-        <h1 id="reader-title" className="truncate text-lg font-semibold">
-          {title}
-          {mode === 'sample' ? <span className="font-normal"> — free sample</span> : null}
-        </h1>
+      <ReaderToolbar
+        title={title}
+        owner={mode === 'owner'}
+        ready={false}
+        appearance={{ theme, fontSize: DEFAULT_FONT_SIZE }}
+      />
+      {children}
+      <div className="relative flex min-h-0 flex-1">
+        {firstPage ? <BookFirstPage page={firstPage} /> : null}
+        {opening ? (
+          <p
+            role="status"
+            className={firstPage ? 'sr-only' : 'absolute inset-x-0 top-6 mx-auto p-4 text-center'}
+          >
+            Opening the book…
+          </p>
+        ) : null}
       </div>
-      {opening ? (
-        <p role="status" className="p-6 text-center">
-          Opening the book…
-        </p>
-      ) : null}
+      <PageBar ready={false} chapter="" percent={0} onTurn={() => {}} />
     </section>
   )
 }

@@ -207,6 +207,19 @@ test('without JavaScript the sample’s page offers the PDF sample instead', asy
   await expectHealthyPage(page)
 })
 
+test('before its scripts run, the page is already the book’s first screen: its text where its page will be', async () => {
+  const page = await newPage(browser)
+  // The page as a phone sees it while its scripts are still coming: they are held, never answered.
+  await page.route('**/assets/*.js', () => {})
+  await page.goto(`${baseURL}/read/${slug}/sample`, { waitUntil: 'domcontentloaded' })
+  const first = page.getByRole('region', { name: 'Where the book opens' })
+  await first.getByRole('heading', { level: 2, name: /^Chapter 1 — / }).waitFor()
+  expect(await first.getByRole('paragraph').first().textContent()).toMatch(/\w+ \w+ \w+/)
+  expect(await page.getByRole('button', { name: 'Next page ›' }).isDisabled()).toBe(true)
+  await expectHealthyPage(page)
+  await page.close()
+})
+
 test('a visitor who does not own the book gets 403 with the ways to read it, never the book', async () => {
   const page = await newPage(browser)
   const response = await page.goto(`${baseURL}/read/${slug}`)

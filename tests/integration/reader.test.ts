@@ -16,6 +16,8 @@ import { ANNOTATIONS_PER_BOOK_MAX } from '#app/features/reader/annotations.serve
 import { READER_OPENS_PER_DAY } from '#app/features/reader/reader-books.server.ts'
 import { action as errataAction } from '#app/routes/book-errata.ts'
 import { loader as epubLoader } from '#app/routes/read-epub.ts'
+import { loader as readerPageLoader } from '#app/routes/read.tsx'
+import type { FirstPage } from '#app/features/reader/first-page.ts'
 import { loader as stateLoader } from '#app/routes/read-state.ts'
 import { action as positionAction } from '#app/routes/read-position.ts'
 import { action as annotationsAction } from '#app/routes/read-annotations.ts'
@@ -141,6 +143,53 @@ describe('the EPUB the reader opens', () => {
       args({}, '/read/no-such-book/sample.epub', { slug: 'no-such-book', file: 'sample.epub' }),
     )
     expect(unknown.status).toBe(404)
+  })
+})
+
+describe('the first screen the server renders (decision 041)', () => {
+  const firstScreen = async (visitor: Visitor, path: string) => {
+    const result = await readerPageLoader(args(visitor, path, { slug: book.slug }))
+    const page = (result as unknown as { data: { kind: string; firstPage?: FirstPage | null } }).data
+    return page.kind === 'reader' ? page.firstPage : undefined
+  }
+  const text = (page: unknown) => JSON.stringify(page)
+
+  test('the first chapter for the sample and a new owner; the saved place for an owner; nothing for others', async () => {
+    const manuscript = await readManuscript(book.slug)
+    const firstTitle = /^# (.+)$/m.exec(manuscript)![1]!
+    const sample = await firstScreen({}, `/read/${book.slug}/sample`)
+    expect(sample?.chapter).toBe(0)
+    expect(sample?.blocks[0]).toMatchObject({ type: 'chapter-heading', prefix: 'Chapter 1 — ' })
+    expect(text(sample)).toContain(firstTitle.replaceAll('`', '').slice(0, 20))
+
+    const buyer = await createBuyer(database.db, [book.id])
+    expect(await firstScreen(buyer, `/read/${book.slug}`)).toEqual(sample)
+    // A place in the third chapter, as the reader's page saves it: its first words.
+    const third = manuscript.split(/^# /m)[3]!
+    const paragraph = third.split('\n\n').find((block) => /^[A-Z][a-z]/.test(block) && block.length > 120)!
+    const words = paragraph.replace(/\s+/g, ' ').replaceAll('`', '').slice(30, 150).trim()
+    const place = { edition: 1, cfi: cfi(8), fraction: 0.3, quote: words, at: new Date().toISOString() }
+    expect((await putPosition(buyer, place)).status).toBe(204)
+    const restored = await firstScreen(buyer, `/read/${book.slug}`)
+    expect(restored?.chapter).toBe(2)
+    expect(restored?.blocks[0]).toMatchObject({ type: 'paragraph', continued: true })
+    expect(text(restored)).toContain(words.slice(0, 40))
+    // A place whose words are not in the book: the browser finds it, the server shows nothing in its stead.
+    expect(
+      (
+        await putPosition(buyer, {
+          ...place,
+          quote: 'Words from no edition of this book at all',
+          at: new Date(Date.now() + 1000).toISOString(),
+        })
+      ).status,
+    ).toBe(204)
+    expect(await firstScreen(buyer, `/read/${book.slug}`)).toBeNull()
+
+    // Not the owner: the 403 page, without any of the book's text.
+    const stranger = await createReader(database.db)
+    expect(await firstScreen(stranger, `/read/${book.slug}`)).toBeUndefined()
+    expect(await firstScreen({}, `/read/${book.slug}`)).toBeUndefined()
   })
 })
 

@@ -18,8 +18,10 @@ import {
 } from './reader-api.ts'
 import { ErratumDialog, HighlightDialog } from './reader-dialogs.tsx'
 import { BookSearch, ContentsList, ReaderPanel } from './reader-panels.tsx'
-import { AppearanceControls, PageBar } from './reader-bars.tsx'
+import { PageBar, panelTitles, ReaderToolbar, type ReaderPanelName } from './reader-bars.tsx'
 import { chromeButton } from './reader-styles.ts'
+import { BookFirstPage } from './first-page.tsx'
+import type { FirstPage } from '#app/features/reader/first-page.ts'
 import { readerPalettes, shortQuote } from './section-styles.ts'
 import { useReaderAppearance } from './use-reader-appearance.ts'
 
@@ -27,10 +29,11 @@ export type BookReaderProps = {
   mode: ReaderMode
   book: { slug: string; title: string; edition: number }
   storeTheme: Theme
+  /** The first screen's text as the server rendered it, shown until foliate-js has laid out its page. */
+  firstPage: FirstPage | null
 }
 
-type Panel = 'contents' | 'search' | 'notes'
-const panelTitles: Record<Panel, string> = { contents: 'Contents', search: 'Search', notes: 'Notes' }
+type Panel = ReaderPanelName
 
 /**
  * The online reader (issue 29), rendered in the browser only and loaded only by the reader's page: the book in
@@ -38,7 +41,7 @@ const panelTitles: Record<Panel, string> = { contents: 'Contents', search: 'Sear
  * the owner, their place saved as they read and restored on any device, bookmarks and highlights with notes;
  * for everyone, errata reported from a selection.
  */
-export default function BookReader({ mode, book, storeTheme }: BookReaderProps) {
+export default function BookReader({ mode, book, storeTheme, firstPage }: BookReaderProps) {
   const owner = mode === 'owner'
   const urls = readerUrls(book.slug)
   const containerRef = useRef<HTMLDivElement>(null)
@@ -216,36 +219,17 @@ export default function BookReader({ mode, book, storeTheme }: BookReaderProps) 
       aria-labelledby="reader-title"
       className="flex h-[calc(100dvh-10.5rem)] min-h-[28rem] sm:h-[calc(100dvh-7rem)] flex-col"
     >
-      <div className="flex flex-wrap items-center gap-2 border-b border-slate-200 px-3 py-2 dark:border-gray-700">
-        <h1 id="reader-title" className="mr-auto min-w-0 truncate text-lg font-semibold">
-          {book.title}
-          {owner ? null : <span className="font-normal"> — free sample</span>}
-        </h1>
-        {(['contents', 'search', ...(owner ? ['notes' as const] : [])] as const).map((name) => (
-          <button
-            key={name}
-            type="button"
-            className={chromeButton}
-            aria-expanded={panel === name}
-            aria-controls={panel === name ? 'reader-panel' : undefined}
-            disabled={!viewer}
-            onClick={() => togglePanel(name)}
-          >
-            {panelTitles[name]}
-          </button>
-        ))}
-        {owner ? (
-          <button
-            type="button"
-            className={chromeButton}
-            disabled={!location}
-            onClick={() => location && void save('bookmark', location.cfi, location.quote, '')}
-          >
-            Bookmark this page
-          </button>
-        ) : null}
-        <AppearanceControls appearance={appearance} onChange={setAppearance} />
-      </div>
+      <ReaderToolbar
+        title={book.title}
+        owner={owner}
+        ready={viewer !== null}
+        panel={panel}
+        onPanel={togglePanel}
+        canBookmark={location !== null}
+        onBookmark={() => location && void save('bookmark', location.cfi, location.quote, '')}
+        appearance={appearance}
+        onAppearance={setAppearance}
+      />
       <div className="relative flex min-h-0 flex-1">
         {panel && viewer ? (
           <ReaderPanel id="reader-panel" title={panelTitles[panel]} onClose={() => setPanel(null)}>
@@ -293,10 +277,17 @@ export default function BookReader({ mode, book, storeTheme }: BookReaderProps) 
           data-reader-theme={appearance.theme}
           className={`min-w-0 flex-1 ${palette.scheme === 'dark' ? 'scheme-dark' : 'scheme-light'} ${bookBackgrounds[appearance.theme]}`}
         />
+        {firstPage && !viewer && !failure ? (
+          <BookFirstPage page={firstPage} theme={appearance.theme} fontSize={appearance.fontSize} />
+        ) : null}
         {viewer && !failure ? null : (
           <p
             role={failure ? 'alert' : 'status'}
-            className={`absolute inset-x-0 top-6 mx-auto max-w-md rounded-md p-4 text-center ${failure ? 'bg-white text-red-700' : ''}`}
+            className={
+              firstPage && !failure
+                ? 'sr-only'
+                : `absolute inset-x-0 top-6 mx-auto max-w-md rounded-md p-4 text-center ${failure ? 'bg-white text-red-700' : ''}`
+            }
           >
             {failure || 'Opening the book…'}
           </p>

@@ -66,16 +66,49 @@ export class ReaderRequestError extends Error {
   }
 }
 
+const bookFileUrl = (slug: string, mode: ReaderMode) =>
+  mode === 'owner' ? readerUrls(slug).ownerEpub : readerUrls(slug).sampleEpub
+
+/**
+ * Requests made before the reader asks for them (`fetchBookEarly`), each taken by the first call for its URL:
+ * the book's file, and the owner's place and notes.
+ */
+const early = new Map<string, Promise<Response>>()
+
+/** The response to `url`: the one asked for early, else a new request. */
+function fetchOnce(url: string, init: RequestInit): Promise<Response> {
+  const started = early.get(url)
+  early.delete(url)
+  return started ?? fetch(url, init)
+}
+
+const stateInit: RequestInit = { headers: { Accept: 'application/json' } }
+
+/**
+ * Starts fetching the book's file (and the owner's place and notes) as soon as the reader's page runs scripts,
+ * beside the reader's own modules, instead of once the page has hydrated and the reader has rendered (decision
+ * 041): about a second and a half earlier on a phone. Called only on the reader's page, for the book it shows:
+ * each opening still fetches the file once.
+ */
+export function fetchBookEarly(slug: string, mode: ReaderMode) {
+  const urls = [bookFileUrl(slug, mode), ...(mode === 'owner' ? [readerUrls(slug).state] : [])]
+  for (const url of urls) {
+    const response = fetch(url, url.endsWith('.json') ? stateInit : {})
+    // Taken later, or not at all (the reader failed to load): a failure is the reader's to report then.
+    response.catch(() => {})
+    early.set(url, response)
+  }
+}
+
 /** The EPUB as a file foliate-js can open: the owner's stamped copy, or the free sample. */
 export async function fetchBookFile(slug: string, mode: ReaderMode, signal?: AbortSignal): Promise<File> {
-  const urls = readerUrls(slug)
-  const response = await fetch(mode === 'owner' ? urls.ownerEpub : urls.sampleEpub, { signal })
+  const response = await fetchOnce(bookFileUrl(slug, mode), { signal })
   if (!response.ok) throw new ReaderRequestError(response.status, 'the book could not be loaded')
   return new File([await response.blob()], `${slug}.epub`, { type: 'application/epub+zip' })
 }
 
 export async function fetchReadingState(slug: string, signal?: AbortSignal): Promise<ReadingState> {
-  const response = await fetch(readerUrls(slug).state, { signal, headers: { Accept: 'application/json' } })
+  const response = await fetchOnce(readerUrls(slug).state, { ...stateInit, signal })
   if (!response.ok) throw new ReaderRequestError(response.status, 'your place and notes could not be loaded')
   const body: unknown = await response.json()
   const record = isRecord(body) ? body : {}
