@@ -1,7 +1,7 @@
 import { RouterContextProvider } from 'react-router'
 import { appContext } from '#app/server/context.server.ts'
 import type { Db } from '#app/server/db/database.server.ts'
-import { type StoreServices } from '#app/services.server.ts'
+import type { StoreServices } from '#app/services.server.ts'
 import { servicesFor } from '#harness/services.ts'
 
 export { servicesFor }

@@ -23,7 +23,7 @@ import { parseCardForm, parseCheckoutKeys } from '#app/features/orders/checkout-
 import { emptyCardFieldMessages, type CheckoutField } from '#app/features/orders/checkout-messages.ts'
 import { revalidateAfterCheckoutPost } from '#app/features/orders/checkout-revalidation.ts'
 import { getCheckout } from '#app/features/orders/checkout-summary.server.ts'
-import { type CheckoutRefusal, type CheckoutResult } from '#app/features/orders/checkout.server.ts'
+import type { CheckoutRefusal, CheckoutResult } from '#app/features/orders/checkout.server.ts'
 import { checkoutWithRedirect } from '#app/features/orders/redirect-checkout.server.ts'
 import { checkoutFree } from '#app/features/orders/free-checkout.server.ts'
 import { getAppContext } from '#app/server/context.server.ts'

@@ -1,5 +1,5 @@
 import { type Block, inlineSpans } from './manuscript.ts'
-import { type PageStart, type PrintPage } from './print-pages.ts'
+import type { PageStart, PrintPage } from './print-pages.ts'
 
 /**
  * A manuscript's blocks as EPUB XHTML, with the PDF edition's page breaks marked where its pages start: before a
