@@ -2,7 +2,6 @@ import { useEffect, useRef } from 'react'
 import { data, Form, Link, redirect, useNavigation } from 'react-router'
 import { primaryButton } from '#app/components/ui/button-styles.ts'
 import { SectionHeading } from '#app/components/ui/section-heading.tsx'
-import { TextField } from '#app/components/ui/text-field.tsx'
 import { recordEvent } from '#app/features/analytics/record.server.ts'
 import { formatPrice } from '#app/features/catalog/format.ts'
 import { register } from '#app/features/identity/account.server.ts'
@@ -14,13 +13,14 @@ import { readCartPricing } from '#app/features/pricing/cart-forms.server.ts'
 import { findGiftDraft } from '#app/features/gifts/gifts.server.ts'
 import { isUuid } from '#app/features/catalog/admin-books.server.ts'
 import { FormattedDate } from '#app/features/locale/components/formatted-date.tsx'
-import { RemoveBundleButton } from '#app/features/bundles/components/bundle-cart-button.tsx'
 import { findVisitorCart } from '#app/features/cart/visitor-cart.server.ts'
 import { AccountStep } from '#app/features/orders/components/account-step.tsx'
 import { checkoutWithCard } from '#app/features/orders/card-checkout.server.ts'
 import { OrderLines } from '#app/features/orders/components/order-lines.tsx'
 import { parseCardForm, parseCheckoutKeys } from '#app/features/orders/checkout-form.server.ts'
-import { emptyCardFieldMessages, type CheckoutField } from '#app/features/orders/checkout-messages.ts'
+import type { CheckoutField } from '#app/features/orders/checkout-messages.ts'
+import { CheckoutNotices } from '#app/features/orders/components/checkout-notices.tsx'
+import { TestCardFields } from '#app/features/orders/components/test-card-fields.tsx'
 import { revalidateAfterCheckoutPost } from '#app/features/orders/checkout-revalidation.ts'
 import { getCheckout } from '#app/features/orders/checkout-summary.server.ts'
 import type { CheckoutRefusal, CheckoutResult } from '#app/features/orders/checkout.server.ts'
@@ -230,61 +230,11 @@ function PayStep({
     formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"], [data-form-error]')?.focus()
   }, [actionData])
   const price = (cents: number) => formatPrice(cents, checkout.currency)
-  const ownedBooks = checkout.alreadyOwned.filter((line) => !line.bundle)
-  const coveredBundles = checkout.alreadyOwned.filter((line) => line.bundle)
-  /** A card field: required, refused empty in the store's words, with the last post's error beside it. */
-  const cardField = (name: CheckoutField) => ({
-    name,
-    required: true,
-    requiredMessage: emptyCardFieldMessages[name],
-    error: actionData?.fieldErrors?.[name],
-  })
 
   return (
     <section className="mx-auto max-w-3xl px-4 py-12">
       <SectionHeading level={1}>Checkout</SectionHeading>
-      {ownedBooks.length > 0 ? (
-        <div
-          role="status"
-          className="mb-6 rounded-lg border border-sky-300 bg-sky-50 p-4 text-sky-900 dark:border-sky-800 dark:bg-sky-950 dark:text-sky-100"
-        >
-          <p>
-            You already own {ownedBooks.map((line) => line.title).join(', ')}, so{' '}
-            {ownedBooks.length === 1 ? 'it is' : 'they are'} not charged again and will leave your cart.
-          </p>
-          <Form method="post" action="/checkout" className="mt-3">
-            <button type="submit" name="intent" value="remove-owned" className={primaryButton}>
-              Remove {ownedBooks.length === 1 ? 'it' : 'them'} from my cart
-            </button>
-          </Form>
-        </div>
-      ) : null}
-      {coveredBundles.map((line) => (
-        // A bundle whose every book the buyer owns or gets with another line of the cart (decision 033).
-        <div
-          key={line.bundle!.id}
-          role="status"
-          className="mb-6 flex flex-wrap items-center gap-3 rounded-lg border border-sky-300 bg-sky-50 p-4 text-sky-900 dark:border-sky-800 dark:bg-sky-950 dark:text-sky-100"
-        >
-          <p className="flex-1">
-            The bundle {line.title} brings nothing you do not own or get with the rest of your order, so it is
-            not charged.
-          </p>
-          <RemoveBundleButton bundle={line.bundle!} />
-        </div>
-      ))}
-      {checkout.unavailable.length > 0 ? (
-        <div
-          role="status"
-          className="mb-6 rounded-lg border border-amber-700 bg-amber-50 p-4 text-amber-900 dark:border-amber-400 dark:bg-amber-950 dark:text-amber-100"
-        >
-          <p>
-            {checkout.unavailable.map((line) => line.title).join(', ')}{' '}
-            {checkout.unavailable.length === 1 ? 'is' : 'are'} no longer for sale, so{' '}
-            {checkout.unavailable.length === 1 ? 'it is' : 'they are'} not part of this order.
-          </p>
-        </div>
-      ) : null}
+      <CheckoutNotices alreadyOwned={checkout.alreadyOwned} unavailable={checkout.unavailable} />
       {checkout.lines.length === 0 ? (
         <div className="flex flex-col items-center gap-6 py-8 text-center">
           <p className="text-lg">
@@ -381,40 +331,7 @@ function PayStep({
                 <p className="text-sm">Your coupon covers the whole order: there is nothing to pay.</p>
               </>
             ) : provider === 'test' ? (
-              <>
-                <p className="rounded-lg border border-amber-700 bg-amber-50 p-3 text-sm font-semibold text-amber-900 dark:border-amber-400 dark:bg-amber-950 dark:text-amber-100">
-                  Test mode — no real money. Use 4242 4242 4242 4242 with any future expiry and any CVC.
-                </p>
-                <TextField
-                  label="Name on card"
-                  {...cardField('name')}
-                  autoComplete="cc-name"
-                  maxLength={100}
-                />
-                <TextField
-                  label="Card number"
-                  {...cardField('number')}
-                  inputMode="numeric"
-                  autoComplete="cc-number"
-                  maxLength={23}
-                />
-                <div className="grid grid-cols-2 gap-4">
-                  <TextField
-                    label="Expiry (MM/YY)"
-                    {...cardField('expiry')}
-                    autoComplete="cc-exp"
-                    maxLength={7}
-                    placeholder="MM/YY"
-                  />
-                  <TextField
-                    label="CVC"
-                    {...cardField('cvc')}
-                    inputMode="numeric"
-                    autoComplete="cc-csc"
-                    maxLength={4}
-                  />
-                </div>
-              </>
+              <TestCardFields errors={actionData?.fieldErrors} />
             ) : (
               <p className="text-sm">You will pay on Stripe's secure page, then come back here.</p>
             )}
