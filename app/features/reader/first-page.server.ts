@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto'
 import { and, eq } from 'drizzle-orm'
 import { LRUCache } from 'lru-cache'
 import type { Db } from '#app/server/db/database.server.ts'
@@ -10,28 +9,34 @@ import { getPosition } from './positions.server.ts'
 import type { ReaderBook } from './reader-books.server.ts'
 
 /**
- * Editions' manuscripts parsed this process's lifetime, by their text's hash: a 300-page book parses in tens
- * of milliseconds, and every opening of the reader wants its first page.
+ * Editions' manuscripts parsed this process's lifetime, by their text's hash (`book_editions.source_hash`, or
+ * the seed file's slug for a book never published through the back office): a 300-page book parses in tens of
+ * milliseconds, and every opening of the reader wants its first page. Only a miss reads the text itself.
  */
 const parsed = new LRUCache<string, Manuscript>({
   // About twice the text's size in memory: at most ~32 MB of parsed books held.
   maxSize: 32 * 1024 * 1024,
-  sizeCalculation: (_manuscript, key) => Number(key.split(':')[1]) * 2 || 1,
 })
 
 /** The edition's manuscript, parsed: the text its EPUB (and the owner's stamped copy) was made from. */
 async function editionManuscript(db: Db, book: ReaderBook): Promise<Manuscript> {
+  const ofEdition = and(eq(bookEditions.bookId, book.id), eq(bookEditions.number, book.edition))
   const [edition] = await db
-    .select({ manuscript: bookEditions.manuscript })
+    .select({ sourceHash: bookEditions.sourceHash })
     .from(bookEditions)
-    .where(and(eq(bookEditions.bookId, book.id), eq(bookEditions.number, book.edition)))
+    .where(ofEdition)
     .limit(1)
-  const text = edition?.manuscript ?? (await readManuscript(book.slug))
-  const key = `${createHash('sha256').update(text).digest('hex')}:${text.length}`
+  const key = edition ? edition.sourceHash : `seed:${book.slug}`
   const kept = parsed.get(key)
   if (kept) return kept
+  const text = edition
+    ? (
+        await db.select({ manuscript: bookEditions.manuscript }).from(bookEditions).where(ofEdition).limit(1)
+      )[0]?.manuscript
+    : await readManuscript(book.slug)
+  if (text === undefined) throw new Error(`edition ${book.edition} of ${book.slug} is gone`)
   const manuscript = parseManuscript(text, `${book.slug} (edition ${book.edition})`)
-  parsed.set(key, manuscript)
+  parsed.set(key, manuscript, { size: Math.max(1, text.length * 2) })
   return manuscript
 }
 
