@@ -18,6 +18,7 @@ import {
   countryOfIp,
   vatNumberCookie,
 } from './buyer-country.server.ts'
+import { BILLING_LIMITS } from './billing-limits.ts'
 import type { BuyerTax } from './checkout-tax.server.ts'
 import { countryName, isCountryCode } from './countries.ts'
 import { judgeEvidence } from './evidence.ts'
@@ -102,9 +103,6 @@ async function checkVatNumber(
 }
 
 export type BillingField = 'billingCountry' | 'vatNumber' | 'billingName' | 'billingAddress'
-
-/** The longest name, and address (and its most lines), an invoice is made out to. */
-export const BILLING_LIMITS = { name: 200, address: 500, addressLines: 6 } as const
 
 export type BillingPost =
   | { ok: true; buyer: BuyerTax; setCookies: string[] }

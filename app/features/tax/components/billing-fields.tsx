@@ -1,6 +1,7 @@
 import { SelectField } from '#app/components/ui/field.tsx'
 import { TextField } from '#app/components/ui/text-field.tsx'
 import { TextareaField } from '#app/components/ui/textarea-field.tsx'
+import { BILLING_LIMITS } from '../billing-limits.ts'
 import type { Country } from '../countries.ts'
 
 /** What the page knows of the buyer's VAT number (checkout-buyer.server.ts). */
@@ -69,7 +70,7 @@ export function BillingFields({
         name="billingName"
         defaultValue={invoiceTo.name}
         autoComplete="organization"
-        maxLength={200}
+        maxLength={BILLING_LIMITS.name}
         hint="Your account’s name if empty. Required with a VAT number."
         error={error?.field === 'billingName' ? error.message : undefined}
       />
@@ -79,7 +80,7 @@ export function BillingFields({
         defaultValue={invoiceTo.address}
         autoComplete="street-address"
         rows={3}
-        maxLength={500}
+        maxLength={BILLING_LIMITS.address}
         hint="Required with a VAT number."
         error={error?.field === 'billingAddress' ? error.message : undefined}
       />
